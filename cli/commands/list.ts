@@ -1,0 +1,31 @@
+import chalk from 'chalk';
+import { LEVELS, STATUSES, type Level, type Status } from '../../src/lesson/model.js';
+import { defineCommand } from '../command.js';
+
+export default defineCommand<{ level?: Level; status?: Status; tag?: string; json: boolean }>({
+  command: 'list',
+  describe: 'List lessons, principles first',
+  builder: (yargs) =>
+    yargs
+      .option('level', { choices: LEVELS, describe: 'Only this level' })
+      .option('status', { choices: STATUSES, describe: 'Only this status' })
+      .option('tag', { type: 'string', describe: 'Only lessons with this tag' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the lessons as JSON' }) as never,
+  run: async (argv, io) => {
+    const { listLessons } = await import('../../src/lesson/query.js');
+    const entries = await listLessons({ cwd: argv.C ?? process.cwd(), level: argv.level, status: argv.status, tag: argv.tag });
+    if (argv.json) {
+      io.out(JSON.stringify(entries, null, 2));
+      return 0;
+    }
+    if (entries.length === 0) {
+      io.out('no lessons match');
+      return 0;
+    }
+    for (const entry of entries) {
+      const badge = `${entry.level}/${entry.status}/${entry.severity}`;
+      io.out(`${chalk.bold(entry.id)}  ${chalk.dim(badge)}\n  ${entry.title}`);
+    }
+    return 0;
+  },
+});

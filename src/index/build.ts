@@ -1,0 +1,90 @@
+import { checklistItems, firstParagraph } from '../lesson/body.js';
+import type { LoadedLesson } from '../lesson/load.js';
+import type { Application, Level, Severity, Source, Status, Triggers } from '../lesson/model.js';
+import { compareStrings, uniqueSorted } from '../util/compare.js';
+import { formatJson } from '../util/json.js';
+
+export const INDEX_VERSION = 1;
+
+/** Everything preflight and the hooks need about a lesson, so they never read its body. */
+export interface IndexEntry {
+  id: string;
+  path: string;
+  title: string;
+  level: Level;
+  status: Status;
+  severity: Severity;
+  tags: string[];
+  confidence: number;
+  transferability: number;
+  source: Source;
+  occurrences: number;
+  created_at: string | null;
+  last_seen: string | null;
+  last_validated_at: string | null;
+  summary: string;
+  project: string | null;
+  checklist: string[];
+  triggers: Triggers;
+  source_case_ids: string[];
+  source_pattern_ids: string[];
+  applications: Application[];
+  duplicate_of: string | null;
+  superseded_by: string | null;
+  retired_reason: string | null;
+  /** The lessons this one was distilled from (its source cases or patterns). */
+  promoted_from: string[];
+  /** The patterns and principles that name this lesson as a source. */
+  promoted_into: string[];
+}
+
+export interface LessonIndex {
+  version: typeof INDEX_VERSION;
+  lessons: IndexEntry[];
+}
+
+/** Builds the index from loaded lessons; pure. The first of two lessons with one id wins (lint reports the clash). */
+export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
+  const chosen = new Map<string, LoadedLesson>();
+  for (const item of lessons) if (item.lesson.id !== '' && !chosen.has(item.lesson.id)) chosen.set(item.lesson.id, item);
+  const promotedInto = new Map<string, string[]>();
+  for (const { lesson } of chosen.values()) {
+    for (const source of [...lesson.source_case_ids, ...lesson.source_pattern_ids]) {
+      promotedInto.set(source, [...(promotedInto.get(source) ?? []), lesson.id]);
+    }
+  }
+  const entries = [...chosen.values()].map(({ lesson, path }): IndexEntry => ({
+    id: lesson.id,
+    path,
+    title: lesson.title,
+    level: lesson.level,
+    status: lesson.status,
+    severity: lesson.severity,
+    tags: lesson.tags,
+    confidence: lesson.confidence,
+    transferability: lesson.transferability,
+    source: lesson.source,
+    occurrences: lesson.occurrences,
+    created_at: lesson.created_at,
+    last_seen: lesson.last_seen,
+    last_validated_at: lesson.last_validated_at,
+    summary: lesson.summary ?? firstParagraph(lesson.body),
+    project: lesson.project,
+    checklist: checklistItems(lesson.body),
+    triggers: lesson.triggers,
+    source_case_ids: lesson.source_case_ids,
+    source_pattern_ids: lesson.source_pattern_ids,
+    applications: lesson.applications,
+    duplicate_of: lesson.duplicate_of,
+    superseded_by: lesson.superseded_by,
+    retired_reason: lesson.retired_reason,
+    promoted_from: uniqueSorted([...lesson.source_case_ids, ...lesson.source_pattern_ids]),
+    promoted_into: uniqueSorted(promotedInto.get(lesson.id) ?? []),
+  }));
+  entries.sort((a, b) => compareStrings(a.id, b.id));
+  return { version: INDEX_VERSION, lessons: entries };
+}
+
+export function serializeIndex(index: LessonIndex): string {
+  return formatJson(index);
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LessonsError } from '../errors.js';
+import { writeFileAtomic } from '../io/fs.js';
+import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
+import { loadLessons, type LoadedTree } from '../lesson/load.js';
+import { groupById } from '../lint/lint.js';
+import { compareFindings, type Finding } from '../lint/finding.js';
+import { validateAgainst } from '../schema/validate.js';
+import { buildIndex, serializeIndex, type IndexEntry } from './build.js';
+import { diffIndexes, type IndexDiff } from './diff.js';
+
+export interface IndexResult {
+  path: string;
+  lessons: number;
+  /** false when the file already had exactly these bytes. */
+  written: boolean;
+}
+
+export interface IndexCheckResult {
+  path: string;
+  fresh: boolean;
+  missing: boolean;
+  diff: IndexDiff;
+}
+
+/**
+ * The index is only as good as the lessons: files that cannot be parsed, clashing ids and
+ * schema errors stop it, so a committed index never silently leaves a lesson out.
+ */
+function indexBlockers(tree: LoadedTree): Finding[] {
+  const blockers: Finding[] = tree.problems.filter((problem) => problem.severity === 'error' && problem.rule !== 'format');
+  for (const [id, items] of groupById(tree.lessons)) {
+    if (items.length > 1) blockers.push({ rule: 'unique-id', severity: 'error', file: items[1]!.path, message: `id \`${id}\` is used by ${items.length} files` });
+  }
+  for (const item of tree.lessons) {
+    for (const error of validateAgainst('lesson', item.parsed.data)) {
+      blockers.push({ rule: 'schema', severity: 'error', file: item.path, field: error.field, message: `${error.field} ${error.message}` });
+    }
+  }
+  return blockers.sort(compareFindings);
+}
+
+function freshIndexText(root: string): { text: string; count: number } {
+  const tree = loadLessons(root);
+  const blockers = indexBlockers(tree);
+  if (blockers.length > 0) {
+    const shown = blockers.slice(0, 10).map((finding) => `  ${finding.file}: ${finding.message}`);
+    if (blockers.length > 10) shown.push(`  … and ${blockers.length - 10} more`);
+    throw new LessonsError('INVALID_LESSON', `cannot build ${INDEX_FILE}: ${blockers.length} problem${blockers.length === 1 ? '' : 's'} in the lessons:\n${shown.join('\n')}\nrun \`lessons lint\` and fix them first`, 1);
+  }
+  const index = buildIndex(tree.lessons);
+  return { text: serializeIndex(index), count: index.lessons.length };
+}
+
+export async function writeIndex(options: { cwd: string }): Promise<IndexResult> {
+  const root = findRepoRoot(options.cwd);
+  const { text, count } = freshIndexText(root);
+  const file = path.join(root, INDEX_FILE);
+  let current: string | undefined;
+  try {
+    current = fs.readFileSync(file, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current === text) return { path: INDEX_FILE, lessons: count, written: false };
+  writeFileAtomic(file, text);
+  return { path: INDEX_FILE, lessons: count, written: true };
+}
+
+function committedEntries(text: string): IndexEntry[] {
+  try {
+    const parsed = JSON.parse(text) as { lessons?: unknown };
+    return Array.isArray(parsed.lessons) ? (parsed.lessons as IndexEntry[]).filter((entry) => typeof entry?.id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function checkIndex(options: { cwd: string }): Promise<IndexCheckResult> {
+  const root = findRepoRoot(options.cwd);
+  const { text } = freshIndexText(root);
+  let current: string;
+  try {
+    current = fs.readFileSync(path.join(root, INDEX_FILE), 'utf8');
+  } catch {
+    const fresh = JSON.parse(text) as { lessons: IndexEntry[] };
+    return { path: INDEX_FILE, fresh: false, missing: true, diff: diffIndexes([], fresh.lessons) };
+  }
+  if (current === text) return { path: INDEX_FILE, fresh: true, missing: false, diff: { added: [], removed: [], changed: [] } };
+  const fresh = JSON.parse(text) as { lessons: IndexEntry[] };
+  return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(committedEntries(current), fresh.lessons) };
+}

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LessonsError } from '../errors.js';
+import { compareStrings } from '../util/compare.js';
+
+export const MAX_LESSON_BYTES = 1024 * 1024;
+
+/** Repo-relative POSIX path, the only form paths take in output and in the index. */
+export function toPosixRelative(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}
+
+export type FileRead =
+  | { kind: 'file'; path: string; bytes: Buffer }
+  | { kind: 'problem'; path: string; severity: 'error' | 'warning'; message: string };
+
+/**
+ * Reads every `*.md` directly inside `dir`, in code-point order of name. Never throws for a
+ * single bad entry: directories named like lessons, files over 1 MiB, links that lead outside
+ * `root` or nowhere come back as problems so lint can name them.
+ */
+export function readMarkdownFiles(root: string, dir: string): FileRead[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new LessonsError('IO', `cannot read ${toPosixRelative(root, dir)}: ${(error as Error).message}`);
+  }
+  const names = entries.filter((entry) => entry.name.endsWith('.md'));
+  names.sort((a, b) => compareStrings(a.name, b.name));
+  return names.map((entry) => readOne(root, path.join(dir, entry.name), entry));
+}
+
+function readOne(root: string, file: string, entry: fs.Dirent): FileRead {
+  const rel = toPosixRelative(root, file);
+  if (entry.isSymbolicLink()) {
+    let target: string;
+    try {
+      target = fs.realpathSync(file);
+    } catch {
+      return { kind: 'problem', path: rel, severity: 'warning', message: 'symbolic link leads nowhere: skipped' };
+    }
+    const realRoot = fs.realpathSync(root);
+    if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
+      return {
+        kind: 'problem',
+        path: rel,
+        severity: 'warning',
+        message: 'symbolic link leads outside the repository: skipped (copy the lesson into the repository instead)',
+      };
+    }
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (error) {
+    return { kind: 'problem', path: rel, severity: 'error', message: `cannot read file: ${(error as Error).message}` };
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) {
+      return {
+        kind: 'problem',
+        path: rel,
+        severity: 'error',
+        message: 'is a directory, not a lesson file: rename it so it does not end in .md',
+      };
+    }
+    if (!stat.isFile()) {
+      return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file' };
+    }
+    if (stat.size > MAX_LESSON_BYTES) {
+      return {
+        kind: 'problem',
+        path: rel,
+        severity: 'error',
+        message: `file is ${stat.size} bytes, over the 1 MiB limit for a lesson: keep lessons short and link to long material`,
+      };
+    }
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let offset = 0;
+    while (offset < stat.size) {
+      const read = fs.readSync(fd, bytes, offset, stat.size - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    return { kind: 'file', path: rel, bytes: bytes.subarray(0, offset) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = code === 'EISDIR' ? 'is a directory, not a lesson file: rename it so it does not end in .md' : `cannot read file: ${(error as Error).message}`;
+    return { kind: 'problem', path: rel, severity: 'error', message };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function tempPathFor(file: string): string {
+  const suffix = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;
+  return path.join(path.dirname(file), `.${path.basename(file)}.${suffix}.tmp`);
+}
+
+function writeTemp(file: string, data: string | Uint8Array): string {
+  const temp = tempPathFor(file);
+  const fd = fs.openSync(temp, 'wx', 0o644);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+  return temp;
+}
+
+/** Writes `file` so that readers see the old content or the new, never a part: temp file, fsync, rename. */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = writeTemp(file, data);
+  try {
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Creates `file` with its whole content at once, failing with EEXIST if it is already there:
+ * a hard link from a complete temp file is atomic and never replaces an existing file.
+ */
+export function createFileExclusive(file: string, data: string | Uint8Array): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = writeTemp(file, data);
+  try {
+    fs.linkSync(temp, file);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+export function readTextIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+import { CHECKLIST_HEADING } from './model.js';
+
+export interface Section {
+  heading: string;
+  /** File-independent line of the heading within the body (1-based). */
+  line: number;
+  text: string;
+}
+
+/** The `## ` sections of a lesson body, in order. Text before the first heading is dropped. */
+export function sections(body: string): Section[] {
+  const result: Section[] = [];
+  let current: Section | undefined;
+  let inFence = false;
+  body.split('\n').forEach((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const heading = inFence ? null : /^##\s+(.+?)\s*#*\s*$/.exec(line);
+    if (heading?.[1] && !line.startsWith('###')) {
+      current = { heading: heading[1], line: i + 1, text: '' };
+      result.push(current);
+    } else if (current) {
+      current.text += current.text === '' ? line : `\n${line}`;
+    }
+  });
+  for (const section of result) section.text = section.text.trim();
+  return result;
+}
+
+export function findSection(body: string, heading: string): Section | undefined {
+  const wanted = heading.toLowerCase();
+  return sections(body).find((section) => section.heading.toLowerCase() === wanted);
+}
+
+/** The items of the `## Prevention Checklist` list, without their `- [ ]` markers. */
+export function checklistItems(body: string): string[] {
+  const section = findSection(body, CHECKLIST_HEADING);
+  if (!section) return [];
+  const items: string[] = [];
+  for (const line of section.text.split('\n')) {
+    const match = /^\s*[-*+]\s+(?:\[[ xX]\]\s*)?(.*\S)\s*$/.exec(line);
+    if (match?.[1]) items.push(match[1]);
+  }
+  return items;
+}
+
+/** The first paragraph of prose in the body, as one line: the summary when the frontmatter has none. */
+export function firstParagraph(body: string): string {
+  const paragraph: string[] = [];
+  for (const raw of body.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('#') || line === '') {
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    paragraph.push(line);
+  }
+  return paragraph.join(' ');
+}

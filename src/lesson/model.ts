@@ -1,0 +1,114 @@
+/** The lesson as the rest of the code sees it: frontmatter with defaults applied, plus its body. */
+
+export const LEVELS = ['case', 'pattern', 'principle'] as const;
+export const STATUSES = ['candidate', 'validated', 'canonical', 'retired'] as const;
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const SOURCES = ['curated', 'auto'] as const;
+
+export type Level = (typeof LEVELS)[number];
+export type Status = (typeof STATUSES)[number];
+export type Severity = (typeof SEVERITIES)[number];
+export type Source = (typeof SOURCES)[number];
+
+/** Folder under `lessons/` that holds each level. */
+export const LEVEL_FOLDERS: Record<Level, string> = {
+  case: 'cases',
+  pattern: 'patterns',
+  principle: 'principles',
+};
+
+export function levelOfFolder(folder: string): Level | undefined {
+  return LEVELS.find((level) => LEVEL_FOLDERS[level] === folder);
+}
+
+export interface Application {
+  context: string;
+  ref: string;
+  validated_at: string;
+}
+
+export interface Triggers {
+  tools: string[];
+  paths: string[];
+  commands: string[];
+  keywords: string[];
+}
+
+export interface LessonMeta {
+  id: string;
+  title: string;
+  level: Level;
+  status: Status;
+  severity: Severity;
+  tags: string[];
+  confidence: number;
+  transferability: number;
+  source: Source;
+  occurrences: number;
+  created_at: string | null;
+  last_seen: string | null;
+  last_validated_at: string | null;
+  /** The frontmatter summary, or null when the file has none (the index derives one). */
+  summary: string | null;
+  project: string | null;
+  source_case_ids: string[];
+  applications: Application[];
+  source_pattern_ids: string[];
+  duplicate_of: string | null;
+  superseded_by: string | null;
+  retired_reason: string | null;
+  triggers: Triggers;
+}
+
+export interface Lesson extends LessonMeta {
+  /** Frontmatter keys the format does not know; kept so a rewrite loses nothing. */
+  extra: Record<string, unknown>;
+  /** Markdown after the frontmatter, with LF line endings. */
+  body: string;
+}
+
+/** Every known frontmatter key, in the order the serializer writes them. */
+export const FRONTMATTER_KEYS = [
+  'id',
+  'title',
+  'level',
+  'status',
+  'severity',
+  'tags',
+  'confidence',
+  'transferability',
+  'source',
+  'occurrences',
+  'created_at',
+  'last_seen',
+  'last_validated_at',
+  'summary',
+  'project',
+  'source_case_ids',
+  'applications',
+  'source_pattern_ids',
+  'duplicate_of',
+  'superseded_by',
+  'retired_reason',
+  'triggers',
+] as const satisfies readonly (keyof LessonMeta)[];
+
+export const TRIGGER_KEYS = ['tools', 'paths', 'commands', 'keywords'] as const satisfies readonly (keyof Triggers)[];
+
+export const DEFAULTS = {
+  severity: 'medium',
+  confidence: 3,
+  transferability: 3,
+  source: 'curated',
+  occurrences: 1,
+} as const;
+
+export const CHECKLIST_HEADING = 'Prevention Checklist';
+
+/** Kebab-case, starting with a letter or digit: never a path, never upper case or spaces. */
+export const ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const ID_MAX_LENGTH = 100;
+
+export function emptyTriggers(): Triggers {
+  return { tools: [], paths: [], commands: [], keywords: [] };
+}

@@ -1,0 +1,267 @@
+import matter from 'gray-matter';
+import {
+  DEFAULTS,
+  FRONTMATTER_KEYS,
+  TRIGGER_KEYS,
+  emptyTriggers,
+  type Application,
+  type Lesson,
+  type Level,
+  type Severity,
+  type Source,
+  type Status,
+  type Triggers,
+} from './model.js';
+
+/** A problem with the file itself, before any field is looked at. */
+export interface ParseProblem {
+  rule: 'encoding' | 'format' | 'frontmatter' | 'yaml';
+  line?: number;
+  message: string;
+}
+
+export interface ParsedFile {
+  /** The frontmatter as YAML gave it, dates already turned back into YYYY-MM-DD strings. */
+  data: Record<string, unknown>;
+  body: string;
+  /** File line (1-based) of each top-level frontmatter key. */
+  keyLines: Map<string, number>;
+  /** The frontmatter text between the delimiters, for locating nested fields. */
+  frontmatter: string;
+}
+
+export type ParseResult = { ok: true; file: ParsedFile; warnings: ParseProblem[] } | { ok: false; problem: ParseProblem };
+
+const EXPECTED_FORM = 'expected a file that starts with a `---` line, then YAML fields, then a closing `---` line';
+
+/** Decodes UTF-8 strictly: invalid bytes are an error with the line they are on, never U+FFFD. */
+export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok: false; problem: ParseProblem } {
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch {
+    const offset = firstInvalidUtf8Offset(bytes);
+    let line = 1;
+    for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
+    return {
+      ok: false,
+      problem: { rule: 'encoding', line, message: `invalid UTF-8 at byte ${offset}: save the file as UTF-8` },
+    };
+  }
+}
+
+function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let low = 0;
+  let high = bytes.length;
+  // The longest valid prefix, found by bisection; a split multi-byte sequence only moves it by 3.
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    try {
+      decoder.decode(bytes.subarray(0, mid));
+      low = mid;
+    } catch {
+      high = mid - 1;
+    }
+  }
+  return low;
+}
+
+/**
+ * Splits a lesson file into frontmatter and body and parses the YAML with gray-matter.
+ * A byte order mark and CRLF line endings are read correctly but reported, so the
+ * files in git stay in the one form the CLI writes.
+ */
+export function parseLessonText(text: string): ParseResult {
+  const warnings: ParseProblem[] = [];
+  let source = text;
+  if (source.startsWith('\uFEFF')) {
+    warnings.push({ rule: 'format', line: 1, message: 'file starts with a byte order mark: save it as UTF-8 without BOM' });
+    source = source.slice(1);
+  }
+  if (source.includes('\r\n')) {
+    const line = source.slice(0, source.indexOf('\r\n')).split('\n').length;
+    warnings.push({
+      rule: 'format',
+      line,
+      message: 'file has CRLF line endings: convert it to LF (add `lessons/** text eol=lf` to .gitattributes)',
+    });
+    source = source.replace(/\r\n/g, '\n');
+  }
+  if (source.trim() === '') {
+    return { ok: false, problem: { rule: 'frontmatter', line: 1, message: `file is empty: ${EXPECTED_FORM}` } };
+  }
+  const lines = source.split('\n');
+  if (lines[0]?.trimEnd() !== '---') {
+    return {
+      ok: false,
+      problem: {
+        rule: 'frontmatter',
+        line: 1,
+        message: `missing frontmatter: ${EXPECTED_FORM}; found ${excerpt(lines[0] ?? '')}`,
+      },
+    };
+  }
+  const close = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
+  if (close < 0) {
+    return {
+      ok: false,
+      problem: { rule: 'frontmatter', line: 1, message: `unterminated frontmatter: no closing \`---\` line; ${EXPECTED_FORM}` },
+    };
+  }
+  const frontmatter = lines.slice(1, close).join('\n');
+  let data: unknown;
+  try {
+    // Passing options turns off gray-matter's content cache, which would pin every file in memory.
+    data = matter(`---\n${frontmatter}\n---\n`, { language: 'yaml' }).data;
+  } catch (error) {
+    return { ok: false, problem: yamlProblem(error) };
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    return {
+      ok: false,
+      problem: { rule: 'yaml', line: 2, message: 'frontmatter is not a mapping of fields: expected `key: value` lines' },
+    };
+  }
+  const body = normaliseBody(lines.slice(close + 1).join('\n'));
+  return {
+    ok: true,
+    file: { data: undatedValues(data) as Record<string, unknown>, body, keyLines: topLevelKeyLines(frontmatter), frontmatter },
+    warnings,
+  };
+}
+
+/** Leading blank lines dropped, exactly one final newline: the form the serializer writes. */
+export function normaliseBody(body: string): string {
+  const trimmed = body.replace(/^\s*\n/, '').trimEnd();
+  return trimmed === '' ? '' : `${trimmed}\n`;
+}
+
+function yamlProblem(error: unknown): ParseProblem {
+  const mark = (error as { mark?: { line?: number } }).mark;
+  const reason = (error as { reason?: string }).reason ?? (error instanceof Error ? error.message.split('\n')[0] : String(error));
+  const line = typeof mark?.line === 'number' ? mark.line + 2 : undefined;
+  return {
+    rule: 'yaml',
+    ...(line === undefined ? {} : { line }),
+    message: `malformed YAML in frontmatter: ${reason}; quote values that contain \`: \` or start with [ { * & ! | > ' " % @`,
+  };
+}
+
+function excerpt(text: string): string {
+  const short = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return short === '' ? 'an empty first line' : `\`${short}\``;
+}
+
+/** YAML turns 2026-05-12 into a Date; the format keeps dates as YYYY-MM-DD strings. */
+function undatedValues(value: unknown): unknown {
+  if (value instanceof Date) {
+    const iso = Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+  }
+  if (Array.isArray(value)) return value.map(undatedValues);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, undatedValues(v)]));
+  }
+  return value;
+}
+
+function topLevelKeyLines(frontmatter: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  frontmatter.split('\n').forEach((line, i) => {
+    const match = /^([A-Za-z0-9_][\w-]*)\s*:/.exec(line);
+    if (match?.[1] && !lines.has(match[1])) lines.set(match[1], i + 2);
+  });
+  return lines;
+}
+
+/**
+ * File line of a field given as a JSON pointer (`/triggers/paths/1`): the top-level key's
+ * line, refined to a nested key's line when one follows it.
+ */
+export function lineOfField(file: Pick<ParsedFile, 'keyLines' | 'frontmatter'>, pointer: string): number | undefined {
+  const parts = pointer.split('/').filter(Boolean);
+  const top = parts[0];
+  if (top === undefined) return 2;
+  const topLine = file.keyLines.get(top);
+  if (topLine === undefined || parts.length === 1) return topLine;
+  const nested = parts[1];
+  if (nested === undefined || /^\d+$/.test(nested)) return topLine;
+  const lines = file.frontmatter.split('\n');
+  for (let i = topLine - 1; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (i > topLine - 1 && /^\S/.test(line)) break;
+    if (new RegExp(`^\\s+${nested}\\s*:`).test(line)) return i + 2;
+  }
+  return topLine;
+}
+
+// ---- normalisation: raw frontmatter -> Lesson, tolerant of wrong types (the schema reports them) ----
+
+function str(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return null;
+}
+
+function strList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(str).filter((v): v is string => v !== null);
+  const single = str(value);
+  return single === null || single === '' ? [] : [single];
+}
+
+function int(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
+function applications(value: unknown): Application[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v))
+    .map((v) => ({ context: str(v.context) ?? '', ref: str(v.ref) ?? '', validated_at: str(v.validated_at) ?? '' }));
+}
+
+function triggers(value: unknown): Triggers {
+  const result = emptyTriggers();
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return result;
+  const record = value as Record<string, unknown>;
+  for (const key of TRIGGER_KEYS) result[key] = strList(record[key]);
+  return result;
+}
+
+/** Applies the format's defaults. `level` falls back to the folder's level when the field is wrong. */
+export function toLesson(data: Record<string, unknown>, body: string, folderLevel: Level): Lesson {
+  const known = new Set<string>(FRONTMATTER_KEYS);
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) if (!known.has(key)) extra[key] = value;
+  const summary = str(data.summary);
+  return {
+    id: str(data.id) ?? '',
+    title: str(data.title) ?? '',
+    level: oneOf<Level>(data.level, ['case', 'pattern', 'principle'], folderLevel),
+    status: oneOf<Status>(data.status, ['candidate', 'validated', 'canonical', 'retired'], 'candidate'),
+    severity: oneOf<Severity>(data.severity, ['low', 'medium', 'high', 'critical'], DEFAULTS.severity),
+    tags: strList(data.tags),
+    confidence: int(data.confidence, DEFAULTS.confidence),
+    transferability: int(data.transferability, DEFAULTS.transferability),
+    source: oneOf<Source>(data.source, ['curated', 'auto'], DEFAULTS.source),
+    occurrences: int(data.occurrences, DEFAULTS.occurrences),
+    created_at: str(data.created_at),
+    last_seen: str(data.last_seen),
+    last_validated_at: str(data.last_validated_at),
+    summary: summary === null || summary.trim() === '' ? null : summary,
+    project: str(data.project),
+    source_case_ids: strList(data.source_case_ids),
+    applications: applications(data.applications),
+    source_pattern_ids: strList(data.source_pattern_ids),
+    duplicate_of: str(data.duplicate_of),
+    superseded_by: str(data.superseded_by),
+    retired_reason: str(data.retired_reason),
+    triggers: triggers(data.triggers),
+    extra,
+    body,
+  };
+}

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LessonsError } from '../errors.js';
+import { findRepoRoot } from '../io/repo.js';
+import { buildIndex, type IndexEntry } from '../index/build.js';
+import { compareStrings } from '../util/compare.js';
+import { loadLessons } from './load.js';
+import type { Level, Status } from './model.js';
+
+export interface ListOptions {
+  cwd: string;
+  level?: Level | undefined;
+  status?: Status | undefined;
+  tag?: string | undefined;
+}
+
+const LEVEL_ORDER: Record<Level, number> = { principle: 0, pattern: 1, case: 2 };
+
+/** Lessons of the tree as index entries, filtered, principles first then by id. */
+export async function listLessons(options: ListOptions): Promise<IndexEntry[]> {
+  const root = findRepoRoot(options.cwd);
+  const { lessons } = buildIndex(loadLessons(root).lessons);
+  return lessons
+    .filter((entry) => !options.level || entry.level === options.level)
+    .filter((entry) => !options.status || entry.status === options.status)
+    .filter((entry) => !options.tag || entry.tags.includes(options.tag))
+    .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || compareStrings(a.id, b.id));
+}
+
+export interface ShowResult {
+  entry: IndexEntry;
+  /** The lesson file as it is on disk. */
+  text: string;
+}
+
+export async function showLesson(options: { cwd: string; id: string }): Promise<ShowResult> {
+  const root = findRepoRoot(options.cwd);
+  const { lessons } = buildIndex(loadLessons(root).lessons);
+  const entry = lessons.find((candidate) => candidate.id === options.id);
+  if (!entry) {
+    const near = lessons.filter((candidate) => candidate.id.includes(options.id)).slice(0, 5).map((candidate) => candidate.id);
+    throw new LessonsError(
+      'LESSON_NOT_FOUND',
+      `no lesson with id \`${options.id}\`${near.length > 0 ? `; did you mean: ${near.join(', ')}` : ''} (\`lessons list\` shows them all)`,
+    );
+  }
+  return { entry, text: fs.readFileSync(path.join(root, entry.path), 'utf8') };
+}

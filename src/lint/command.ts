@@ -1,0 +1,22 @@
+import { loadLessons } from '../lesson/load.js';
+import { findRepoRoot } from '../io/repo.js';
+import { loadPolicy } from '../policy/validate-policy.js';
+import { validateAgainst } from '../schema/validate.js';
+import { toIsoDate } from '../util/dates.js';
+import { lintTree, type LintResult } from './lint.js';
+
+export interface LintOptions {
+  cwd: string;
+  now: Date;
+}
+
+export async function lint(options: LintOptions): Promise<LintResult> {
+  const root = findRepoRoot(options.cwd);
+  const policy = loadPolicy(root);
+  return lintTree({
+    tree: loadLessons(root),
+    policy,
+    today: toIsoDate(options.now),
+    schemaErrors: (data) => validateAgainst('lesson', data),
+  });
+}

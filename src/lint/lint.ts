@@ -1,0 +1,73 @@
+import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
+import type { Policy } from '../policy/policy.js';
+import type { SchemaError } from '../schema/validate.js';
+import { compareFindings, type Finding } from './finding.js';
+import { LESSON_RULES, type LintContext } from './rules.js';
+
+export interface LintInput {
+  tree: LoadedTree;
+  policy: Policy;
+  today: string;
+  schemaErrors: (data: unknown) => SchemaError[];
+}
+
+export interface LintResult {
+  findings: Finding[];
+  lessons: number;
+  errors: number;
+  warnings: number;
+}
+
+export function groupById(lessons: readonly LoadedLesson[]): Map<string, LoadedLesson[]> {
+  const byId = new Map<string, LoadedLesson[]>();
+  for (const item of lessons) {
+    if (item.lesson.id === '') continue;
+    byId.set(item.lesson.id, [...(byId.get(item.lesson.id) ?? []), item]);
+  }
+  return byId;
+}
+
+function uniqueIds(byId: Map<string, LoadedLesson[]>): Finding[] {
+  const findings: Finding[] = [];
+  for (const [id, items] of byId) {
+    if (items.length < 2) continue;
+    for (const item of items) {
+      const others = items.filter((other) => other !== item).map((other) => other.path);
+      findings.push({
+        rule: 'unique-id',
+        severity: 'error',
+        file: item.path,
+        ...(item.parsed.keyLines.has('id') ? { line: item.parsed.keyLines.get('id')! } : {}),
+        field: 'id',
+        message: `id \`${id}\` is also used by ${others.join(', ')}: ids are unique across levels, rename one`,
+      });
+    }
+  }
+  return findings;
+}
+
+function autoCandidateCap(lessons: readonly LoadedLesson[], policy: Policy): Finding[] {
+  const waiting = lessons.filter((item) => item.lesson.source === 'auto' && item.lesson.status === 'candidate');
+  const cap = policy.lessons.max_auto_candidates;
+  if (waiting.length <= cap) return [];
+  return [
+    {
+      rule: 'auto-candidates',
+      severity: 'warning',
+      file: 'lessons',
+      message: `${waiting.length} auto-captured candidates wait for review (policy cap ${cap}): accept, merge or retire some`,
+    },
+  ];
+}
+
+/** Every rule over every lesson, plus the rules about the tree as a whole; pure. */
+export function lintTree(input: LintInput): LintResult {
+  const { tree, policy, today, schemaErrors } = input;
+  const byId = groupById(tree.lessons);
+  const context: LintContext = { policy, today, byId, schemaErrors };
+  const findings: Finding[] = [...tree.problems, ...uniqueIds(byId), ...autoCandidateCap(tree.lessons, policy)];
+  for (const item of tree.lessons) for (const rule of LESSON_RULES) findings.push(...rule(item, context));
+  findings.sort(compareFindings);
+  const errors = findings.filter((finding) => finding.severity === 'error').length;
+  return { findings, lessons: tree.lessons.length, errors, warnings: findings.length - errors };
+}

@@ -1,0 +1,173 @@
+import { checklistItems } from '../lesson/body.js';
+import { fileStem, type LoadedLesson } from '../lesson/load.js';
+import { CHECKLIST_HEADING, type Lesson } from '../lesson/model.js';
+import { lineOfField } from '../lesson/parse.js';
+import type { Policy } from '../policy/policy.js';
+import { daysBetween, isIsoDate } from '../util/dates.js';
+import { pointerToField, type SchemaError } from '../schema/validate.js';
+import type { Finding } from './finding.js';
+import { principleEvidence, patternEvidence } from '../lifecycle/evidence.js';
+
+export interface LintContext {
+  policy: Policy;
+  /** Today as YYYY-MM-DD: the clock is a parameter. */
+  today: string;
+  byId: Map<string, LoadedLesson[]>;
+  schemaErrors: (data: unknown) => SchemaError[];
+}
+
+/** A rule looks at one lesson with the whole tree at hand and returns what it found. */
+export type LessonRule = (item: LoadedLesson, context: LintContext) => Finding[];
+
+function at(item: LoadedLesson, rule: string, severity: Finding['severity'], field: string | undefined, message: string): Finding {
+  const line = field === undefined ? undefined : lineOfField(item.parsed, `/${field.replace(/\./g, '/')}`);
+  return {
+    rule,
+    severity,
+    file: item.path,
+    ...(line === undefined ? {} : { line }),
+    ...(field === undefined ? {} : { field }),
+    message,
+  };
+}
+
+export const schemaRule: LessonRule = (item, context) =>
+  context.schemaErrors(item.parsed.data).map((error) => {
+    const line = lineOfField(item.parsed, error.pointer) ?? (error.message === 'is required' ? 1 : undefined);
+    return {
+      rule: 'schema',
+      severity: 'error' as const,
+      file: item.path,
+      ...(line === undefined ? {} : { line }),
+      field: pointerToField(error.pointer) || '(frontmatter)',
+      message: `${pointerToField(error.pointer) || 'frontmatter'} ${error.message}`,
+    };
+  });
+
+export const idMatchesFileRule: LessonRule = (item) => {
+  const stem = fileStem(item.path);
+  const { id } = item.lesson;
+  if (id === '' || id === stem) return [];
+  return [at(item, 'id-file', 'error', 'id', `id \`${id}\` differs from the file name: rename the file to ${id}.md or set id: ${stem}`)];
+};
+
+export const levelMatchesFolderRule: LessonRule = (item) => {
+  const declared = item.parsed.data.level;
+  if (typeof declared !== 'string' || declared === item.folderLevel) return [];
+  return [
+    at(item, 'level-folder', 'error', 'level', `level \`${declared}\` does not match its folder (${item.folderLevel}): move the file or change the level with \`lessons promote\``),
+  ];
+};
+
+export const checklistRule: LessonRule = (item) => {
+  const { lesson } = item;
+  if (lesson.status === 'retired' || checklistItems(lesson.body).length > 0) return [];
+  if (lesson.status === 'candidate') {
+    return [at(item, 'checklist', 'warning', undefined, `no \`## ${CHECKLIST_HEADING}\` items yet: add them before \`lessons accept\``)];
+  }
+  return [
+    at(item, 'checklist', 'error', 'status', `a ${lesson.status} lesson needs a non-empty \`## ${CHECKLIST_HEADING}\` list (\`- [ ] ...\` items): preflight shows nothing without it`),
+  ];
+};
+
+const KNOWN_KEYS = new Set([
+  'id', 'title', 'level', 'status', 'severity', 'tags', 'confidence', 'transferability', 'source', 'occurrences',
+  'created_at', 'last_seen', 'last_validated_at', 'summary', 'project', 'source_case_ids', 'applications',
+  'source_pattern_ids', 'duplicate_of', 'superseded_by', 'retired_reason', 'triggers',
+]);
+
+export const unknownKeysRule: LessonRule = (item) =>
+  Object.keys(item.parsed.data)
+    .filter((key) => !KNOWN_KEYS.has(key))
+    .map((key) => at(item, 'unknown-key', 'warning', key, `unknown field \`${key}\`: kept as is, but no command uses it (check its spelling)`));
+
+export const datesRule: LessonRule = (item, context) => {
+  const findings: Finding[] = [];
+  const { lesson } = item;
+  for (const field of ['created_at', 'last_seen', 'last_validated_at'] as const) {
+    const value = lesson[field];
+    if (value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) && !isIsoDate(value)) {
+      findings.push(at(item, 'date', 'error', field, `${field} ${value} is not a real calendar date`));
+    }
+  }
+  const validated = lesson.last_validated_at;
+  if (lesson.status !== 'retired' && validated !== null && isIsoDate(validated)) {
+    const age = daysBetween(validated, context.today);
+    const limit = context.policy.lessons.stale_after_days;
+    if (age > limit) {
+      findings.push(at(item, 'stale', 'warning', 'last_validated_at', `last validated ${age} days ago (policy limit ${limit}): review it and run \`lessons accept ${lesson.id}\`, or retire it`));
+    }
+  }
+  return findings;
+};
+
+function reference(item: LoadedLesson, context: LintContext, field: string, id: string, expected: Lesson['level'] | undefined): Finding[] {
+  const targets = context.byId.get(id);
+  if (!targets || targets.length === 0) {
+    return [at(item, 'reference', 'error', field, `${field} names \`${id}\`, which does not exist: fix the id or remove it`)];
+  }
+  const target = targets[0]!.lesson;
+  if (id === item.lesson.id) return [at(item, 'reference', 'error', field, `${field} names the lesson itself`)];
+  if (expected && target.level !== expected) {
+    return [at(item, 'reference', 'error', field, `${field} names \`${id}\`, a ${target.level}; it must name a ${expected}`)];
+  }
+  if (target.status === 'retired' && field !== 'superseded_by') {
+    return [at(item, 'reference', 'warning', field, `${field} names \`${id}\`, which is retired${target.superseded_by ? ` (superseded by ${target.superseded_by})` : ''}`)];
+  }
+  return [];
+}
+
+export const referencesRule: LessonRule = (item, context) => {
+  const { lesson } = item;
+  const findings: Finding[] = [];
+  for (const id of lesson.source_case_ids) findings.push(...reference(item, context, 'source_case_ids', id, 'case'));
+  for (const id of lesson.source_pattern_ids) findings.push(...reference(item, context, 'source_pattern_ids', id, 'pattern'));
+  if (lesson.duplicate_of) findings.push(...reference(item, context, 'duplicate_of', lesson.duplicate_of, lesson.level));
+  if (lesson.superseded_by) {
+    findings.push(...reference(item, context, 'superseded_by', lesson.superseded_by, undefined));
+    const target = context.byId.get(lesson.superseded_by)?.[0]?.lesson;
+    if (target?.status === 'retired') {
+      findings.push(at(item, 'reference', 'warning', 'superseded_by', `superseded_by names \`${target.id}\`, which is retired too: point it at the lesson that replaces both`));
+    }
+  }
+  return findings;
+};
+
+export const retirementRule: LessonRule = (item) => {
+  const { lesson } = item;
+  if (lesson.status !== 'retired') {
+    return lesson.superseded_by || lesson.retired_reason
+      ? [at(item, 'retirement', 'warning', lesson.superseded_by ? 'superseded_by' : 'retired_reason', `a ${lesson.status} lesson has retirement fields: remove them, or retire it with \`lessons retire\``)]
+      : [];
+  }
+  if (lesson.superseded_by || lesson.retired_reason) return [];
+  return [at(item, 'retirement', 'error', 'status', 'a retired lesson needs superseded_by or retired_reason: say what replaces it or why it no longer holds')];
+};
+
+/** The promotion evidence of SPEC §8, for every pattern and principle that is not retired. */
+export const evidenceRule: LessonRule = (item, context) => {
+  const { lesson } = item;
+  if (lesson.status === 'retired') return [];
+  const lookup = (id: string): Lesson | undefined => context.byId.get(id)?.[0]?.lesson;
+  if (lesson.level === 'pattern') {
+    const evidence = patternEvidence(lesson.source_case_ids, lookup);
+    return evidence.ok ? [] : [at(item, 'evidence', 'error', 'source_case_ids', `not enough evidence for a pattern: ${evidence.missing}`)];
+  }
+  if (lesson.level === 'principle') {
+    const evidence = principleEvidence(lesson.source_pattern_ids, lookup);
+    return evidence.ok ? [] : [at(item, 'evidence', 'error', 'source_pattern_ids', `not enough evidence for a principle: ${evidence.missing}`)];
+  }
+  return [];
+};
+
+export const LESSON_RULES: readonly LessonRule[] = [
+  schemaRule,
+  idMatchesFileRule,
+  levelMatchesFolderRule,
+  checklistRule,
+  unknownKeysRule,
+  datesRule,
+  referencesRule,
+  retirementRule,
+  evidenceRule,
+];

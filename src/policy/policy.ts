@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LessonsError } from '../errors.js';
+import { POLICY_FILE } from '../io/repo.js';
+import type { Level } from '../lesson/model.js';
+
+export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality'] as const;
+export const STAGES = ['pre-commit', 'pre-push', 'ci', 'final'] as const;
+export type Gate = (typeof GATES)[number];
+export type Stage = (typeof STAGES)[number];
+export type GateLevel = 'off' | 'warn' | 'block';
+
+export interface Policy {
+  version: 1;
+  lessons: { stale_after_days: number; max_auto_candidates: number };
+  preflight: { quotas: Record<Level, number>; hook_max: number; receipt_max_age_minutes: number };
+  gates: Record<Gate, Record<Stage, GateLevel>>;
+  capture: { similarity_threshold: number };
+}
+
+const gate = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
+  'pre-commit': preCommit,
+  'pre-push': prePush,
+  ci,
+  final: 'warn',
+});
+
+/** What a repository without a policy file, or with a partial one, gets. */
+export const DEFAULT_POLICY: Policy = {
+  version: 1,
+  lessons: { stale_after_days: 365, max_auto_candidates: 25 },
+  preflight: { quotas: { principle: 2, pattern: 3, case: 2 }, hook_max: 3, receipt_max_age_minutes: 240 },
+  gates: {
+    schema: gate('block', 'block', 'block'),
+    'index-fresh': gate('block', 'block', 'block'),
+    'preflight-evidence': gate('warn', 'warn', 'warn'),
+    'incident-lesson': gate('off', 'warn', 'block'),
+    promotion: gate('block', 'block', 'block'),
+    secrets: gate('block', 'block', 'block'),
+    quality: gate('off', 'off', 'warn'),
+  },
+  capture: { similarity_threshold: 0.82 },
+};
+
+export interface RawPolicy {
+  path: string;
+  data: unknown;
+  exists: boolean;
+}
+
+/** Reads policy/workflow-policy.json as JSON, without judging it. */
+export function readPolicyFile(root: string): RawPolicy {
+  const file = path.join(root, POLICY_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: POLICY_FILE, data: {}, exists: false };
+    throw new LessonsError('INVALID_POLICY', `cannot read ${POLICY_FILE}: ${(error as Error).message}`);
+  }
+  try {
+    return { path: POLICY_FILE, data: JSON.parse(text) as unknown, exists: true };
+  } catch (error) {
+    throw new LessonsError('INVALID_POLICY', `${POLICY_FILE} is not valid JSON: ${(error as Error).message}; fix the file or restore it with \`git checkout ${POLICY_FILE}\``);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function merge<T>(defaults: T, value: unknown): T {
+  if (!isRecord(defaults) || !isRecord(value)) return (value === undefined ? defaults : value) as T;
+  const result: Record<string, unknown> = { ...defaults };
+  for (const [key, child] of Object.entries(value)) result[key] = merge((defaults as Record<string, unknown>)[key], child);
+  return result as T;
+}
+
+/** The policy with defaults for every field the file leaves out. Assumes the file was validated where it matters. */
+export function resolvePolicy(data: unknown): Policy {
+  const resolved = merge(DEFAULT_POLICY, isRecord(data) ? data : {});
+  const { $schema: _schema, ...rest } = resolved as Policy & { $schema?: string };
+  return rest;
+}

@@ -1,0 +1,5 @@
+import { createHash } from 'node:crypto';
+
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
