@@ -1,0 +1,43 @@
+import yargs from 'yargs';
+import { resolveCwd } from '../src/io/repo.js';
+import { outcome } from './command.js';
+import { setupColor } from './format.js';
+import indexCommand from './commands/index.js';
+import lintCommand from './commands/lint.js';
+import listCommand from './commands/list.js';
+import newCommand from './commands/new.js';
+import showCommand from './commands/show.js';
+import { UsageError } from '../src/errors.js';
+
+/** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
+export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
+  setupColor(args);
+  outcome.exitCode = 0;
+  const parser = yargs(args)
+    .scriptName('lessons')
+    .usage('$0 <command> [options]\n\nA git-native lessons repository: the right lessons before the work starts.')
+    .option('C', { type: 'string', describe: 'Run as if started in <dir> (like git -C)', requiresArg: true })
+    .option('debug', { type: 'boolean', default: false, describe: 'Show stack traces for internal errors' })
+    .option('color', { type: 'boolean', describe: 'Colour the output (off when NO_COLOR is set or stdout is not a terminal)' })
+    .middleware((argv) => {
+      if (argv.C !== undefined) argv.C = resolveCwd(String(argv.C));
+    })
+    .command(lintCommand)
+    .command(indexCommand)
+    .command(newCommand)
+    .command(showCommand)
+    .command(listCommand)
+    .demandCommand(1, 'say which command to run')
+    .recommendCommands()
+    .strict()
+    .help()
+    .alias('h', 'help')
+    .version(false)
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .fail((message, error) => {
+      // Throwing stops yargs before any handler runs.
+      throw error ?? new UsageError(`${message}\nrun \`lessons --help\` for the commands and their options`);
+    });
+  await parser.parseAsync();
+  return outcome.exitCode;
+}
