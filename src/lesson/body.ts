@@ -37,8 +37,9 @@ export function checklistItems(body: string): string[] {
   if (!section) return [];
   const items: string[] = [];
   for (const line of section.text.split('\n')) {
-    const match = /^\s*[-*+]\s+(?:\[[ xX]\]\s*)?(.*\S)\s*$/.exec(line);
-    if (match?.[1]) items.push(match[1]);
+    const match = /^\s*[-*+]\s+(.*)$/.exec(line);
+    const item = match?.[1]?.replace(/^\[[ xX]\]/, '').trim();
+    if (item) items.push(item);
   }
   return items;
 }

@@ -139,7 +139,8 @@ export function normaliseBody(body: string): string {
 function yamlProblem(error: unknown): ParseProblem {
   const mark = (error as { mark?: { line?: number } }).mark;
   const reason = (error as { reason?: string }).reason ?? (error instanceof Error ? error.message.split('\n')[0] : String(error));
-  const line = typeof mark?.line === 'number' ? mark.line + 2 : undefined;
+  // gray-matter hands YAML the text from the end of the opening `---`, so YAML's line 0 is file line 1.
+  const line = typeof mark?.line === 'number' ? mark.line + 1 : undefined;
   return {
     rule: 'yaml',
     ...(line === undefined ? {} : { line }),
