@@ -34,6 +34,12 @@ export function readMarkdownFiles(root: string, dir: string): FileRead[] {
 
 function readOne(root: string, file: string, entry: fs.Dirent): FileRead {
   const rel = toPosixRelative(root, file);
+  if (entry.isDirectory()) {
+    return { kind: 'problem', path: rel, severity: 'error', message: 'is a directory, not a lesson file: rename it so it does not end in .md' };
+  }
+  if (!entry.isFile() && !entry.isSymbolicLink()) {
+    return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file (a socket, FIFO or device): remove it' };
+  }
   if (entry.isSymbolicLink()) {
     let target: string;
     try {
@@ -42,6 +48,9 @@ function readOne(root: string, file: string, entry: fs.Dirent): FileRead {
       return { kind: 'problem', path: rel, severity: 'warning', message: 'symbolic link leads nowhere: skipped' };
     }
     const realRoot = fs.realpathSync(root);
+    if (fs.statSync(target).isDirectory()) {
+      return { kind: 'problem', path: rel, severity: 'error', message: 'links to a directory, not a lesson file: remove the link' };
+    }
     if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
       return {
         kind: 'problem',
@@ -58,34 +67,23 @@ function readOne(root: string, file: string, entry: fs.Dirent): FileRead {
     return { kind: 'problem', path: rel, severity: 'error', message: `cannot read file: ${(error as Error).message}` };
   }
   try {
-    const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) {
-      return {
-        kind: 'problem',
-        path: rel,
-        severity: 'error',
-        message: 'is a directory, not a lesson file: rename it so it does not end in .md',
-      };
-    }
-    if (!stat.isFile()) {
-      return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file' };
-    }
-    if (stat.size > MAX_LESSON_BYTES) {
-      return {
-        kind: 'problem',
-        path: rel,
-        severity: 'error',
-        message: `file is ${stat.size} bytes, over the 1 MiB limit for a lesson: keep lessons short and link to long material`,
-      };
-    }
-    const bytes = Buffer.allocUnsafe(stat.size);
-    let offset = 0;
-    while (offset < stat.size) {
-      const read = fs.readSync(fd, bytes, offset, stat.size - offset, offset);
+    // One read of up to the limit plus a byte tells a file over the limit without a separate stat.
+    let length = 0;
+    for (;;) {
+      const read = fs.readSync(fd, scratch, length, scratch.length - length, length);
       if (read === 0) break;
-      offset += read;
+      length += read;
+      if (length === scratch.length) break;
     }
-    return { kind: 'file', path: rel, bytes: bytes.subarray(0, offset) };
+    if (length > MAX_LESSON_BYTES) {
+      return {
+        kind: 'problem',
+        path: rel,
+        severity: 'error',
+        message: `file is ${fs.fstatSync(fd).size} bytes, over the 1 MiB limit for a lesson: keep lessons short and link to long material`,
+      };
+    }
+    return { kind: 'file', path: rel, bytes: Buffer.from(scratch.subarray(0, length)) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message = code === 'EISDIR' ? 'is a directory, not a lesson file: rename it so it does not end in .md' : `cannot read file: ${(error as Error).message}`;
@@ -94,6 +92,9 @@ function readOne(root: string, file: string, entry: fs.Dirent): FileRead {
     fs.closeSync(fd);
   }
 }
+
+/** Reused read buffer: one allocation for every lesson file. */
+const scratch = Buffer.allocUnsafe(MAX_LESSON_BYTES + 1);
 
 function tempPathFor(file: string): string {
   const suffix = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`;

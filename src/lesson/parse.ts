@@ -1,4 +1,6 @@
+import { Buffer, isUtf8 } from 'node:buffer';
 import matter from 'gray-matter';
+import yaml from 'js-yaml';
 import {
   DEFAULTS,
   FRONTMATTER_KEYS,
@@ -24,21 +26,30 @@ export interface ParsedFile {
   /** The frontmatter as YAML gave it, dates already turned back into YYYY-MM-DD strings. */
   data: Record<string, unknown>;
   body: string;
-  /** File line (1-based) of each top-level frontmatter key. */
-  keyLines: Map<string, number>;
+  /** File line (1-based) of each top-level frontmatter key; computed on first use. */
+  readonly keyLines: Map<string, number>;
   /** The frontmatter text between the delimiters, for locating nested fields. */
   frontmatter: string;
 }
 
 export type ParseResult = { ok: true; file: ParsedFile; warnings: ParseProblem[] } | { ok: false; problem: ParseProblem };
 
+/**
+ * YAML 1.2 core schema: dates stay the YYYY-MM-DD strings the format wants (no Date objects to
+ * turn back), and `yes`/`no` stay strings. Passing options also turns off gray-matter's content
+ * cache, which would pin every file in memory.
+ */
+const MATTER_OPTIONS = {
+  language: 'yaml',
+  engines: { yaml: (text: string): object => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object },
+};
+
 const EXPECTED_FORM = 'expected a file that starts with a `---` line, then YAML fields, then a closing `---` line';
 
 /** Decodes UTF-8 strictly: invalid bytes are an error with the line they are on, never U+FFFD. */
 export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok: false; problem: ParseProblem } {
-  try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
-  } catch {
+  if (isUtf8(bytes)) return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+  {
     const offset = firstInvalidUtf8Offset(bytes);
     let line = 1;
     for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
@@ -90,29 +101,29 @@ export function parseLessonText(text: string): ParseResult {
   if (source.trim() === '') {
     return { ok: false, problem: { rule: 'frontmatter', line: 1, message: `file is empty: ${EXPECTED_FORM}` } };
   }
-  const lines = source.split('\n');
-  if (lines[0]?.trimEnd() !== '---') {
+  const firstBreak = source.indexOf('\n');
+  const firstLine = firstBreak < 0 ? source : source.slice(0, firstBreak);
+  if (firstLine.trimEnd() !== '---') {
     return {
       ok: false,
-      problem: {
-        rule: 'frontmatter',
-        line: 1,
-        message: `missing frontmatter: ${EXPECTED_FORM}; found ${excerpt(lines[0] ?? '')}`,
-      },
+      problem: { rule: 'frontmatter', line: 1, message: `missing frontmatter: ${EXPECTED_FORM}; found ${excerpt(firstLine)}` },
     };
   }
-  const close = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
-  if (close < 0) {
+  // The closing delimiter: the first later line that is `---` or `...` (trailing blanks allowed).
+  const closing = /^(?:---|\.\.\.)[ \t]*$/m;
+  closing.lastIndex = 0;
+  const rest = firstBreak < 0 ? '' : source.slice(firstBreak + 1);
+  const match = closing.exec(rest);
+  if (!match) {
     return {
       ok: false,
       problem: { rule: 'frontmatter', line: 1, message: `unterminated frontmatter: no closing \`---\` line; ${EXPECTED_FORM}` },
     };
   }
-  const frontmatter = lines.slice(1, close).join('\n');
+  const frontmatter = rest.slice(0, Math.max(0, match.index - 1));
   let data: unknown;
   try {
-    // Passing options turns off gray-matter's content cache, which would pin every file in memory.
-    data = matter(`---\n${frontmatter}\n---\n`, { language: 'yaml' }).data;
+    data = matter(`---\n${frontmatter}\n---\n`, MATTER_OPTIONS).data;
   } catch (error) {
     return { ok: false, problem: yamlProblem(error) };
   }
@@ -122,10 +133,11 @@ export function parseLessonText(text: string): ParseResult {
       problem: { rule: 'yaml', line: 2, message: 'frontmatter is not a mapping of fields: expected `key: value` lines' },
     };
   }
-  const body = normaliseBody(lines.slice(close + 1).join('\n'));
+  const afterClose = rest.indexOf('\n', match.index);
+  const body = normaliseBody(afterClose < 0 ? '' : rest.slice(afterClose + 1));
   return {
     ok: true,
-    file: { data: undatedValues(data) as Record<string, unknown>, body, keyLines: topLevelKeyLines(frontmatter), frontmatter },
+    file: parsedFile(data as Record<string, unknown>, body, frontmatter),
     warnings,
   };
 }
@@ -153,17 +165,16 @@ function excerpt(text: string): string {
   return short === '' ? 'an empty first line' : `\`${short}\``;
 }
 
-/** YAML turns 2026-05-12 into a Date; the format keeps dates as YYYY-MM-DD strings. */
-function undatedValues(value: unknown): unknown {
-  if (value instanceof Date) {
-    const iso = Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
-  }
-  if (Array.isArray(value)) return value.map(undatedValues);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, undatedValues(v)]));
-  }
-  return value;
+function parsedFile(data: Record<string, unknown>, body: string, frontmatter: string): ParsedFile {
+  let keyLines: Map<string, number> | undefined;
+  return {
+    data,
+    body,
+    frontmatter,
+    get keyLines() {
+      return (keyLines ??= topLevelKeyLines(frontmatter));
+    },
+  };
 }
 
 function topLevelKeyLines(frontmatter: string): Map<string, number> {

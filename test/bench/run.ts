@@ -1,0 +1,15 @@
+/**
+ * `npm run bench`: every benchmark, each printing its figures beside a baseline measured in
+ * the same run (machines are shared and noisy; ratios travel, absolute times do not).
+ * `npm run bench -- <name>` runs one.
+ */
+const BENCHES: Record<string, () => Promise<{ bench: () => Promise<void> }>> = {
+  foundation: () => import('./foundation.js'),
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, load] of Object.entries(BENCHES)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`\n== ${name} ==`);
+  await (await load()).bench();
+}

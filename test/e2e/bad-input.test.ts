@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lessonText } from '../helpers/lessons.js';
+import { runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+
+const GOOD = lessonText({ id: 'case-a' });
+
+/** Runs lint on a repo holding one good lesson plus `files`; returns the CLI result. */
+function lintWith(files: Record<string, string | Buffer>, setup?: (root: string) => void) {
+  const root = tempLessonsRepo({ 'lessons/cases/case-a.md': GOOD });
+  writeFiles(root, files);
+  setup?.(root);
+  const before = snapshot(root);
+  const result = runCli(['lint'], { cwd: root });
+  expect(snapshot(root)).toEqual(before);
+  return result;
+}
+
+function snapshot(root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (entry.isFile()) files[path.relative(root, full)] = fs.readFileSync(full, 'base64');
+  }
+  return files;
+}
+
+function expectClearFailure(result: ReturnType<typeof runCli>, file: string, message: string): void {
+  expect(result.exitCode).toBe(1);
+  expect(result.stdout).toContain(`${file}`);
+  expect(result.stdout).toContain(message);
+  expect(result.stdout + result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+}
+
+describe('lint on bad input (built binary)', () => {
+  it('malformed YAML', () => {
+    const result = lintWith({ 'lessons/cases/case-b.md': '---\nid: case-b\ntitle: a: b: c\n---\n' });
+    expectClearFailure(result, 'lessons/cases/case-b.md:3: error [yaml]', 'malformed YAML in frontmatter');
+  });
+
+  it('missing frontmatter', () => {
+    const result = lintWith({ 'lessons/cases/case-b.md': '# Just a heading\n\nNo fields.\n' });
+    expectClearFailure(result, 'lessons/cases/case-b.md:1: error [frontmatter]', 'missing frontmatter: expected a file that starts with a `---` line');
+  });
+
+  it('unterminated frontmatter', () => {
+    const result = lintWith({ 'lessons/cases/case-b.md': '---\nid: case-b\ntitle: B\n\n## Situation\n' });
+    expectClearFailure(result, 'lessons/cases/case-b.md:1: error [frontmatter]', 'unterminated frontmatter: no closing `---` line');
+  });
+
+  it('empty file', () => {
+    const result = lintWith({ 'lessons/cases/case-b.md': '' });
+    expectClearFailure(result, 'lessons/cases/case-b.md:1: error [frontmatter]', 'file is empty');
+  });
+
+  it('byte order mark', () => {
+    const result = lintWith({ 'lessons/cases/case-b.md': `\uFEFF${lessonText({ id: 'case-b' })}` });
+    expectClearFailure(result, 'lessons/cases/case-b.md:1: error [format]', 'byte order mark: save it as UTF-8 without BOM');
+  });
+
+  it('CRLF line endings', () => {
+    const result = lintWith({ 'lessons/cases/case-b.md': lessonText({ id: 'case-b' }).replace(/\n/g, '\r\n') });
+    expectClearFailure(result, 'lessons/cases/case-b.md:1: error [format]', 'CRLF line endings: convert it to LF');
+  });
+
+  it('invalid UTF-8', () => {
+    const bytes = Buffer.concat([Buffer.from('---\nid: case-b\ntitle: caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\n---\n')]);
+    const result = lintWith({ 'lessons/cases/case-b.md': bytes });
+    expectClearFailure(result, 'lessons/cases/case-b.md:3: error [encoding]', 'invalid UTF-8 at byte 25: save the file as UTF-8');
+  });
+
+  it('a file over 1 MiB', () => {
+    const result = lintWith({ 'lessons/cases/case-b.md': `${lessonText({ id: 'case-b' })}\n${'x'.repeat(1024 * 1024)}\n` });
+    expectClearFailure(result, 'lessons/cases/case-b.md: error [file]', 'over the 1 MiB limit for a lesson');
+  });
+
+  it('a directory named like a lesson', () => {
+    const result = lintWith({}, (root) => fs.mkdirSync(path.join(root, 'lessons/cases/x.md')));
+    expectClearFailure(result, 'lessons/cases/x.md: error [file]', 'is a directory, not a lesson file');
+  });
+
+  it('a symlink that leads outside the repository is skipped with a warning', () => {
+    const outside = path.join(tempDir(), 'case-b.md');
+    fs.writeFileSync(outside, lessonText({ id: 'case-b' }));
+    const result = lintWith({}, (root) => fs.symlinkSync(outside, path.join(root, 'lessons/cases/case-b.md')));
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('lessons/cases/case-b.md: warning [file] symbolic link leads outside the repository: skipped');
+    expect(result.stdout).toContain('1 lesson checked: 0 errors, 1 warning');
+  });
+
+  it('a symlink inside the repository is followed', () => {
+    const result = lintWith({ 'drafts/case-b.md': lessonText({ id: 'case-b' }) }, (root) =>
+      fs.symlinkSync(path.join(root, 'drafts/case-b.md'), path.join(root, 'lessons/cases/case-b.md')),
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('2 lessons checked: 0 errors, 0 warnings');
+  });
+
+  it.each([
+    ['../../x', 'lessons/cases/case-b.md'],
+    ['Case-B', 'lessons/cases/case-b.md'],
+    ['case b', 'lessons/cases/case-b.md'],
+  ])('an id like %j', (id, file) => {
+    const result = lintWith({ [file]: lessonText({ id }) });
+    expectClearFailure(result, `${file}:2: error [schema]`, 'id must be kebab-case');
+  });
+});
+
+describe('usage errors (built binary)', () => {
+  it('an unknown command exits 2 with a hint and no stack trace', () => {
+    const result = runCli(['frobnicate']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('lessons: Unknown argument: frobnicate');
+    expect(result.stderr).toContain('run `lessons --help`');
+    expect(result.stdout).toBe('');
+  });
+
+  it('-C with a missing directory exits 2', () => {
+    const result = runCli(['-C', '/nonexistent/dir', 'lint']);
+    expect(result).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(result.stderr).toBe("lessons: cannot change to '/nonexistent/dir': no such directory\n");
+  });
+
+  it('outside a lessons repository exits 2 and says what to do', () => {
+    const result = runCli(['lint'], { cwd: tempDir() });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^lessons: not a lessons repository \(no lessons\/ folder in .+ or any parent\): run `lessons init` or pass -C <dir>\n$/);
+  });
+});
