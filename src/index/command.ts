@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { writeFileAtomic } from '../io/fs.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
-import { loadLessons, type LoadedTree } from '../lesson/load.js';
+import { loadLessonsParallel, type LoadedTree } from '../lesson/load.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
 import { validateAgainst } from '../schema/validate.js';
@@ -34,15 +34,15 @@ function indexBlockers(tree: LoadedTree): Finding[] {
     if (items.length > 1) blockers.push({ rule: 'unique-id', severity: 'error', file: items[1]!.path, message: `id \`${id}\` is used by ${items.length} files` });
   }
   for (const item of tree.lessons) {
-    for (const error of validateAgainst('lesson', item.parsed.data)) {
+    for (const error of item.schemaErrors ?? validateAgainst('lesson', item.parsed.data)) {
       blockers.push({ rule: 'schema', severity: 'error', file: item.path, field: error.field, message: `${error.field} ${error.message}` });
     }
   }
   return blockers.sort(compareFindings);
 }
 
-function freshIndexText(root: string): { text: string; count: number } {
-  const tree = loadLessons(root);
+async function freshIndexText(root: string): Promise<{ text: string; count: number }> {
+  const tree = await loadLessonsParallel(root, { validate: (data) => validateAgainst('lesson', data), validateInWorker: true });
   const blockers = indexBlockers(tree);
   if (blockers.length > 0) {
     const shown = blockers.slice(0, 10).map((finding) => `  ${finding.file}: ${finding.message}`);
@@ -55,7 +55,7 @@ function freshIndexText(root: string): { text: string; count: number } {
 
 export async function writeIndex(options: { cwd: string }): Promise<IndexResult> {
   const root = findRepoRoot(options.cwd);
-  const { text, count } = freshIndexText(root);
+  const { text, count } = await freshIndexText(root);
   const file = path.join(root, INDEX_FILE);
   let current: string | undefined;
   try {
@@ -79,7 +79,7 @@ function committedEntries(text: string): IndexEntry[] {
 
 export async function checkIndex(options: { cwd: string }): Promise<IndexCheckResult> {
   const root = findRepoRoot(options.cwd);
-  const { text } = freshIndexText(root);
+  const { text } = await freshIndexText(root);
   let current: string;
   try {
     current = fs.readFileSync(path.join(root, INDEX_FILE), 'utf8');

@@ -14,12 +14,14 @@ export type FileRead =
   | { kind: 'file'; path: string; bytes: Buffer }
   | { kind: 'problem'; path: string; severity: 'error' | 'warning'; message: string };
 
-/**
- * Reads every `*.md` directly inside `dir`, in code-point order of name. Never throws for a
- * single bad entry: directories named like lessons, files over 1 MiB, links that lead outside
- * `root` or nowhere come back as problems so lint can name them.
- */
-export function readMarkdownFiles(root: string, dir: string): FileRead[] {
+/** A `*.md` entry of a lessons folder, listed but not read; plain data, so it can cross to a worker. */
+export interface MarkdownEntry {
+  file: string;
+  kind: 'file' | 'symlink' | 'directory' | 'other';
+}
+
+/** The `*.md` entries directly inside `dir`, in code-point order of name. */
+export function listMarkdownFiles(root: string, dir: string): MarkdownEntry[] {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -29,18 +31,31 @@ export function readMarkdownFiles(root: string, dir: string): FileRead[] {
   }
   const names = entries.filter((entry) => entry.name.endsWith('.md'));
   names.sort((a, b) => compareStrings(a.name, b.name));
-  return names.map((entry) => readOne(root, path.join(dir, entry.name), entry));
+  return names.map((entry) => ({
+    file: path.join(dir, entry.name),
+    kind: entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : 'other',
+  }));
 }
 
-function readOne(root: string, file: string, entry: fs.Dirent): FileRead {
+/**
+ * Reads every `*.md` directly inside `dir`, in code-point order of name. Never throws for a
+ * single bad entry: directories named like lessons, files over 1 MiB, links that lead outside
+ * `root` or nowhere come back as problems so lint can name them.
+ */
+export function readMarkdownFiles(root: string, dir: string): FileRead[] {
+  return listMarkdownFiles(root, dir).map((entry) => readMarkdownEntry(root, entry));
+}
+
+export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead {
+  const { file } = entry;
   const rel = toPosixRelative(root, file);
-  if (entry.isDirectory()) {
+  if (entry.kind === 'directory') {
     return { kind: 'problem', path: rel, severity: 'error', message: 'is a directory, not a lesson file: rename it so it does not end in .md' };
   }
-  if (!entry.isFile() && !entry.isSymbolicLink()) {
+  if (entry.kind === 'other') {
     return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file (a socket, FIFO or device): remove it' };
   }
-  if (entry.isSymbolicLink()) {
+  if (entry.kind === 'symlink') {
     let target: string;
     try {
       target = fs.realpathSync(file);

@@ -1,9 +1,11 @@
 import path from 'node:path';
-import { readMarkdownFiles } from '../io/fs.js';
+import { Worker } from 'node:worker_threads';
+import { listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { lessonDirs } from '../io/repo.js';
 import type { Finding } from '../lint/finding.js';
+import type { SchemaError } from '../schema/validate.js';
 import { type Level, type Lesson } from './model.js';
-import { decodeUtf8, parseLessonText, toLesson, type ParsedFile } from './parse.js';
+import { decodeUtf8, parseLessonText, parsedFile, toLesson, type ParsedFile } from './parse.js';
 
 export interface LoadedLesson {
   lesson: Lesson;
@@ -12,6 +14,8 @@ export interface LoadedLesson {
   /** The level its folder stands for. */
   folderLevel: Level;
   parsed: ParsedFile;
+  /** Schema errors of the frontmatter, when the loader was asked to validate. */
+  schemaErrors?: SchemaError[];
 }
 
 export interface LoadedTree {
@@ -20,42 +24,109 @@ export interface LoadedTree {
   problems: Finding[];
 }
 
-/** Reads and parses every lesson file of the repository at `root`, in path order. */
-export function loadLessons(root: string): LoadedTree {
-  const lessons: LoadedLesson[] = [];
-  const problems: Finding[] = [];
-  for (const { level, dir } of lessonDirs(root)) {
-    for (const read of readMarkdownFiles(root, dir)) {
-      if (read.kind === 'problem') {
-        problems.push({ rule: 'file', severity: read.severity, file: read.path, message: read.message });
-        continue;
-      }
-      const decoded = decodeUtf8(read.bytes);
-      if (!decoded.ok) {
-        problems.push({ rule: 'encoding', severity: 'error', file: read.path, ...lineOf(decoded.problem.line), message: decoded.problem.message });
-        continue;
-      }
-      const parsed = parseLessonText(decoded.text);
-      if (!parsed.ok) {
-        problems.push({ rule: parsed.problem.rule, severity: 'error', file: read.path, ...lineOf(parsed.problem.line), message: parsed.problem.message });
-        continue;
-      }
-      for (const warning of parsed.warnings) {
-        problems.push({ rule: warning.rule, severity: 'error', file: read.path, ...lineOf(warning.line), message: warning.message });
-      }
-      lessons.push({
-        lesson: toLesson(parsed.file.data, parsed.file.body, level),
-        path: read.path,
-        folderLevel: level,
-        parsed: parsed.file,
-      });
-    }
-  }
-  return { lessons, problems };
+export interface LessonEntry extends MarkdownEntry {
+  level: Level;
+}
+
+/** Every `*.md` entry of the three level folders, in path order. */
+export function listLessonEntries(root: string): LessonEntry[] {
+  return lessonDirs(root).flatMap(({ level, dir }) => listMarkdownFiles(root, dir).map((entry) => ({ ...entry, level })));
 }
 
 function lineOf(line: number | undefined): { line?: number } {
   return line === undefined ? {} : { line };
+}
+
+/** Turns one read file into a lesson or the problems that stop it; pure. */
+export function parseRead(read: FileRead, level: Level, into: LoadedTree): void {
+  if (read.kind === 'problem') {
+    into.problems.push({ rule: 'file', severity: read.severity, file: read.path, message: read.message });
+    return;
+  }
+  const decoded = decodeUtf8(read.bytes);
+  if (!decoded.ok) {
+    into.problems.push({ rule: 'encoding', severity: 'error', file: read.path, ...lineOf(decoded.problem.line), message: decoded.problem.message });
+    return;
+  }
+  const parsed = parseLessonText(decoded.text);
+  if (!parsed.ok) {
+    into.problems.push({ rule: parsed.problem.rule, severity: 'error', file: read.path, ...lineOf(parsed.problem.line), message: parsed.problem.message });
+    return;
+  }
+  for (const warning of parsed.warnings) {
+    into.problems.push({ rule: warning.rule, severity: 'error', file: read.path, ...lineOf(warning.line), message: warning.message });
+  }
+  into.lessons.push({ lesson: toLesson(parsed.file.data, parsed.file.body, level), path: read.path, folderLevel: level, parsed: parsed.file });
+}
+
+export type Validator = (data: unknown) => SchemaError[];
+
+/** Reads, parses and (with a validator) validates `entries` in order. */
+export function loadEntries(root: string, entries: readonly LessonEntry[], validate?: Validator): LoadedTree {
+  const tree: LoadedTree = { lessons: [], problems: [] };
+  for (const entry of entries) parseRead(readMarkdownEntry(root, entry), entry.level, tree);
+  if (validate) for (const item of tree.lessons) item.schemaErrors = validate(item.parsed.data);
+  return tree;
+}
+
+/** Reads and parses every lesson file of the repository at `root`, in path order. */
+export function loadLessons(root: string): LoadedTree {
+  return loadEntries(root, listLessonEntries(root));
+}
+
+/** Below this many files a second thread costs more than it saves. */
+const PARALLEL_THRESHOLD = 2_000;
+
+/** What the load worker sends back: LoadedLesson without the lazy parts, which do not clone. */
+export interface WorkerLesson {
+  lesson: Lesson;
+  path: string;
+  folderLevel: Level;
+  data: Record<string, unknown>;
+  body: string;
+  frontmatter: string;
+  schemaErrors?: SchemaError[];
+}
+
+/**
+ * loadLessons for large trees: the second half of the files is read, parsed and validated on a
+ * worker thread while this thread does the first half. Same result, same order.
+ */
+export async function loadLessonsParallel(root: string, options: { validate?: Validator; validateInWorker?: boolean } = {}): Promise<LoadedTree> {
+  const entries = listLessonEntries(root);
+  const workerUrl = new URL('./load-worker.js', import.meta.url);
+  if (entries.length < PARALLEL_THRESHOLD || !workerUrl.pathname.endsWith('.js') || !(await exists(workerUrl))) {
+    return loadEntries(root, entries, options.validate);
+  }
+  const half = Math.ceil(entries.length / 2);
+  const worker = new Worker(workerUrl, { workerData: { root, entries: entries.slice(half), validate: options.validateInWorker ?? false } });
+  const fromWorker = new Promise<{ lessons: WorkerLesson[]; problems: Finding[] }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the lesson loader thread stopped (exit ${code})`)));
+  });
+  const first = loadEntries(root, entries.slice(0, half), options.validate);
+  const second = await fromWorker;
+  await worker.terminate();
+  for (const item of second.lessons) {
+    first.lessons.push({
+      lesson: item.lesson,
+      path: item.path,
+      folderLevel: item.folderLevel,
+      parsed: parsedFile(item.data, item.body, item.frontmatter),
+      ...(item.schemaErrors ? { schemaErrors: item.schemaErrors } : {}),
+    });
+  }
+  first.problems.push(...second.problems);
+  return first;
+}
+
+async function exists(url: URL): Promise<boolean> {
+  const { access } = await import('node:fs/promises');
+  return access(url).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function fileStem(relPath: string): string {

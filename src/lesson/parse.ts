@@ -165,7 +165,8 @@ function excerpt(text: string): string {
   return short === '' ? 'an empty first line' : `\`${short}\``;
 }
 
-function parsedFile(data: Record<string, unknown>, body: string, frontmatter: string): ParsedFile {
+/** A ParsedFile from its parts (key lines are found on first use). */
+export function parsedFile(data: Record<string, unknown>, body: string, frontmatter: string): ParsedFile {
   let keyLines: Map<string, number> | undefined;
   return {
     data,
@@ -244,11 +245,12 @@ function triggers(value: unknown): Triggers {
   return result;
 }
 
+const KNOWN_KEYS: ReadonlySet<string> = new Set(FRONTMATTER_KEYS);
+
 /** Applies the format's defaults. `level` falls back to the folder's level when the field is wrong. */
 export function toLesson(data: Record<string, unknown>, body: string, folderLevel: Level): Lesson {
-  const known = new Set<string>(FRONTMATTER_KEYS);
   const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) if (!known.has(key)) extra[key] = value;
+  for (const key of Object.keys(data)) if (!KNOWN_KEYS.has(key)) extra[key] = data[key];
   const summary = str(data.summary);
   return {
     id: str(data.id) ?? '',

@@ -1,4 +1,4 @@
-import { loadLessons } from '../lesson/load.js';
+import { loadLessonsParallel } from '../lesson/load.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { validateAgainst } from '../schema/validate.js';
@@ -13,10 +13,11 @@ export interface LintOptions {
 export async function lint(options: LintOptions): Promise<LintResult> {
   const root = findRepoRoot(options.cwd);
   const policy = loadPolicy(root);
+  const schemaErrors = (data: unknown) => validateAgainst('lesson', data);
   return lintTree({
-    tree: loadLessons(root),
+    tree: await loadLessonsParallel(root, { validate: schemaErrors, validateInWorker: true }),
     policy,
     today: toIsoDate(options.now),
-    schemaErrors: (data) => validateAgainst('lesson', data),
+    schemaErrors,
   });
 }

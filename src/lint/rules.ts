@@ -32,7 +32,7 @@ function at(item: LoadedLesson, rule: string, severity: Finding['severity'], fie
 }
 
 export const schemaRule: LessonRule = (item, context) =>
-  context.schemaErrors(item.parsed.data).map((error) => {
+  (item.schemaErrors ?? context.schemaErrors(item.parsed.data)).map((error) => {
     const line = lineOfField(item.parsed, error.pointer) ?? (error.message === 'is required' ? 1 : undefined);
     return {
       rule: 'schema',

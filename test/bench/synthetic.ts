@@ -76,8 +76,8 @@ export function syntheticLesson(rand: () => number, n: number, level: Level, cas
 }
 
 /**
- * Writes `count` lessons (80% cases, 15% patterns, 5% principles) under `dir/lessons/`, plus the
- * default policy. Returns the ids. The lessons parse; they are not meant to pass every lint rule.
+ * Writes `count` lessons (80% cases, 15% patterns, 5% principles) under `dir/lessons/` and returns
+ * their ids. The lessons parse; they are not meant to pass every lint rule.
  */
 export function generateRepo(dir: string, count: number, seed = 1): string[] {
   const rand = random(seed);
