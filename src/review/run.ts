@@ -136,37 +136,42 @@ function runProblem(outcome: Exclude<RunOutcome, { kind: 'exited'; exitCode: 0 }
         rule: 'reviewer-timeout',
         message: `the reviewer did not finish within ${call.review.timeout_seconds}s and was stopped, with every process it started`,
         fix: 'raise review.timeout_seconds or lower review.max_prompt_bytes in policy/workflow-policy.json, or check that the reviewer can reach its model',
-        evidence: outcome.stderr,
+        evidence: stderrTail(outcome.stderr),
       };
     case 'too-much-output':
       return {
         rule: 'reviewer-output-too-large',
         message: `the reviewer printed more than ${outcome.stream === 'stdout' ? `review.max_output_bytes (${call.review.max_output_bytes})` : 'the stderr limit'} on ${outcome.stream} and was stopped`,
         fix: 'raise review.max_output_bytes in policy/workflow-policy.json, or check that the reviewer answers with the JSON object alone',
-        evidence: outcome.stderr,
+        evidence: stderrTail(outcome.stderr),
       };
     case 'signal':
       return {
         rule: 'reviewer-crashed',
         message: `the reviewer was killed by ${outcome.signal}`,
         fix: 'run the reviewer by hand with the same argv to see why it died',
-        evidence: outcome.stderr,
+        evidence: stderrTail(outcome.stderr),
       };
     case 'failed':
       return {
         rule: 'reviewer-failed',
         message: `the reviewer could not be run: ${outcome.message}`,
         fix: `check ${POLICY_HINT}`,
-        evidence: outcome.stderr,
+        evidence: stderrTail(outcome.stderr),
       };
     case 'exited':
       return {
         rule: 'reviewer-failed',
         message: `the reviewer exited with code ${outcome.exitCode}${lastLine(outcome.stderr)}`,
         fix: `run the reviewer by hand to see its error (signed in? model reachable?), or fix ${POLICY_HINT}`,
-        evidence: outcome.stderr,
+        evidence: stderrTail(outcome.stderr),
       };
   }
+}
+
+/** The end of stderr, where the reason usually is; the start often echoes the prompt. */
+function stderrTail(stderr: string): string {
+  return stderr.split('\n').slice(-8).join('\n');
 }
 
 function lastLine(stderr: string): string {
