@@ -6,13 +6,15 @@ import { tempDir } from '../helpers/repo.js';
 import { fakeReviewer, isAlive, waitUntilGone } from '../helpers/reviewer.js';
 
 const limits = { timeout_seconds: 20, max_output_bytes: 64 * 1024 };
-const stray: number[] = [];
+/** Pid files of grandchildren: a failing test must not leave them running. */
+const pidFiles: string[] = [];
 
 afterEach(() => {
-  // A failing test must not leave a fake reviewer behind.
-  while (stray.length > 0) {
+  while (pidFiles.length > 0) {
+    const file = pidFiles.pop()!;
+    if (!fs.existsSync(file)) continue;
     try {
-      process.kill(stray.pop()!, 'SIGKILL');
+      process.kill(Number(fs.readFileSync(file, 'utf8')), 'SIGKILL');
     } catch {
       // already gone
     }
@@ -104,9 +106,9 @@ describe('askReviewer against a real subprocess', () => {
 
   it('a reviewer that hangs is stopped at the timeout, with the grandchild it started', async () => {
     const pidFile = path.join(tempDir(), 'grandchild.pid');
+    pidFiles.push(pidFile);
     const problem = problemOf(await ask(fakeReviewer('hang', { extra: ['--pid-file', pidFile] }), { timeout_seconds: 1 }));
     const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
-    stray.push(grandchild);
     expect(problem.rule).toBe('reviewer-timeout');
     expect(problem.message).toBe('the reviewer did not finish within 1s and was stopped, with every process it started');
     expect(await waitUntilGone(grandchild)).toBe(true);
@@ -114,9 +116,9 @@ describe('askReviewer against a real subprocess', () => {
 
   it('a process the reviewer leaves behind after answering is killed too', async () => {
     const pidFile = path.join(tempDir(), 'orphan.pid');
+    pidFiles.push(pidFile);
     const answer = await ask(fakeReviewer('orphan', { extra: ['--pid-file', pidFile] }));
     const orphan = Number(fs.readFileSync(pidFile, 'utf8'));
-    stray.push(orphan);
     expect(answer.ok).toBe(true);
     expect(await waitUntilGone(orphan)).toBe(true);
   });
