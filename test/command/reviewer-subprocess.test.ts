@@ -114,6 +114,14 @@ describe('askReviewer against a real subprocess', () => {
     expect(await waitUntilGone(grandchild)).toBe(true);
   });
 
+  it('a reviewer that ignores SIGTERM is killed after the grace period', async () => {
+    const pidFile = path.join(tempDir(), 'stubborn.pid');
+    pidFiles.push(pidFile);
+    const problem = problemOf(await ask(fakeReviewer('stubborn', { extra: ['--pid-file', pidFile] }), { timeout_seconds: 1 }));
+    expect(problem.rule).toBe('reviewer-timeout');
+    expect(await waitUntilGone(Number(fs.readFileSync(pidFile, 'utf8')))).toBe(true);
+  });
+
   it('a process the reviewer leaves behind after answering is killed too', async () => {
     const pidFile = path.join(tempDir(), 'orphan.pid');
     pidFiles.push(pidFile);
