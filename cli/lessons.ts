@@ -38,4 +38,12 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
+// A reader that goes away early (`lessons list | head`) is not an error: stop quietly, as git does.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2));

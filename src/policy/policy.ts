@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { POLICY_FILE } from '../io/repo.js';
-import type { Level } from '../lesson/model.js';
+import type { Level, Severity } from '../lesson/model.js';
 
 export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality'] as const;
 export const STAGES = ['pre-commit', 'pre-push', 'ci', 'final'] as const;
@@ -16,6 +16,23 @@ export interface Policy {
   preflight: { quotas: Record<Level, number>; hook_max: number; receipt_max_age_minutes: number };
   gates: Record<Gate, Record<Stage, GateLevel>>;
   capture: { similarity_threshold: number };
+  review: ReviewPolicy;
+}
+
+/** The advisory reviewer: a command run without a shell, the prompt on its stdin. */
+export interface ReviewPolicy {
+  /** Whether `lessons guard --stage final` runs the semantic lane. `lessons review` runs regardless. */
+  enabled: boolean;
+  /** argv; `{schema}`, `{output}` and `{root}` are replaced by paths. */
+  command: string[];
+  timeout_seconds: number;
+  max_output_bytes: number;
+  max_prompt_bytes: number;
+  instructions: string;
+  /** Severities of reviewer findings that make `lessons review` exit 1. */
+  block_on: Severity[];
+  /** Below this confidence (0..1) `lessons capture --from-error` writes nothing. */
+  min_confidence: number;
 }
 
 const gate = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
@@ -40,6 +57,31 @@ export const DEFAULT_POLICY: Policy = {
     quality: gate('off', 'off', 'warn'),
   },
   capture: { similarity_threshold: 0.82 },
+  review: {
+    enabled: false,
+    command: [
+      'codex',
+      'exec',
+      '--sandbox',
+      'read-only',
+      '--skip-git-repo-check',
+      '--ephemeral',
+      '--color',
+      'never',
+      '--output-schema',
+      '{schema}',
+      '--output-last-message',
+      '{output}',
+      '-',
+    ],
+    timeout_seconds: 600,
+    max_output_bytes: 1_048_576,
+    max_prompt_bytes: 200_000,
+    instructions:
+      'Review the change against the lessons below. Report only concrete problems the diff shows: a checklist item it skips, a mistake a lesson describes that it repeats. Quote the evidence. Say nothing about style. Return no findings when the change is fine.',
+    block_on: [],
+    min_confidence: 0.6,
+  },
 };
 
 export interface RawPolicy {

@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { packageFile } from '../package-root.js';
 
-export type SchemaName = 'lesson' | 'index' | 'policy';
+export type SchemaName = 'lesson' | 'index' | 'policy' | 'semantic-review' | 'lesson-draft';
 
 export interface SchemaError {
   /** JSON pointer of the field, `''` for the whole document. */

@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generateRepo } from '../bench/synthetic.js';
 import { lessonText } from '../helpers/lessons.js';
-import { runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { BIN, PACKAGE_ROOT, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const GOOD = lessonText({ id: 'case-a' });
 
@@ -126,5 +128,16 @@ describe('usage errors (built binary)', () => {
     const result = runCli(['lint'], { cwd: tempDir() });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/^lessons: not a lessons repository \(no lessons\/ folder in .+ or any parent\): run `lessons init` or pass -C <dir>\n$/);
+  });
+});
+
+describe('output into a closed pipe (built binary)', () => {
+  it('stops quietly when the reader goes away early', () => {
+    const root = tempDir();
+    generateRepo(root, 1_500, 3);
+    const script = `"${process.execPath}" "${BIN}" list | head -c 1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('0');
   });
 });

@@ -1,0 +1,98 @@
+import { execa } from 'execa';
+
+export interface BoundedRun {
+  /** argv[0] is looked up on PATH; nothing goes through a shell. */
+  argv: readonly string[];
+  cwd: string;
+  /** Written to the process's stdin, which is then closed. */
+  input: string;
+  timeoutMs: number;
+  /** The most stdout that is read; past it the process is stopped. */
+  maxStdoutBytes: number;
+  env?: Record<string, string>;
+}
+
+export type RunOutcome =
+  | { kind: 'exited'; exitCode: number; stdout: Buffer; stderr: string }
+  | { kind: 'missing'; message: string }
+  | { kind: 'timeout'; stderr: string }
+  | { kind: 'too-much-output'; stream: 'stdout' | 'stderr'; stderr: string }
+  | { kind: 'signal'; signal: string; stderr: string }
+  | { kind: 'failed'; message: string; stderr: string };
+
+/** stderr is for messages; more than this is a runaway process. */
+const MAX_STDERR_BYTES = 16 * 1024 * 1024;
+/** How long a process gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 2000;
+/** The end of stderr kept for messages. */
+const STDERR_TAIL_CHARS = 2000;
+
+/**
+ * Runs a command bounded in time and output. The process leads its own process group
+ * (spawned detached), so on timeout, overflow or exit the whole tree it started is killed:
+ * a reviewer that forks helpers cannot leave them running.
+ */
+export async function runBounded(run: BoundedRun): Promise<RunOutcome> {
+  const [file, ...args] = run.argv;
+  if (file === undefined) return { kind: 'failed', message: 'the command is empty', stderr: '' };
+  const subprocess = execa(file, args, {
+    cwd: run.cwd,
+    input: run.input,
+    reject: false,
+    shell: false,
+    detached: true,
+    encoding: 'buffer',
+    stripFinalNewline: false,
+    maxBuffer: { stdout: run.maxStdoutBytes, stderr: MAX_STDERR_BYTES },
+    env: run.env ?? {},
+    extendEnv: true,
+    // Our own timer kills the group; execa's would kill only the leader.
+    cleanup: true,
+  });
+  const pid = subprocess.pid;
+  let timedOut = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(pid, 'SIGTERM');
+    killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+  }, run.timeoutMs);
+  let result: Awaited<typeof subprocess>;
+  try {
+    result = await subprocess;
+  } finally {
+    clearTimeout(timer);
+    if (killTimer) clearTimeout(killTimer);
+    // Whatever the leader left behind in its group goes too.
+    killGroup(pid, 'SIGKILL');
+  }
+  const stderr = tail(Buffer.from(result.stderr ?? new Uint8Array()).toString('utf8'));
+  if (timedOut) return { kind: 'timeout', stderr };
+  if (result.isMaxBuffer) {
+    const stream = Buffer.byteLength(Buffer.from(result.stdout ?? new Uint8Array())) >= run.maxStdoutBytes ? 'stdout' : 'stderr';
+    return { kind: 'too-much-output', stream, stderr };
+  }
+  const code = (result as { code?: string }).code;
+  if (result.failed && result.exitCode === undefined && result.signal === undefined) {
+    if (code === 'ENOENT') return { kind: 'missing', message: `\`${file}\` was not found on PATH` };
+    if (code === 'EACCES') return { kind: 'missing', message: `\`${file}\` is not executable` };
+    return { kind: 'failed', message: result.shortMessage ?? 'the command could not be started', stderr };
+  }
+  if (result.signal) return { kind: 'signal', signal: result.signal, stderr };
+  return { kind: 'exited', exitCode: result.exitCode ?? 0, stdout: Buffer.from(result.stdout ?? new Uint8Array()), stderr };
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    // A negative pid addresses the process group the detached child leads.
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function tail(text: string): string {
+  const trimmed = text.trimEnd();
+  return trimmed.length > STDERR_TAIL_CHARS ? `…${trimmed.slice(-STDERR_TAIL_CHARS)}` : trimmed;
+}
