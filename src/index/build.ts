@@ -1,37 +1,17 @@
 import { checklistItems, firstParagraph } from '../lesson/body.js';
 import type { LoadedLesson } from '../lesson/load.js';
-import type { Application, Level, Severity, Source, Status, Triggers } from '../lesson/model.js';
+import type { LessonMeta } from '../lesson/model.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
 import { formatJson } from '../util/json.js';
 
 export const INDEX_VERSION = 1;
 
 /** Everything preflight and the hooks need about a lesson, so they never read its body. */
-export interface IndexEntry {
-  id: string;
+export interface IndexEntry extends Omit<LessonMeta, 'summary'> {
   path: string;
-  title: string;
-  level: Level;
-  status: Status;
-  severity: Severity;
-  tags: string[];
-  confidence: number;
-  transferability: number;
-  source: Source;
-  occurrences: number;
-  created_at: string | null;
-  last_seen: string | null;
-  last_validated_at: string | null;
+  /** The frontmatter summary, or the body's first paragraph. */
   summary: string;
-  project: string | null;
   checklist: string[];
-  triggers: Triggers;
-  source_case_ids: string[];
-  source_pattern_ids: string[];
-  applications: Application[];
-  duplicate_of: string | null;
-  superseded_by: string | null;
-  retired_reason: string | null;
   /** The lessons this one was distilled from (its source cases or patterns). */
   promoted_from: string[];
   /** The patterns and principles that name this lesson as a source. */
