@@ -103,6 +103,7 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
     duplicate_of: null,
     superseded_by: null,
     retired_reason: null,
+    promoted_to: [],
     triggers: emptyTriggers(),
     extra: {},
     body: TEMPLATE_BODY,
