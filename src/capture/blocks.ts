@@ -30,13 +30,15 @@ function searchableTexts(input: string): string[] {
   if (!/^[[{]/.test(trimmed)) return [input];
   const whole = parseJson(trimmed);
   if (whole.ok) return stringsIn(whole.value);
+  // JSONL: strings from the lines that parse; the other lines stay text (a block may span them).
   const texts: string[] = [];
+  const rest: string[] = [];
   for (const line of input.split('\n')) {
-    if (line.trim() === '') continue;
-    const parsed = parseJson(line);
-    texts.push(...(parsed.ok ? stringsIn(parsed.value) : [line]));
+    const parsed = line.trim() === '' ? { ok: false as const } : parseJson(line);
+    if (parsed.ok && parsed.value !== null && typeof parsed.value === 'object') texts.push(...stringsIn(parsed.value));
+    else rest.push(line);
   }
-  return texts;
+  return [...texts, rest.join('\n')];
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

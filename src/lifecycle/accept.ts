@@ -32,7 +32,8 @@ export async function acceptLesson(options: AcceptOptions): Promise<AcceptResult
     };
     const errors = lessonErrors(state, lesson);
     if (errors.length > 0) {
-      const lines = errors.map((finding) => `  ${finding.file}${finding.line === undefined ? '' : `:${finding.line}`}: [${finding.rule}] ${finding.message}`);
+      // No line numbers: they would point into the file as accept would have written it.
+      const lines = errors.map((finding) => `  ${finding.file}: [${finding.rule}] ${finding.message}`);
       throw refuse(`cannot accept \`${options.id}\` as ${to}: it would not be lint-clean:\n${lines.join('\n')}\nfix the lesson, then run \`lessons accept ${options.id}${options.canonical ? ' --canonical' : ''}\` again`);
     }
     return { writes: [{ lesson }], result: { id: lesson.id, path: item.path, from, to, last_validated_at: state.today } };
