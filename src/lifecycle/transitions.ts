@@ -90,7 +90,7 @@ function deletedLesson(old: LessonAt, head: readonly LessonAt[]): Finding[] {
     .map(({ lesson }) => lesson.id);
   if (referrers.length > 0) {
     return [
-      { rule: 'deleted-referenced', severity: 'error', file: old.path, message: `\`${id}\` was deleted but ${referrers.join(', ')} still reference it: retire it with \`lessons retire\` instead of deleting` },
+      { rule: 'deleted-referenced', severity: 'error', file: old.path, message: `\`${id}\` was deleted but ${referrers.join(', ')} still reference${referrers.length === 1 ? 's' : ''} it: retire it with \`lessons retire\` instead of deleting` },
     ];
   }
   if (old.lesson.status === 'validated' || old.lesson.status === 'canonical') {
