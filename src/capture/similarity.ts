@@ -85,3 +85,72 @@ export function similarity(a: Fingerprint, b: Fingerprint): number {
   if (a.title !== '' && a.title === b.title) return 1;
   return Math.round(cosine(a.vector, b.vector) * 1000) / 1000;
 }
+
+export interface SimilarGroup {
+  /** Indexes into the fingerprints, ascending. */
+  members: number[];
+  /** The lowest similarity among the links that joined the group. */
+  weakest: number;
+}
+
+/**
+ * Groups of texts linked by chains of pairs at least `threshold` alike (single linkage),
+ * without comparing all n² pairs. Prefix filtering: with terms ordered rarest first, two texts
+ * that share nothing in one text's prefix are at most as alike as the norm of that text's
+ * remaining suffix; so each text indexes only the prefix whose suffix norm is below the
+ * threshold, and only texts that meet in that index are compared, once, and only while they
+ * are not already in one group.
+ */
+export function similarGroups(prints: readonly Fingerprint[], threshold: number): SimilarGroup[] {
+  const count = prints.length;
+  const frequency = new Map<string, number>();
+  for (const print of prints) for (const term of print.vector.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const rarestFirst = (a: string, b: string): number => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
+  const index = new Map<string, number[]>();
+  const byTitle = new Map<string, number[]>();
+  prints.forEach((print, n) => {
+    if (print.title !== '') append(byTitle, print.title, n);
+    const terms = [...print.vector.keys()].sort(rarestFirst);
+    const norm = Math.sqrt([...print.vector.values()].reduce((sum, weight) => sum + weight * weight, 0));
+    let suffix = 0;
+    let cut = terms.length;
+    while (cut > 0) {
+      const weight = print.vector.get(terms[cut - 1]!)! / norm;
+      if (Math.sqrt(suffix + weight * weight) >= threshold) break;
+      suffix += weight * weight;
+      cut--;
+    }
+    for (const term of terms.slice(0, cut)) append(index, term, n);
+  });
+  const parent = Array.from({ length: count }, (_, n) => n);
+  const find = (n: number): number => {
+    while (parent[n] !== n) n = parent[n] = parent[parent[n]!]!;
+    return n;
+  };
+  const weakest = new Float64Array(count).fill(1);
+  const lastProbe = new Int32Array(count).fill(-1);
+  const consider = (i: number, j: number): void => {
+    if (j <= i || lastProbe[j] === i) return;
+    lastProbe[j] = i;
+    const [a, b] = [find(i), find(j)];
+    if (a === b) return;
+    const score = similarity(prints[i]!, prints[j]!);
+    if (score < threshold) return;
+    const [root, child] = a < b ? [a, b] : [b, a];
+    parent[child] = root;
+    weakest[root] = Math.min(weakest[root]!, weakest[child]!, score);
+  };
+  prints.forEach((print, i) => {
+    for (const j of byTitle.get(print.title) ?? []) consider(i, j);
+    for (const term of print.vector.keys()) for (const j of index.get(term) ?? []) consider(i, j);
+  });
+  const groups = new Map<number, number[]>();
+  for (let n = 0; n < count; n++) append(groups, find(n), n);
+  return [...groups.entries()].filter(([, members]) => members.length > 1).map(([root, members]) => ({ members, weakest: weakest[root]! }));
+}
+
+function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

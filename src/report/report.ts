@@ -1,4 +1,4 @@
-import { fingerprint, similarity } from '../capture/similarity.js';
+import { fingerprint, similarGroups } from '../capture/similarity.js';
 import type { IndexEntry } from '../index/build.js';
 import type { PreflightTrailer } from '../io/git-log.js';
 import { patternEvidence, principleEvidence } from '../lifecycle/evidence.js';
@@ -114,29 +114,15 @@ function casesReady(lessons: readonly Lesson[], entries: Map<string, IndexEntry>
     const entry = entries.get(lesson.id);
     return fingerprint({ title: lesson.title, summary: entry?.summary ?? '', checklist: entry?.checklist ?? [] });
   });
-  const parent = cases.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  const links: { i: number; score: number }[] = [];
-  for (let i = 0; i < cases.length; i++) {
-    for (let j = i + 1; j < cases.length; j++) {
-      const score = similarity(prints[i]!, prints[j]!);
-      if (score < threshold) continue;
-      parent[find(j)] = find(i);
-      links.push({ i, score });
-    }
-  }
-  const groups = new Map<number, string[]>();
-  cases.forEach((lesson, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), lesson.id]));
-  const weakest = new Map<number, number>();
-  for (const { i, score } of links) weakest.set(find(i), Math.min(score, weakest.get(find(i)) ?? 1));
   const byId = new Map(lessons.map((lesson) => [lesson.id, lesson]));
   const suggestions: PromotionSuggestion[] = [];
-  for (const [root, ids] of groups) {
+  for (const group of similarGroups(prints, threshold)) {
+    const ids = group.members.map((n) => cases[n]!.id);
     if (ids.length < 2 || !patternEvidence(ids, (id) => byId.get(id)).ok) continue;
     suggestions.push({
       to: 'pattern',
       ids,
-      similarity: weakest.get(root) ?? null,
+      similarity: group.weakest,
       contexts: [],
       command: `lessons promote ${ids.join(' ')} --to pattern --title "<what they have in common>"`,
     });

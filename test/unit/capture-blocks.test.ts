@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractDrafts } from '../../src/capture/blocks.js';
-import { fingerprint, similarity } from '../../src/capture/similarity.js';
+import { fingerprint, similarGroups, similarity } from '../../src/capture/similarity.js';
 
 const BLOCK = `[LESSON]
 title: Version bump missed the marketplace manifest
@@ -73,5 +73,28 @@ describe('similarity', () => {
     const c = item('Cron job skipped a run at the DST change', 'The scheduler used local time.', ['Schedule jobs in UTC.']);
     expect(similarity(a, b)).toBeGreaterThanOrEqual(0.82);
     expect(similarity(a, c)).toBe(0);
+  });
+});
+
+describe('similarGroups', () => {
+  it('finds the same groups as comparing every pair', () => {
+    const vocabulary = 'release manifest version cron timezone retry queue charge invoice cache token secret log email migration index deploy rollback'.split(' ');
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const texts = Array.from({ length: 120 }, () => Array.from({ length: 3 + Math.floor(next() * 6) }, () => vocabulary[Math.floor(next() * vocabulary.length)]!).join(' '));
+    const prints = texts.map((text, n) => fingerprint({ title: n % 10 === 0 ? 'same title' : `${text} ${n}`, summary: text, checklist: [] }));
+    for (const threshold of [0.35, 0.6, 0.82]) {
+      const parent = prints.map((_, n) => n);
+      const find = (n: number): number => (parent[n] === n ? n : (parent[n] = find(parent[n]!)));
+      for (let i = 0; i < prints.length; i++) {
+        for (let j = i + 1; j < prints.length; j++) if (similarity(prints[i]!, prints[j]!) >= threshold) parent[find(j)] = find(i);
+      }
+      const expected = new Map<number, number[]>();
+      prints.forEach((_, n) => expected.set(find(n), [...(expected.get(find(n)) ?? []), n]));
+      const brute = [...expected.values()].filter((members) => members.length > 1).map((members) => members.join());
+      const fast = similarGroups(prints, threshold).map((group) => group.members.join());
+      expect(fast.sort()).toEqual(brute.sort());
+      expect(fast.length).toBeGreaterThan(0);
+    }
   });
 });
