@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { checklistItems, firstParagraph } from '../lesson/body.js';
 import { DEFAULTS, SEVERITIES, TRIGGER_KEYS, emptyTriggers, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
-import { baseId } from '../lesson/new.js';
+import { TAG_PATTERN, baseId } from '../lesson/new.js';
 import { normaliseBody } from '../lesson/parse.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
 import { changeLessons, freeId, pathOf, refuse, type LessonWrite, type TreeState } from '../lifecycle/change.js';
@@ -11,8 +11,6 @@ import { fingerprint, similarity, type Fingerprint } from './similarity.js';
 export interface Draft { title: string; summary?: string; tags: string[]; severity?: Severity; body: string; triggers?: Partial<Triggers>; confidence?: number }
 
 export interface CaptureOutcome { action: 'created' | 'bumped'; id: string; path: string; duplicateOf?: string; similarity?: number }
-
-const TAG_PATTERN = /^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/;
 
 /**
  * Stores drafts as `source: auto` candidate cases. A draft whose title matches an existing

@@ -8,6 +8,7 @@ import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from
 import { loadLessons, type LoadedLesson } from '../lesson/load.js';
 import { LEVEL_FOLDERS, type Lesson } from '../lesson/model.js';
 import { parseLessonText } from '../lesson/parse.js';
+import { lessonNotFound } from '../lesson/query.js';
 import { serializeLesson } from '../lesson/serialize.js';
 import { groupById } from '../lint/lint.js';
 import { LESSON_RULES } from '../lint/rules.js';
@@ -96,11 +97,7 @@ export function lookupIn(state: TreeState): (id: string) => Lesson | undefined {
 export function findLesson(state: TreeState, id: string): LoadedLesson {
   const item = state.lessons.find((candidate) => candidate.lesson.id === id);
   if (item) return item;
-  const near = state.lessons.filter((candidate) => candidate.lesson.id.includes(id)).slice(0, 5).map((candidate) => candidate.lesson.id);
-  throw new LessonsError(
-    'LESSON_NOT_FOUND',
-    `no lesson with id \`${id}\`${near.length > 0 ? `; did you mean: ${near.join(', ')}` : ''} (\`lessons list\` shows them all)`,
-  );
+  throw lessonNotFound(id, state.lessons.map((candidate) => candidate.lesson.id));
 }
 
 /** The first of `base`, `base-2`, `base-3`… that no lesson uses, nor any id in `alsoTaken`. */

@@ -5,7 +5,7 @@ import { acceptLesson } from '../../src/lifecycle/accept.js';
 import { applyPattern } from '../../src/lifecycle/apply.js';
 import { promoteLessons } from '../../src/lifecycle/promote.js';
 import { retireLesson } from '../../src/lifecycle/retire.js';
-import { lessonsAtRevision } from '../../src/lifecycle/revision.js';
+import { lessonsAtRevision, promotionFindings } from '../../src/lifecycle/revision.js';
 import { transitionFindings } from '../../src/lifecycle/transitions.js';
 import { storeDrafts } from '../../src/capture/store.js';
 import { lessonFile } from '../helpers/lessons.js';
@@ -78,5 +78,14 @@ describe('transition rules between a base and a head commit', () => {
     expect((await findings(root, base, head)).map((finding) => finding.message)).toEqual([
       '`case-b` was deleted but pattern-p still references it: retire it with `lessons retire` instead of deleting',
     ]);
+  });
+
+  it('compares a base commit with the working tree when no head is given', async () => {
+    const { root, base } = baseRepo();
+    writeFiles(root, lessonFile({ id: 'case-a', title: 'Manifest kept the old version', status: 'candidate' }));
+    expect((await promotionFindings({ cwd: root, base })).map((finding) => finding.message)).toEqual([
+      '`case-a` moved back from validated to candidate: status only moves candidate -> validated -> canonical; retire it with `lessons retire` instead',
+    ]);
+    await expect(promotionFindings({ cwd: root, base: 'no-such-ref' })).rejects.toMatchObject({ code: 'GIT' });
   });
 });
