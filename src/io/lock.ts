@@ -23,6 +23,7 @@ interface Owner {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_STALE_MS = 120_000;
+const BREAKER_STALE_MS = 10_000;
 
 /**
  * Runs `fn` while holding `.lessons/locks/<name>.lock`, created with O_EXCL so only one
@@ -84,8 +85,7 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** True when a stale lock was moved away, so the caller retries at once. */
-function breakIfStale(file: string, staleMs: number): boolean {
+function isStale(file: string, staleMs: number): boolean {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -93,27 +93,37 @@ function breakIfStale(file: string, staleMs: number): boolean {
     return true;
   }
   const owner = readOwner(file);
-  const dead = owner !== undefined && owner.host === os.hostname() && !isAlive(owner.pid);
   // A lock without a readable owner may be one being written right now: only age makes it stale.
-  const old = Date.now() - stat.mtimeMs > staleMs;
-  if (!dead && !old) return false;
-  // Rename, not unlink: of two processes breaking the same stale lock, only one moves it; the
-  // other finds either nothing or a fresh lock, which it puts back untouched.
-  const aside = `${file}.stale.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  const dead = owner !== undefined && owner.host === os.hostname() && !isAlive(owner.pid);
+  return dead || Date.now() - stat.mtimeMs > staleMs;
+}
+
+/**
+ * True when the lock was stale and is gone, so the caller retries at once. Breaking is itself
+ * exclusive (`<lock>.break`, O_EXCL), and staleness is checked again under it: of two processes
+ * that found the same dead lock, the second sees the first one's fresh lock and leaves it.
+ */
+function breakIfStale(file: string, staleMs: number): boolean {
+  if (!isStale(file, staleMs)) return false;
+  const breaker = `${file}.break`;
+  let fd: number;
   try {
-    fs.renameSync(file, aside);
+    fd = fs.openSync(breaker, 'wx');
   } catch {
-    return true;
-  }
-  const moved = readOwner(aside);
-  if (owner !== undefined && moved?.token !== owner.token) {
+    // Another process is breaking it. A breaker whose process died goes after a while.
     try {
-      fs.linkSync(aside, file);
+      if (Date.now() - fs.statSync(breaker).mtimeMs > BREAKER_STALE_MS) fs.rmSync(breaker, { force: true });
     } catch {
-      // A third process took the lock in between: it holds it now, and the moved one is lost.
+      // Gone already.
     }
+    return false;
   }
-  fs.rmSync(aside, { force: true });
+  try {
+    fs.closeSync(fd);
+    if (isStale(file, staleMs)) fs.rmSync(file, { force: true });
+  } finally {
+    fs.rmSync(breaker, { force: true });
+  }
   return true;
 }
 

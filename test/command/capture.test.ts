@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,6 +112,19 @@ describe('concurrent captures', () => {
     const codes = await Promise.all(Array.from({ length: 6 }, () => runCapture(root, 'transcript.md')));
     expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
     expect(lesson(root, 'case-a')!.occurrences).toBe(7);
+    expect(fs.readdirSync(path.join(root, '.lessons/locks'))).toEqual([]);
+  });
+
+  it('break a lock left by a dead process once, and still lose nothing', async () => {
+    const root = tempLessonsRepo({
+      ...lessonFile({ id: 'case-a', title: 'Version bump missed the manifest' }),
+      'transcript.md': '[LESSON]\ntitle: Version bump missed the manifest\n[/LESSON]',
+    });
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFiles(root, { '.lessons/locks/lessons.lock': JSON.stringify({ pid: Number(dead.stdout), host: os.hostname(), token: 'dead' }) });
+    const codes = await Promise.all(Array.from({ length: 4 }, () => runCapture(root, 'transcript.md')));
+    expect(codes).toEqual([0, 0, 0, 0]);
+    expect(lesson(root, 'case-a')!.occurrences).toBe(5);
     expect(fs.readdirSync(path.join(root, '.lessons/locks'))).toEqual([]);
   });
 
