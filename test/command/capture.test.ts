@@ -81,6 +81,17 @@ describe('storeDrafts', () => {
   });
 });
 
+describe('a tree that cannot be indexed', () => {
+  it('stops every lifecycle write before anything is written, naming the broken lesson', async () => {
+    const root = tempLessonsRepo({ ...lessonFile({ id: 'case-a', title: 'Version bump missed the manifest' }), ...lessonFile({ id: 'case-b', severity: 'extreme' }) });
+    await expect(storeDrafts({ cwd: root, drafts: [draft('Version bump missed the manifest')], now })).rejects.toMatchObject({
+      exitCode: 1,
+      message: 'cannot build lessons/index.json: 1 problem in the lessons:\n  lessons/cases/case-b.md: severity must be one of: "low", "medium", "high", "critical"\nrun `lessons lint` and fix them first',
+    });
+    expect(lesson(root, 'case-a')!.occurrences).toBe(1);
+  });
+});
+
 describe('captureLessons', () => {
   it('reads a file relative to the working directory, and stdin for -', async () => {
     const root = tempLessonsRepo({ 'notes/pr.md': '[LESSON]\ntitle: Tag pushed before CI was green\n[/LESSON]' });
