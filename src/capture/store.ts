@@ -93,7 +93,8 @@ export function draftLesson(draft: Draft, today: string): Lesson {
     level: 'case',
     status: 'candidate',
     severity: draft.severity && SEVERITIES.includes(draft.severity) ? draft.severity : DEFAULTS.severity,
-    tags: uniqueSorted(draft.tags.map(normaliseTag).filter((tag) => TAG_PATTERN.test(tag))),
+    // In the order given: a draft lists its main tag first.
+    tags: [...new Set(draft.tags.map(normaliseTag).filter((tag) => TAG_PATTERN.test(tag)))],
     confidence,
     transferability: 2,
     source: 'auto',

@@ -6,8 +6,11 @@ import { formatJson } from '../util/json.js';
 
 export const INDEX_VERSION = 1;
 
-/** Everything preflight and the hooks need about a lesson, so they never read its body. */
-export interface IndexEntry extends Omit<LessonMeta, 'summary'> {
+/**
+ * Everything preflight and the hooks need about a lesson, so they never read its body.
+ * `promoted_to` is not repeated: it is folded into `promoted_into`.
+ */
+export interface IndexEntry extends Omit<LessonMeta, 'summary' | 'promoted_to'> {
   path: string;
   /** The frontmatter summary, or the body's first paragraph. */
   summary: string;

@@ -24,7 +24,7 @@ describe('storeDrafts', () => {
     const outcomes = await storeDrafts({ cwd: root, drafts: [draft('Cron skipped a run at DST', { severity: 'high', tags: ['Cron Jobs', 'bad tag!'] })], now });
     expect(outcomes).toEqual([{ action: 'created', id: 'case-2026-11-21-cron-skipped-a-run-at-dst', path: 'lessons/cases/case-2026-11-21-cron-skipped-a-run-at-dst.md' }]);
     const created = lesson(root, outcomes[0]!.id)!;
-    expect([created.status, created.source, created.severity, created.tags, created.occurrences, created.last_seen]).toEqual(['candidate', 'auto', 'high', ['bad-tag', 'cron-jobs'], 1, '2026-11-21']);
+    expect([created.status, created.source, created.severity, created.tags, created.occurrences, created.last_seen]).toEqual(['candidate', 'auto', 'high', ['cron-jobs', 'bad-tag'], 1, '2026-11-21']);
     expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toContain(outcomes[0]!.id);
   });
 

@@ -67,6 +67,7 @@ describe('lifecycle commands through the built binary', () => {
       exitCode: 0,
     });
     expect(runCli(['capture'], { cwd: root, input: 'nothing here' }).stdout).toBe('no [LESSON] or [PROCESS_KNOWLEDGE] blocks found; nothing written\n');
+    expect(runCli(['capture', 'notes.md', '--from-error', 'log.txt'], { cwd: root })).toMatchObject({ exitCode: 2, stderr: 'lessons: pass a transcript or --from-error <log>, not both\n' });
     expect(runCli(['index', '--check'], { cwd: root }).exitCode).toBe(0);
   });
 
