@@ -108,6 +108,8 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
   const rarestFirst = (a: string, b: string): number => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
   const index = new Map<string, number[]>();
   const byTitle = new Map<string, number[]>();
+  // similarity() rounds to 3 decimals: a cosine just under the threshold can round up to it.
+  const bound = threshold - 0.0005;
   prints.forEach((print, n) => {
     if (print.title !== '') append(byTitle, print.title, n);
     const terms = [...print.vector.keys()].sort(rarestFirst);
@@ -116,7 +118,7 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
     let cut = terms.length;
     while (cut > 0) {
       const weight = print.vector.get(terms[cut - 1]!)! / norm;
-      if (Math.sqrt(suffix + weight * weight) >= threshold) break;
+      if (Math.sqrt(suffix + weight * weight) >= bound) break;
       suffix += weight * weight;
       cut--;
     }
