@@ -9,6 +9,11 @@ import newCommand from './commands/new.js';
 import showCommand from './commands/show.js';
 import reviewCommand from './commands/review.js';
 import captureCommand from './commands/capture.js';
+import acceptCommand from './commands/accept.js';
+import promoteCommand from './commands/promote.js';
+import applyCommand from './commands/apply.js';
+import retireCommand from './commands/retire.js';
+import reportCommand from './commands/report.js';
 import { UsageError } from '../src/errors.js';
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
@@ -31,6 +36,11 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(listCommand)
     .command(reviewCommand)
     .command(captureCommand)
+    .command(acceptCommand)
+    .command(promoteCommand)
+    .command(applyCommand)
+    .command(retireCommand)
+    .command(reportCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()

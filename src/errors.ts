@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'LESSON_EXISTS'
   | 'INVALID_LESSON'
   | 'IO'
+  | 'REFUSED'
+  | 'LOCKED'
   | 'GIT'
   | 'INTERNAL';
 

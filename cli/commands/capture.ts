@@ -1,16 +1,48 @@
 import { UsageError } from '../../src/errors.js';
 import { defineCommand } from '../command.js';
 
-export default defineCommand<{ fromError?: string; json: boolean }>({
-  command: 'capture',
-  describe: 'Turn text into candidate lessons; --from-error asks the reviewer to generalise an error log into one',
+const SAY_WHAT = 'say what to capture: lessons capture <transcript|-> (lesson blocks in text), or lessons capture --from-error <log|->';
+
+export default defineCommand<{ file?: string; fromError?: string; json: boolean }>({
+  command: 'capture [file]',
+  describe: 'Turn [LESSON] and [PROCESS_KNOWLEDGE] blocks of a transcript or PR body into candidate cases; --from-error asks the reviewer to generalise an error log into one',
   builder: (yargs) =>
     yargs
+      .positional('file', { type: 'string', describe: 'The text to read (a transcript, JSONL, a PR body); - for standard input' })
       .option('from-error', { type: 'string', requiresArg: true, describe: 'An error log (or - for stdin) to generalise into a candidate case' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as never,
   run: async (argv, io) => {
-    if (argv.fromError === undefined) throw new UsageError('say what to capture: lessons capture --from-error <log|->');
-    const { runFromError } = await import('./capture-from-error.js');
-    return runFromError({ ...argv, fromError: argv.fromError }, io);
+    if (argv.fromError !== undefined) {
+      if (argv.file !== undefined) throw new UsageError('pass a transcript or --from-error <log>, not both');
+      const { runFromError } = await import('./capture-from-error.js');
+      return runFromError({ ...argv, fromError: argv.fromError }, io);
+    }
+    const { captureLessons } = await import('../../src/capture/command.js');
+    // yargs reads a lone `-` positional as ''.
+    const source = argv.file === '' ? '-' : argv.file;
+    const result = await captureLessons({ cwd: argv.C ?? process.cwd(), source, now: new Date(), stdin: () => readStdin(source === undefined) });
+    if (argv.json) {
+      io.out(JSON.stringify(result, null, 2));
+      return 0;
+    }
+    if (result.blocks === 0) {
+      io.out('no [LESSON] or [PROCESS_KNOWLEDGE] blocks found; nothing written');
+      return 0;
+    }
+    for (const outcome of result.outcomes) {
+      if (outcome.action === 'created') io.out(`created ${outcome.path} (candidate, source: auto)`);
+      else io.out(`bumped ${outcome.path}: near-duplicate of ${outcome.duplicateOf} (similarity ${outcome.similarity?.toFixed(2)}); occurrences +1`);
+    }
+    return 0;
   },
 });
+
+/** Standard input; without a `-`, a terminal or empty input means nothing was said to capture. */
+async function readStdin(implicit: boolean): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError(SAY_WHAT);
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (implicit && text.trim() === '') throw new UsageError(SAY_WHAT);
+  return text;
+}

@@ -1,77 +1,108 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { LessonsError } from '../errors.js';
-import { createFileExclusive, toPosixRelative, writeFileAtomic } from '../io/fs.js';
-import { findRepoRoot, levelDir, lessonDirs } from '../io/repo.js';
-import { loadLessons } from '../lesson/load.js';
-import { emptyTriggers, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
-import { baseId } from '../lesson/new.js';
-import { serializeLesson } from '../lesson/serialize.js';
-import { toIsoDate } from '../util/dates.js';
+import { UsageError } from '../errors.js';
+import { checklistItems, firstParagraph } from '../lesson/body.js';
+import { DEFAULTS, SEVERITIES, TRIGGER_KEYS, emptyTriggers, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
+import { TAG_PATTERN, baseId } from '../lesson/new.js';
+import { normaliseBody } from '../lesson/parse.js';
+import { compareStrings, uniqueSorted } from '../util/compare.js';
+import { changeLessons, freeId, pathOf, refuse, type LessonWrite, type TreeState } from '../lifecycle/change.js';
+import { fingerprint, similarity, type Fingerprint } from './similarity.js';
 
-/** A lesson a tool drafted, before it is stored as a candidate case. */
-export interface Draft {
-  title: string;
-  summary?: string;
-  tags: string[];
-  severity?: Severity;
-  body: string;
-  triggers?: Partial<Triggers>;
-  /** On the lesson scale, 1..5. */
-  confidence?: number;
-}
+/** A lesson as a tool proposes it, before it is a file. */
+export interface Draft { title: string; summary?: string; tags: string[]; severity?: Severity; body: string; triggers?: Partial<Triggers>; confidence?: number }
 
-export interface CaptureOutcome {
-  action: 'created' | 'bumped';
-  id: string;
-  path: string;
-  duplicateOf?: string;
-  similarity?: number;
-}
-
-/** Titles compared as their lower-case words: punctuation and spacing do not make a new lesson. */
-export function normaliseTitle(title: string): string {
-  return title.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
-}
+export interface CaptureOutcome { action: 'created' | 'bumped'; id: string; path: string; duplicateOf?: string; similarity?: number }
 
 /**
- * Stores each draft as a `source: auto` candidate case, or, when a lesson with the same
- * normalised title exists, bumps that lesson's `occurrences` and `last_seen` instead.
+ * Stores drafts as `source: auto` candidate cases. A draft whose title matches an existing
+ * lesson's, or whose text is at least policy.capture.similarity_threshold similar to one,
+ * bumps that lesson's occurrences and last_seen instead: a recurring mistake gets louder, not
+ * more numerous. Retired lessons are not matched (a recurrence of one is a new candidate).
+ * Past policy.lessons.max_auto_candidates waiting candidates, nothing is written and the
+ * capture is refused: the backlog is reviewed first, and the same input captured again then.
+ * Runs under the lessons lock: concurrent captures lose no occurrence.
  */
 export async function storeDrafts(options: { cwd: string; drafts: Draft[]; now: Date }): Promise<CaptureOutcome[]> {
-  const root = findRepoRoot(options.cwd);
-  const today = toIsoDate(options.now);
-  const outcomes: CaptureOutcome[] = [];
   for (const draft of options.drafts) {
-    const existing = loadLessons(root).lessons.find((item) => item.lesson.id !== '' && normaliseTitle(item.lesson.title) === normaliseTitle(draft.title));
-    if (existing) {
-      const bumped: Lesson = { ...existing.lesson, occurrences: existing.lesson.occurrences + 1, last_seen: today };
-      writeFileAtomic(path.join(root, existing.path), serializeLesson(bumped));
-      outcomes.push({ action: 'bumped', id: existing.lesson.id, path: existing.path, duplicateOf: existing.lesson.id, similarity: 1 });
-      continue;
-    }
-    outcomes.push(createCandidate(root, draft, today));
+    if (draft.title.trim() === '') throw new UsageError('a captured lesson has no title: give each block a `title:` line');
   }
-  return outcomes;
+  if (options.drafts.length === 0) return [];
+  return changeLessons({ cwd: options.cwd, now: options.now }, (state) => planCapture(state, options.drafts));
 }
 
-function createCandidate(root: string, draft: Draft, today: string): CaptureOutcome {
-  const base = baseId('case', draft.title, today);
-  const lesson: Lesson = {
-    id: base,
-    title: draft.title.trim(),
+interface Known {
+  lesson: Lesson;
+  fingerprint: Fingerprint;
+}
+
+/** Decides, draft by draft, what capture writes; later drafts can match lessons earlier ones created. */
+export function planCapture(state: TreeState, drafts: readonly Draft[]): { writes: LessonWrite[]; result: CaptureOutcome[] } {
+  const threshold = state.policy.capture.similarity_threshold;
+  const known: Known[] = state.lessons
+    .filter((item) => item.lesson.status !== 'retired')
+    .map((item) => ({ lesson: item.lesson, fingerprint: fingerprintOf(item.lesson) }))
+    .sort((a, b) => compareStrings(a.lesson.id, b.lesson.id));
+  const changed = new Map<string, { lesson: Lesson; create: boolean }>();
+  const taken = new Set<string>();
+  const outcomes: CaptureOutcome[] = [];
+  for (const draft of drafts) {
+    const print = fingerprintOf({ title: draft.title, summary: draft.summary ?? null, body: draft.body });
+    let best: { item: Known; score: number } | undefined;
+    for (const item of known) {
+      const score = similarity(print, item.fingerprint);
+      if (score > (best?.score ?? 0)) best = { item, score };
+    }
+    if (best && best.score >= threshold) {
+      const current = changed.get(best.item.lesson.id)?.lesson ?? best.item.lesson;
+      const bumped = { ...current, occurrences: current.occurrences + 1, last_seen: state.today };
+      changed.set(bumped.id, { lesson: bumped, create: changed.get(bumped.id)?.create ?? false });
+      outcomes.push({ action: 'bumped', id: bumped.id, path: pathOf(state, bumped), duplicateOf: bumped.id, similarity: best.score });
+      continue;
+    }
+    const lesson = draftLesson(draft, state.today);
+    lesson.id = freeId(state, baseId('case', lesson.title, state.today), taken);
+    taken.add(lesson.id);
+    changed.set(lesson.id, { lesson, create: true });
+    known.push({ lesson, fingerprint: print });
+    outcomes.push({ action: 'created', id: lesson.id, path: pathOf(state, lesson) });
+  }
+  const created = outcomes.filter((outcome) => outcome.action === 'created').length;
+  const waiting = state.lessons.filter((item) => item.lesson.source === 'auto' && item.lesson.status === 'candidate').length;
+  const cap = state.policy.lessons.max_auto_candidates;
+  if (created > 0 && waiting + created > cap) {
+    throw refuse(
+      `capture would add ${created} auto-captured candidate${created === 1 ? '' : 's'} to the ${waiting} waiting for review, past the policy cap of ${cap} (policy.lessons.max_auto_candidates): ` +
+        'review the backlog first (`lessons report` lists it; `lessons accept` or `lessons retire` each), then capture again; nothing was written',
+    );
+  }
+  return { writes: [...changed.values()], result: outcomes };
+}
+
+function fingerprintOf(lesson: Pick<Lesson, 'title' | 'summary' | 'body'>): Fingerprint {
+  return fingerprint({ title: lesson.title, summary: lesson.summary ?? firstParagraph(lesson.body), checklist: checklistItems(lesson.body) });
+}
+
+/** A candidate case from a draft, with its id still to be chosen. */
+export function draftLesson(draft: Draft, today: string): Lesson {
+  const triggers = emptyTriggers();
+  for (const key of TRIGGER_KEYS) triggers[key] = uniqueSorted((draft.triggers?.[key] ?? []).map((value) => value.trim()).filter(Boolean));
+  const confidence = draft.confidence !== undefined && Number.isInteger(draft.confidence) && draft.confidence >= 1 && draft.confidence <= 5 ? draft.confidence : DEFAULTS.confidence;
+  const summary = draft.summary?.replace(/\s+/g, ' ').trim();
+  return {
+    id: '',
+    title: clip(draft.title.replace(/\s+/g, ' ').trim(), 200),
     level: 'case',
     status: 'candidate',
-    severity: draft.severity ?? 'medium',
-    tags: [...new Set(draft.tags)],
-    confidence: draft.confidence ?? 2,
+    severity: draft.severity && SEVERITIES.includes(draft.severity) ? draft.severity : DEFAULTS.severity,
+    // In the order given: a draft lists its main tag first.
+    tags: [...new Set(draft.tags.map(normaliseTag).filter((tag) => TAG_PATTERN.test(tag)))],
+    confidence,
     transferability: 2,
     source: 'auto',
     occurrences: 1,
     created_at: today,
     last_seen: today,
     last_validated_at: null,
-    summary: draft.summary ?? null,
+    summary: summary ? clip(summary, 1000) : null,
     project: null,
     source_case_ids: [],
     applications: [],
@@ -79,21 +110,26 @@ function createCandidate(root: string, draft: Draft, today: string): CaptureOutc
     duplicate_of: null,
     superseded_by: null,
     retired_reason: null,
-    triggers: { ...emptyTriggers(), ...draft.triggers },
+    promoted_to: [],
+    triggers,
     extra: {},
-    body: draft.body,
+    body: normaliseBody(draft.body.replace(/\r\n/g, '\n')),
   };
-  for (let n = 1; n < 1000; n++) {
-    const id = n === 1 ? base : `${base}-${n}`;
-    if (lessonDirs(root).some(({ dir }) => fs.existsSync(path.join(dir, `${id}.md`)))) continue;
-    const file = path.join(levelDir(root, 'case'), `${id}.md`);
-    try {
-      createFileExclusive(file, serializeLesson({ ...lesson, id }));
-      return { action: 'created', id, path: toPosixRelative(root, file) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw new LessonsError('IO', `cannot write ${toPosixRelative(root, file)}: ${(error as Error).message}`);
-    }
-  }
-  throw new LessonsError('LESSON_EXISTS', `no free id near \`${base}\`: the draft's title is too common`);
+}
+
+export function normaliseTag(tag: string): string {
+  return tag
+    .trim()
+    .toLowerCase()
+    .replace(/[\s/]+/g, '-')
+    .replace(/[^a-z0-9._-]/g, '')
+    .replace(/^[-_.]+|[-_.]+$/g, '');
+}
+
+/** At most `max` characters, cut at a word boundary. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

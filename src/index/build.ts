@@ -6,15 +6,18 @@ import { formatJson } from '../util/json.js';
 
 export const INDEX_VERSION = 1;
 
-/** Everything preflight and the hooks need about a lesson, so they never read its body. */
-export interface IndexEntry extends Omit<LessonMeta, 'summary'> {
+/**
+ * Everything preflight and the hooks need about a lesson, so they never read its body.
+ * `promoted_to` is not repeated: it is folded into `promoted_into`.
+ */
+export interface IndexEntry extends Omit<LessonMeta, 'summary' | 'promoted_to'> {
   path: string;
   /** The frontmatter summary, or the body's first paragraph. */
   summary: string;
   checklist: string[];
   /** The lessons this one was distilled from (its source cases or patterns). */
   promoted_from: string[];
-  /** The patterns and principles that name this lesson as a source. */
+  /** The patterns and principles that name this lesson as a source, and those its `promoted_to` names. */
   promoted_into: string[];
 }
 
@@ -59,7 +62,7 @@ export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
     superseded_by: lesson.superseded_by,
     retired_reason: lesson.retired_reason,
     promoted_from: uniqueSorted([...lesson.source_case_ids, ...lesson.source_pattern_ids]),
-    promoted_into: uniqueSorted(promotedInto.get(lesson.id) ?? []),
+    promoted_into: uniqueSorted([...(promotedInto.get(lesson.id) ?? []), ...lesson.promoted_to]),
   }));
   entries.sort((a, b) => compareStrings(a.id, b.id));
   return { version: INDEX_VERSION, lessons: entries };

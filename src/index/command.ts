@@ -42,7 +42,11 @@ function indexBlockers(tree: LoadedTree): Finding[] {
 }
 
 async function freshIndexText(root: string): Promise<{ text: string; count: number }> {
-  const tree = await loadLessonsParallel(root, { validate: (data) => validateAgainst('lesson', data), validateInWorker: true });
+  return indexTextOf(await loadLessonsParallel(root, { validate: (data) => validateAgainst('lesson', data), validateInWorker: true }));
+}
+
+/** The index of a loaded tree, or an error naming what keeps the tree from having one. */
+export function indexTextOf(tree: LoadedTree): { text: string; count: number } {
   const blockers = indexBlockers(tree);
   if (blockers.length > 0) {
     const shown = blockers.slice(0, 10).map((finding) => `  ${finding.file}: ${finding.message}`);

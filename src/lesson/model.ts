@@ -57,6 +57,8 @@ export interface LessonMeta {
   duplicate_of: string | null;
   superseded_by: string | null;
   retired_reason: string | null;
+  /** The patterns and principles this lesson was promoted into: the back-link of their source ids. */
+  promoted_to: string[];
   triggers: Triggers;
 }
 
@@ -90,6 +92,7 @@ export const FRONTMATTER_KEYS = [
   'duplicate_of',
   'superseded_by',
   'retired_reason',
+  'promoted_to',
   'triggers',
 ] as const satisfies readonly (keyof LessonMeta)[];
 

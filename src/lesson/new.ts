@@ -21,7 +21,7 @@ export interface NewLessonResult {
   path: string;
 }
 
-const TAG_PATTERN = /^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/;
+export const TAG_PATTERN = /^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/;
 
 /** Kebab-case words of `title`, accents folded, cut at a word boundary. */
 export function slugify(title: string, maxLength = 60): string {
@@ -103,6 +103,7 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
     duplicate_of: null,
     superseded_by: null,
     retired_reason: null,
+    promoted_to: [],
     triggers: emptyTriggers(),
     extra: {},
     body: TEMPLATE_BODY,

@@ -274,6 +274,7 @@ export function toLesson(data: Record<string, unknown>, body: string, folderLeve
     duplicate_of: str(data.duplicate_of),
     superseded_by: str(data.superseded_by),
     retired_reason: str(data.retired_reason),
+    promoted_to: strList(data.promoted_to),
     triggers: triggers(data.triggers),
     extra,
     body,

@@ -37,12 +37,12 @@ export async function showLesson(options: { cwd: string; id: string }): Promise<
   const root = findRepoRoot(options.cwd);
   const { lessons } = buildIndex(loadLessons(root).lessons);
   const entry = lessons.find((candidate) => candidate.id === options.id);
-  if (!entry) {
-    const near = lessons.filter((candidate) => candidate.id.includes(options.id)).slice(0, 5).map((candidate) => candidate.id);
-    throw new LessonsError(
-      'LESSON_NOT_FOUND',
-      `no lesson with id \`${options.id}\`${near.length > 0 ? `; did you mean: ${near.join(', ')}` : ''} (\`lessons list\` shows them all)`,
-    );
-  }
+  if (!entry) throw lessonNotFound(options.id, lessons.map((candidate) => candidate.id));
   return { entry, text: fs.readFileSync(path.join(root, entry.path), 'utf8') };
+}
+
+/** The error for an unknown id, naming up to five ids that contain it. */
+export function lessonNotFound(id: string, ids: readonly string[]): LessonsError {
+  const near = ids.filter((candidate) => candidate.includes(id)).slice(0, 5);
+  return new LessonsError('LESSON_NOT_FOUND', `no lesson with id \`${id}\`${near.length > 0 ? `; did you mean: ${near.join(', ')}` : ''} (\`lessons list\` shows them all)`);
 }

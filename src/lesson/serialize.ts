@@ -37,6 +37,7 @@ export function serializeLesson(lesson: Lesson): string {
   optional('duplicate_of', lesson.duplicate_of);
   optional('superseded_by', lesson.superseded_by);
   optional('retired_reason', lesson.retired_reason);
+  if (lesson.promoted_to.length > 0) lines.push(`promoted_to: ${flowList(lesson.promoted_to)}`);
   const triggerKeys = TRIGGER_KEYS.filter((key) => lesson.triggers[key].length > 0);
   if (triggerKeys.length > 0) {
     lines.push('triggers:');

@@ -32,11 +32,17 @@ export function independentCaseGroups(ids: readonly string[], lookup: Lookup): s
   return [...groups.values()];
 }
 
+/** Two mentions of one lesson are one piece of evidence. */
+function repeated(ids: readonly string[]): string[] {
+  const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+  return uniqueSorted(twice).map((id) => `\`${id}\` is listed twice`);
+}
+
 export function patternEvidence(caseIds: readonly string[], lookup: Lookup): Evidence {
   const problems: string[] = [];
   const usable: string[] = [];
   const distinct = uniqueSorted(caseIds);
-  if (distinct.length < caseIds.length) problems.push('source_case_ids lists a case twice');
+  problems.push(...repeated(caseIds));
   for (const id of distinct) {
     const lesson = lookup(id);
     if (!lesson) problems.push(`case \`${id}\` does not exist`);
@@ -61,6 +67,7 @@ export function principleEvidence(patternIds: readonly string[], lookup: Lookup)
   const contexts = new Set<string>();
   let applications = 0;
   if (patternIds.length === 0) problems.push('source_pattern_ids is empty');
+  problems.push(...repeated(patternIds));
   for (const id of uniqueSorted(patternIds)) {
     const lesson = lookup(id);
     if (!lesson) problems.push(`pattern \`${id}\` does not exist`);
@@ -82,4 +89,11 @@ export function principleEvidence(patternIds: readonly string[], lookup: Lookup)
     );
   }
   return problems.length > 0 ? { ok: false, missing: problems.join('; ') } : { ok: true };
+}
+
+/** The evidence a pattern or principle stands on; undefined for a case, which needs none. */
+export function evidenceOf(lesson: Lesson, lookup: Lookup): Evidence | undefined {
+  if (lesson.level === 'pattern') return patternEvidence(lesson.source_case_ids, lookup);
+  if (lesson.level === 'principle') return principleEvidence(lesson.source_pattern_ids, lookup);
+  return undefined;
 }

@@ -6,7 +6,7 @@ import type { Policy } from '../policy/policy.js';
 import { daysBetween, isIsoDate } from '../util/dates.js';
 import { pointerToField, type SchemaError } from '../schema/validate.js';
 import type { Finding } from './finding.js';
-import { principleEvidence, patternEvidence } from '../lifecycle/evidence.js';
+import { evidenceOf } from '../lifecycle/evidence.js';
 
 export interface LintContext {
   policy: Policy;
@@ -73,7 +73,7 @@ export const checklistRule: LessonRule = (item) => {
 const KNOWN_KEYS = new Set([
   'id', 'title', 'level', 'status', 'severity', 'tags', 'confidence', 'transferability', 'source', 'occurrences',
   'created_at', 'last_seen', 'last_validated_at', 'summary', 'project', 'source_case_ids', 'applications',
-  'source_pattern_ids', 'duplicate_of', 'superseded_by', 'retired_reason', 'triggers',
+  'source_pattern_ids', 'duplicate_of', 'superseded_by', 'retired_reason', 'promoted_to', 'triggers',
 ]);
 
 export const unknownKeysRule: LessonRule = (item) =>
@@ -148,16 +148,33 @@ export const retirementRule: LessonRule = (item) => {
 export const evidenceRule: LessonRule = (item, context) => {
   const { lesson } = item;
   if (lesson.status === 'retired') return [];
-  const lookup = (id: string): Lesson | undefined => context.byId.get(id)?.[0]?.lesson;
-  if (lesson.level === 'pattern') {
-    const evidence = patternEvidence(lesson.source_case_ids, lookup);
-    return evidence.ok ? [] : [at(item, 'evidence', 'error', 'source_case_ids', `not enough evidence for a pattern: ${evidence.missing}`)];
+  const evidence = evidenceOf(lesson, (id) => context.byId.get(id)?.[0]?.lesson);
+  if (evidence === undefined || evidence.ok) return [];
+  const field = lesson.level === 'pattern' ? 'source_case_ids' : 'source_pattern_ids';
+  return [at(item, 'evidence', 'error', field, `not enough evidence for a ${lesson.level}: ${evidence.missing}`)];
+};
+
+/**
+ * `promoted_to` is the back-link `lessons promote` writes into each source. The index joins it
+ * with the sources the patterns and principles name, so it must agree with them.
+ */
+export const provenanceRule: LessonRule = (item, context) => {
+  const { lesson } = item;
+  const findings: Finding[] = [];
+  for (const id of lesson.promoted_to) {
+    const problems = reference(item, context, 'promoted_to', id, undefined).filter((finding) => finding.severity === 'error');
+    if (problems.length > 0) {
+      findings.push(...problems);
+      continue;
+    }
+    const target = context.byId.get(id)![0]!.lesson;
+    if (![...target.source_case_ids, ...target.source_pattern_ids].includes(lesson.id)) {
+      findings.push(
+        at(item, 'provenance', 'warning', 'promoted_to', `promoted_to names \`${id}\`, which does not list \`${lesson.id}\` among its sources: remove it here or add the source there`),
+      );
+    }
   }
-  if (lesson.level === 'principle') {
-    const evidence = principleEvidence(lesson.source_pattern_ids, lookup);
-    return evidence.ok ? [] : [at(item, 'evidence', 'error', 'source_pattern_ids', `not enough evidence for a principle: ${evidence.missing}`)];
-  }
-  return [];
+  return findings;
 };
 
 export const LESSON_RULES: readonly LessonRule[] = [
@@ -170,4 +187,5 @@ export const LESSON_RULES: readonly LessonRule[] = [
   referencesRule,
   retirementRule,
   evidenceRule,
+  provenanceRule,
 ];

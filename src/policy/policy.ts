@@ -17,6 +17,7 @@ export interface Policy {
   gates: Record<Gate, Record<Stage, GateLevel>>;
   capture: { similarity_threshold: number };
   review: ReviewPolicy;
+  report: { promote_similarity: number };
 }
 
 /** The advisory reviewer: a command run without a shell, the prompt on its stdin. */
@@ -82,6 +83,7 @@ export const DEFAULT_POLICY: Policy = {
     block_on: [],
     min_confidence: 0.6,
   },
+  report: { promote_similarity: 0.35 },
 };
 
 export interface RawPolicy {

@@ -5,6 +5,7 @@
  */
 const BENCHES: Record<string, () => Promise<{ bench: () => Promise<void> }>> = {
   foundation: () => import('./foundation.js'),
+  lifecycle: () => import('./lifecycle.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -69,6 +69,7 @@ export function syntheticLesson(rand: () => number, n: number, level: Level, cas
     duplicate_of: null,
     superseded_by: null,
     retired_reason: null,
+    promoted_to: [],
     triggers,
     extra: {},
     body: `## Situation\n\nWe changed the ${subject} ${pick(rand, PLACES)}.\n\n## Mistake\n\nThe ${other} was not checked.\n\n## Root Cause\n\nNo step covered the ${other}.\n\n## Fix\n\nAdded the check.\n\n## Prevention Checklist\n\n${checklist.map((item) => `- [ ] ${item}`).join('\n')}\n`,

@@ -32,6 +32,7 @@ function lesson(overrides: Partial<Lesson> = {}): Lesson {
     duplicate_of: null,
     superseded_by: null,
     retired_reason: null,
+    promoted_to: [],
     triggers: { ...emptyTriggers(), paths: ['**/package.json'], commands: ['npm publish*'] },
     extra: {},
     body: '## Prevention Checklist\n\n- [ ] Bump every manifest.\n',

@@ -1,0 +1,27 @@
+import { defineCommand } from '../command.js';
+
+export default defineCommand<{ id: string; context: string; ref: string; date?: string; json: boolean }>({
+  command: 'apply <id>',
+  describe: 'Record a validated application of a pattern in a context (evidence for a principle)',
+  builder: (yargs) =>
+    yargs
+      .positional('id', { type: 'string', demandOption: true, describe: 'The pattern id' })
+      .option('context', { type: 'string', demandOption: true, requiresArg: true, describe: 'Where it was applied: a service, an app, a team' })
+      .option('ref', { type: 'string', demandOption: true, requiresArg: true, describe: 'The PR or commit that applied it, like "PR #812"' })
+      .option('date', { type: 'string', requiresArg: true, describe: 'When it was validated, YYYY-MM-DD (default: today)' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as never,
+  run: async (argv, io) => {
+    const { applyPattern } = await import('../../src/lifecycle/apply.js');
+    const result = await applyPattern({ cwd: argv.C ?? process.cwd(), id: String(argv.id), context: String(argv.context), ref: String(argv.ref), date: argv.date, now: new Date() });
+    if (argv.json) {
+      io.out(JSON.stringify(result, null, 2));
+      return 0;
+    }
+    const { application } = result;
+    if (result.action === 'unchanged') io.out(`already recorded: ${result.id} in ${application.context} (${application.ref}, ${application.validated_at}); nothing changed`);
+    else io.out(`recorded ${result.id} in ${application.context} (${application.ref}, ${application.validated_at})`);
+    if (result.action === 'recorded' && result.repeatedContext) io.out(`note: ${application.context} already had an application; a repeated context is not a new one`);
+    io.out(`${result.applications} application${result.applications === 1 ? '' : 's'} in ${result.contexts.length} distinct context${result.contexts.length === 1 ? '' : 's'} (${result.contexts.join(', ')}); a principle needs ${result.needed}`);
+    return 0;
+  },
+});

@@ -1,0 +1,123 @@
+import path from 'node:path';
+import { LessonsError } from '../errors.js';
+import { indexTextOf } from '../index/command.js';
+import { readTextIfExists } from '../io/fs.js';
+import { withLock } from '../io/lock.js';
+import { INDEX_FILE, LESSONS_DIR, findRepoRoot } from '../io/repo.js';
+import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from '../io/transaction.js';
+import { loadLessons, type LoadedLesson } from '../lesson/load.js';
+import { LEVEL_FOLDERS, type Lesson } from '../lesson/model.js';
+import { parseLessonText } from '../lesson/parse.js';
+import { lessonNotFound } from '../lesson/query.js';
+import { serializeLesson } from '../lesson/serialize.js';
+import { groupById } from '../lint/lint.js';
+import { LESSON_RULES } from '../lint/rules.js';
+import type { Finding } from '../lint/finding.js';
+import { loadPolicy } from '../policy/validate-policy.js';
+import type { Policy } from '../policy/policy.js';
+import { validateAgainst } from '../schema/validate.js';
+import { toIsoDate } from '../util/dates.js';
+
+/** The one lock every command that rewrites lessons holds: lessons and the index change together. */
+export const LESSONS_LOCK = 'lessons';
+
+/** The tree as a lifecycle command sees it, read under the lock. */
+export interface TreeState {
+  root: string;
+  policy: Policy;
+  /** Today as YYYY-MM-DD, from the clock passed in. */
+  today: string;
+  lessons: LoadedLesson[];
+}
+
+export interface LessonWrite {
+  lesson: Lesson;
+  /** A new lesson: its file must not exist. */
+  create?: boolean;
+}
+
+export interface Plan<R> {
+  writes: LessonWrite[];
+  result: R;
+}
+
+export interface ChangeOptions {
+  cwd: string;
+  now: Date;
+  hooks?: CommitHooks | undefined;
+}
+
+/**
+ * Read-modify-write of the lessons tree as one change: under the lessons lock, an unfinished
+ * earlier change is rolled back, the tree is loaded, `plan` (pure) decides what to write, and
+ * the lessons it returns are written with lessons/index.json all or nothing.
+ */
+export async function changeLessons<R>(options: ChangeOptions, plan: (state: TreeState) => Plan<R>): Promise<R> {
+  const root = findRepoRoot(options.cwd);
+  return withLock(root, LESSONS_LOCK, () => {
+    recoverChanges(root);
+    const tree = loadLessons(root);
+    const state: TreeState = { root, policy: loadPolicy(root), today: toIsoDate(options.now), lessons: tree.lessons };
+    const { writes, result } = plan(state);
+    if (writes.length === 0) return result;
+    const written = writes.map((write) => ({ write, item: loadedFrom(write.lesson, pathOf(state, write.lesson)) }));
+    const paths = new Set(written.map(({ item }) => item.path));
+    const lessons = [...tree.lessons.filter((item) => !paths.has(item.path)), ...written.map(({ item }) => item)];
+    const { text: indexText } = indexTextOf({ lessons, problems: tree.problems });
+    const changes: FileChange[] = written.map(({ write, item }) => ({
+      path: item.path,
+      content: serializeLesson(write.lesson),
+      ...(write.create ? { create: true } : {}),
+    }));
+    if (readTextIfExists(path.join(root, INDEX_FILE)) !== indexText) changes.push({ path: INDEX_FILE, content: indexText });
+    commitChanges(root, changes, options.hooks);
+    return result;
+  });
+}
+
+/** Where a lesson lives: its current file, or the folder of its level for a new one. */
+export function pathOf(state: TreeState, lesson: Lesson): string {
+  const existing = state.lessons.find((item) => item.lesson.id === lesson.id);
+  return existing?.path ?? `${LESSONS_DIR}/${LEVEL_FOLDERS[lesson.level]}/${lesson.id}.md`;
+}
+
+/** A lesson as lint sees it, from the exact text the serializer writes. */
+export function loadedFrom(lesson: Lesson, path: string): LoadedLesson {
+  const parsed = parseLessonText(serializeLesson(lesson));
+  if (!parsed.ok) throw new LessonsError('INTERNAL', `the serializer wrote an unreadable lesson ${lesson.id}: ${parsed.problem.message}`);
+  return { lesson, path, folderLevel: lesson.level, parsed: parsed.file };
+}
+
+export function lookupIn(state: TreeState): (id: string) => Lesson | undefined {
+  const byId = new Map<string, Lesson>();
+  for (const item of state.lessons) if (!byId.has(item.lesson.id)) byId.set(item.lesson.id, item.lesson);
+  return (id) => byId.get(id);
+}
+
+export function findLesson(state: TreeState, id: string): LoadedLesson {
+  const item = state.lessons.find((candidate) => candidate.lesson.id === id);
+  if (item) return item;
+  throw lessonNotFound(id, state.lessons.map((candidate) => candidate.lesson.id));
+}
+
+/** The first of `base`, `base-2`, `base-3`… that no lesson uses, nor any id in `alsoTaken`. */
+export function freeId(state: TreeState, base: string, alsoTaken: ReadonlySet<string> = new Set()): string {
+  const taken = new Set(state.lessons.map((item) => item.lesson.id));
+  for (let n = 1; ; n++) {
+    const id = n === 1 ? base : `${base}-${n}`;
+    if (!taken.has(id) && !alsoTaken.has(id)) return id;
+  }
+}
+
+/** The lint errors `lesson` would have in the tree: the same rules `lessons lint` runs, for one lesson. */
+export function lessonErrors(state: TreeState, lesson: Lesson): Finding[] {
+  const item = loadedFrom(lesson, pathOf(state, lesson));
+  const others = state.lessons.filter((other) => other.lesson.id !== lesson.id);
+  const context = { policy: state.policy, today: state.today, byId: groupById([...others, item]), schemaErrors: (data: unknown) => validateAgainst('lesson', data) };
+  return LESSON_RULES.flatMap((rule) => rule(item, context)).filter((finding) => finding.severity === 'error');
+}
+
+/** A refusal the user fixes in content: exit 1, with what is missing. */
+export function refuse(message: string): LessonsError {
+  return new LessonsError('REFUSED', message, 1);
+}

@@ -1,0 +1,119 @@
+import { UsageError } from '../errors.js';
+import { checklistItems } from '../lesson/body.js';
+import { CHECKLIST_HEADING, ID_MAX_LENGTH, ID_PATTERN, SEVERITIES, TRIGGER_KEYS, emptyTriggers, type Lesson } from '../lesson/model.js';
+import { baseId } from '../lesson/new.js';
+import { uniqueSorted } from '../util/compare.js';
+import { changeLessons, freeId, lookupIn, pathOf, refuse, type ChangeOptions } from './change.js';
+import { patternEvidence, principleEvidence } from './evidence.js';
+
+export type PromoteTarget = 'pattern' | 'principle';
+
+export interface PromoteOptions extends ChangeOptions {
+  sources: string[];
+  to: PromoteTarget;
+  title: string;
+  id?: string | undefined;
+}
+
+export interface PromoteResult {
+  id: string;
+  path: string;
+  level: PromoteTarget;
+  sources: string[];
+  checklist: number;
+}
+
+/**
+ * Writes a new pattern from >= 2 independent cases, or a new principle from patterns applied in
+ * >= 3 contexts. The sources stay, gain a `promoted_to` back-link, and are listed in the new
+ * lesson, whose checklist starts as the union of theirs. Refused, naming what is missing,
+ * when the evidence is not there.
+ */
+export async function promoteLessons(options: PromoteOptions): Promise<PromoteResult> {
+  const title = options.title.trim();
+  if (title === '') throw new UsageError('the title is empty: lessons promote <id>... --to pattern --title "<what the sources have in common>"');
+  if (title.length > 200) throw new UsageError(`the title is ${title.length} characters long; keep it under 200`);
+  if (options.id !== undefined && (!ID_PATTERN.test(options.id) || options.id.length > ID_MAX_LENGTH)) {
+    throw new UsageError(`--id \`${options.id}\` is not a valid id: use lower-case words joined by - (at most ${ID_MAX_LENGTH} characters)`);
+  }
+  return changeLessons(options, (state) => {
+    const lookup = lookupIn(state);
+    const evidence = options.to === 'pattern' ? patternEvidence(options.sources, lookup) : principleEvidence(options.sources, lookup);
+    if (!evidence.ok) throw refuse(`cannot promote to a ${options.to}: ${evidence.missing}`);
+    if (options.id !== undefined && lookup(options.id)) throw new UsageError(`a lesson with id \`${options.id}\` already exists: choose another --id`);
+    const sources = uniqueSorted(options.sources).map((id) => lookup(id)!);
+    const id = options.id ?? freeId(state, baseId(options.to, title, state.today));
+    const lesson = promotedLesson(id, title, options.to, sources, state.today);
+    const backLinked = sources.map((source) => ({ lesson: { ...source, promoted_to: uniqueSorted([...source.promoted_to, id]) } }));
+    return {
+      writes: [{ lesson, create: true }, ...backLinked],
+      result: { id, path: pathOf(state, lesson), level: options.to, sources: lesson.level === 'pattern' ? lesson.source_case_ids : lesson.source_pattern_ids, checklist: checklistItems(lesson.body).length },
+    };
+  });
+}
+
+/** The new lesson: a candidate until a steward reviews the gathered checklist and accepts it. */
+export function promotedLesson(id: string, title: string, level: PromoteTarget, sources: readonly Lesson[], today: string): Lesson {
+  const ids = uniqueSorted(sources.map((source) => source.id));
+  const projects = uniqueSorted(sources.map((source) => source.project ?? ''));
+  const triggers = emptyTriggers();
+  for (const key of TRIGGER_KEYS) triggers[key] = uniqueSorted(sources.flatMap((source) => source.triggers[key]));
+  return {
+    id,
+    title,
+    level,
+    status: 'candidate',
+    severity: SEVERITIES[Math.max(...sources.map((source) => SEVERITIES.indexOf(source.severity)))] ?? 'medium',
+    tags: uniqueSorted(sources.flatMap((source) => source.tags)),
+    confidence: 3,
+    transferability: level === 'pattern' ? 3 : 4,
+    source: 'curated',
+    occurrences: sources.reduce((sum, source) => sum + source.occurrences, 0),
+    created_at: today,
+    last_seen: today,
+    last_validated_at: null,
+    summary: null,
+    project: projects.length === 1 && projects[0] !== '' ? projects[0]! : null,
+    source_case_ids: level === 'pattern' ? ids : [],
+    applications: [],
+    source_pattern_ids: level === 'principle' ? ids : [],
+    duplicate_of: null,
+    superseded_by: null,
+    retired_reason: null,
+    promoted_to: [],
+    triggers,
+    extra: {},
+    body: promotedBody(level, sources),
+  };
+}
+
+function promotedBody(level: PromoteTarget, sources: readonly Lesson[]): string {
+  const kind = level === 'pattern' ? 'cases' : 'patterns';
+  const seen = new Set<string>();
+  const items: string[] = [];
+  for (const source of sources) {
+    for (const item of checklistItems(source.body)) {
+      const key = item.toLowerCase().replace(/\s+/g, ' ').replace(/[.;:!]+$/, '');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      items.push(`- [ ] ${item}`);
+    }
+  }
+  const listed = sources.map((source) => `- \`${source.id}\`: ${source.title}`);
+  return [
+    '## Situation',
+    '',
+    `What the ${sources.length} ${kind} below have in common, and where it applies.`,
+    '',
+    `## ${CHECKLIST_HEADING}`,
+    '',
+    ...(items.length > 0 ? items : ['- [ ] ']),
+    '',
+    '## Sources',
+    '',
+    `Promoted from ${sources.length} ${kind}; they stay as supporting evidence.`,
+    '',
+    ...listed,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { extractDrafts } from '../../src/capture/blocks.js';
+import { fingerprint, similarGroups, similarity } from '../../src/capture/similarity.js';
+
+const BLOCK = `[LESSON]
+title: Version bump missed the marketplace manifest
+tags: [release, Versioning]
+severity: high
+confidence: 4
+paths: ["**/package.json", "**/plugin.json"]
+## Situation
+Released 1.2.0.
+## Prevention Checklist
+- [ ] Every manifest carrying the version is bumped in one commit.
+[/LESSON]`;
+
+describe('extractDrafts', () => {
+  it('reads fields and card sections from a block in plain text', () => {
+    expect(extractDrafts(`Some answer.\n\n${BLOCK}\n\nDone.`)).toEqual([
+      {
+        title: 'Version bump missed the marketplace manifest',
+        tags: ['release', 'Versioning'],
+        severity: 'high',
+        confidence: 4,
+        triggers: { paths: ['**/package.json', '**/plugin.json'] },
+        body: '## Situation\nReleased 1.2.0.\n## Prevention Checklist\n- [ ] Every manifest carrying the version is bumped in one commit.\n',
+      },
+    ]);
+  });
+
+  it('takes a PROCESS_KNOWLEDGE block without fields: first line is the title, prose the situation', () => {
+    const [draft] = extractDrafts('[PROCESS_KNOWLEDGE]\nRun migrations before the deploy\nThe API failed on a missing column.\n## Prevention Checklist\n- Migrate first.\n[/PROCESS_KNOWLEDGE]');
+    expect(draft).toEqual({
+      title: 'Run migrations before the deploy',
+      tags: ['process-knowledge'],
+      body: '## Situation\n\nThe API failed on a missing column.\n\n## Prevention Checklist\n- Migrate first.\n',
+    });
+  });
+
+  it('finds blocks inside the string fields of a JSONL transcript, once each', () => {
+    const lines = [
+      JSON.stringify({ type: 'user', message: { content: 'fix the release' } }),
+      JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: `Fixed.\n${BLOCK}` }] } }),
+      JSON.stringify({ type: 'tool_result', content: BLOCK }),
+      '{"truncated": ',
+    ];
+    const drafts = extractDrafts(lines.join('\n'));
+    expect(drafts.map((draft) => draft.title)).toEqual(['Version bump missed the marketplace manifest']);
+  });
+
+  it('finds blocks in a JSON document and in CRLF text', () => {
+    expect(extractDrafts(JSON.stringify({ body: BLOCK })).length).toBe(1);
+    expect(extractDrafts(BLOCK.replace(/\n/g, '\r\n'))[0]!.title).toBe('Version bump missed the marketplace manifest');
+  });
+
+  it('ignores placeholder blocks, unclosed blocks and mismatched tags', () => {
+    expect(extractDrafts('Write lessons as [LESSON] ... [/LESSON] blocks.')).toEqual([]);
+    expect(extractDrafts('[LESSON]\ntitle: never closed\n')).toEqual([]);
+    expect(extractDrafts('[LESSON]\ntitle: x\n[/PROCESS_KNOWLEDGE]')).toEqual([]);
+  });
+});
+
+describe('similarity', () => {
+  const item = (title: string, summary = '', checklist: string[] = []) => fingerprint({ title, summary, checklist });
+
+  it('is 1 for the same normalised title', () => {
+    expect(similarity(item('Version bump missed the manifest!'), item('version  BUMP missed manifest'))).toBe(1);
+  });
+
+  it('is high for a reworded duplicate and low for an unrelated lesson', () => {
+    const a = item('Version bump missed the marketplace manifest', 'The release bumped package.json only.', ['Every manifest carrying the version is bumped in one commit.']);
+    const b = item('Version bump missed marketplace manifest again', 'The release bumped package.json only.', ['Every manifest carrying the version is bumped in one commit.']);
+    const c = item('Cron job skipped a run at the DST change', 'The scheduler used local time.', ['Schedule jobs in UTC.']);
+    expect(similarity(a, b)).toBeGreaterThanOrEqual(0.82);
+    expect(similarity(a, c)).toBe(0);
+  });
+});
+
+describe('similarGroups', () => {
+  it('finds the same groups as comparing every pair', () => {
+    const vocabulary = 'release manifest version cron timezone retry queue charge invoice cache token secret log email migration index deploy rollback'.split(' ');
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const texts = Array.from({ length: 120 }, () => Array.from({ length: 3 + Math.floor(next() * 6) }, () => vocabulary[Math.floor(next() * vocabulary.length)]!).join(' '));
+    const prints = texts.map((text, n) => fingerprint({ title: n % 10 === 0 ? 'same title' : `${text} ${n}`, summary: text, checklist: [] }));
+    for (const threshold of [0.35, 0.6, 0.82]) {
+      const parent = prints.map((_, n) => n);
+      const find = (n: number): number => (parent[n] === n ? n : (parent[n] = find(parent[n]!)));
+      for (let i = 0; i < prints.length; i++) {
+        for (let j = i + 1; j < prints.length; j++) if (similarity(prints[i]!, prints[j]!) >= threshold) parent[find(j)] = find(i);
+      }
+      const expected = new Map<number, number[]>();
+      prints.forEach((_, n) => expected.set(find(n), [...(expected.get(find(n)) ?? []), n]));
+      const brute = [...expected.values()].filter((members) => members.length > 1).map((members) => members.join());
+      const fast = similarGroups(prints, threshold).map((group) => group.members.join());
+      expect(fast.sort()).toEqual(brute.sort());
+      expect(fast.length).toBeGreaterThan(0);
+    }
+  });
+});
