@@ -1,6 +1,7 @@
 import type { Policy } from '../policy/policy.js';
 import { isHookMode, type Query } from './query.js';
-import { dayNumber, FIELD_BIT, NO_DATE, type DocMeta, type SearchIndex } from './search-index.js';
+import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
+import { FIELD_BIT, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type SearchIndex } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -139,131 +140,229 @@ function idf(docCount: number, df: number): number {
   return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
-/** The part of the score that says what kind of lesson this is, independent of the task. */
-export function metaFactor(meta: DocMeta, query: Pick<Query, 'project'>, policy: Policy, now: Date): number {
-  let factor =
-    WEIGHTS.level[meta.level] *
-    WEIGHTS.severity[meta.severity] *
-    WEIGHTS.status[meta.status] *
-    WEIGHTS.source[meta.source] *
-    (0.8 + 0.05 * Math.min(5, Math.max(1, meta.confidence))) *
-    (0.925 + 0.025 * Math.min(5, Math.max(1, meta.transferability))) *
-    // Frequency is loud: a lesson seen 8 times counts 30% more than one seen once.
-    (1 + 0.1 * Math.min(3, Math.log2(Math.max(1, meta.occurrences))));
-  const today = dayNumber(now.toISOString());
+/**
+ * The part of the score that says what kind of lesson this is, independent of the task:
+ * level, severity, status, source, confidence, transferability, occurrences, recency of
+ * validation, project. Reads the index's metadata table directly (it runs for every
+ * candidate, thousands on a large corpus).
+ */
+export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, policy: Policy, now: Date): (doc: number) => number {
+  const level = Float64Array.from(LEVELS, (l) => WEIGHTS.level[l]);
+  const status = Float64Array.from(STATUSES, (s) => WEIGHTS.status[s]);
+  const severity = Float64Array.from(SEVERITIES, (s) => WEIGHTS.severity[s]);
+  const source = Float64Array.from(SOURCES, (s) => WEIGHTS.source[s]);
+  const today = Math.floor(now.getTime() / 86_400_000);
   const staleDays = Math.max(1, policy.lessons.stale_after_days);
-  const age = meta.validatedDay === NO_DATE ? staleDays : Math.max(0, today - meta.validatedDay);
-  factor *= 1 - 0.1 * Math.min(1, age / staleDays);
-  if (query.project !== null && meta.project !== null) factor *= meta.project === query.project ? WEIGHTS.project.same : WEIGHTS.project.other;
-  return factor;
+  const project = query.project === null ? -2 : index.projectCode(query.project);
+  const view = index.docCount > 0 ? index.metaView : new DataView(new ArrayBuffer(0));
+  const clamp = (v: number): number => Math.min(5, Math.max(1, v));
+  return (doc) => {
+    const at = doc * META_BYTES;
+    const occurrences = view.getUint16(at + 6, true);
+    const day = view.getInt32(at + 12, true);
+    const age = day === NO_DATE ? staleDays : Math.max(0, today - day);
+    let factor =
+      level[view.getUint8(at)]! *
+      status[view.getUint8(at + 1)]! *
+      severity[view.getUint8(at + 2)]! *
+      source[view.getUint8(at + 3)]! *
+      (0.8 + 0.05 * clamp(view.getUint8(at + 4))) *
+      (0.925 + 0.025 * clamp(view.getUint8(at + 5))) *
+      // Frequency is loud: a lesson seen 8 times counts 30% more than one seen once.
+      (1 + 0.1 * Math.min(3, Math.log2(Math.max(1, occurrences)))) *
+      (1 - 0.1 * Math.min(1, age / staleDays));
+    if (project !== -2) {
+      const own = view.getUint16(at + 8, true);
+      if (own !== NO_PROJECT) factor *= own === project ? WEIGHTS.project.same : WEIGHTS.project.other;
+    }
+    return factor;
+  };
 }
+
+/** The `k`-th largest of `values` (or -Infinity when there are fewer), by a native numeric sort. */
+function kthLargest(values: Float64Array, k: number): number {
+  if (values.length < k) return Number.NEGATIVE_INFINITY;
+  return values.sort()[values.length - k]!;
+}
+
+/** Lessons past this rank are never shown; only these get a full record of their matches. */
+const RANKED_MAX = 200;
 
 interface WordState {
   word: string;
+  fromTask: boolean;
   idf: number;
-  best: Map<number, { weighted: number; quality: number; match: WordMatch }>;
+  expansions: { term: string; kind: WordMatch['kind'] }[];
+  /** Per lesson: which expansion matched best (-1: none) and its field bits. */
+  expansion: Int16Array;
+  fields: Uint8Array;
 }
 
-/** Scores every lesson the task's words reach, and every lesson whose context triggers match. */
-export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
+/** Per-lesson sums over the task's words, in arrays indexed by lesson number. */
+interface TextScores {
+  states: WordState[];
+  text: Float64Array;
+  coverage: Float64Array;
+  tags: Uint8Array;
+  keywords: Uint8Array;
+  docs: number[];
+}
+
+/**
+ * One pass over the postings of every expansion of every task word. A word counts once per
+ * lesson, by its best expansion; its coverage is its idf times its best match quality.
+ */
+function scoreText(index: SearchIndex, query: Query): TextScores {
+  const n = index.docCount;
   const dictionary = query.terms.length > 0 ? index.terms : [];
-  const words = new Map<string, WordState>();
-  const maxIdf = idf(index.docCount, 0);
-  for (const qt of query.terms) {
-    let state = words.get(qt.word);
-    if (!state) words.set(qt.word, (state = { word: qt.word, idf: maxIdf, best: new Map() }));
-    for (const expansion of expandTerm(dictionary, qt.term)) {
-      const postings = index.postings(expansion.index);
-      if (qt.from === 'task' && expansion.kind === 'exact') state.idf = idf(index.docCount, postings.docs.length);
-      const kind = qt.from === 'synonym' ? 'synonym' : expansion.kind;
-      for (let i = 0; i < postings.docs.length; i++) {
-        const doc = postings.docs[i]!;
-        const weighted = qt.weight * expansion.weight * postings.scores[i]!;
-        const quality = (qt.from === 'synonym' ? WEIGHTS.synonymCoverage : qt.weight) * expansion.weight * fieldStrength(postings.fields[i]!);
-        const current = state.best.get(doc);
-        if (!current || weighted > current.weighted) {
-          state.best.set(doc, {
-            weighted,
-            quality: Math.max(quality, current?.quality ?? 0),
-            match: { word: qt.word, term: expansion.term, kind, fields: postings.fields[i]! },
-          });
-        } else if (quality > current.quality) current.quality = quality;
+  const maxIdf = idf(n, 0);
+  const byWord = new Map<string, Query['terms']>();
+  for (const qt of query.terms) byWord.set(qt.word, [...(byWord.get(qt.word) ?? []), qt]);
+  const weighted = new Float64Array(n);
+  const quality = new Float32Array(n);
+  const scores: TextScores = { states: [], text: new Float64Array(n), coverage: new Float64Array(n), tags: new Uint8Array(n), keywords: new Uint8Array(n), docs: [] };
+  const isCandidate = new Uint8Array(n);
+  for (const [word, terms] of byWord) {
+    const state: WordState = { word, fromTask: terms.some((t) => t.from === 'task'), idf: maxIdf, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
+    const touched: number[] = [];
+    for (const qt of terms) {
+      for (const expansion of expandTerm(dictionary, qt.term)) {
+        if (state.expansions.length >= 0x7fff) break;
+        const postings = index.postings(expansion.index);
+        if (qt.from === 'task' && expansion.kind === 'exact') state.idf = idf(n, postings.docs.length);
+        const id = state.expansions.push({ term: expansion.term, kind: qt.from === 'synonym' ? 'synonym' : expansion.kind }) - 1;
+        const scoreWeight = qt.weight * expansion.weight;
+        const qualityWeight = (qt.from === 'synonym' ? WEIGHTS.synonymCoverage : qt.weight) * expansion.weight;
+        for (let i = 0; i < postings.docs.length; i++) {
+          const doc = postings.docs[i]!;
+          const w = scoreWeight * postings.scores[i]!;
+          const q = qualityWeight * fieldStrength(postings.fields[i]!);
+          const first = state.expansion[doc] === -1;
+          if (first) touched.push(doc);
+          if (first || w > weighted[doc]!) {
+            weighted[doc] = w;
+            state.expansion[doc] = id;
+            state.fields[doc] = postings.fields[i]!;
+          }
+          if (first || q > quality[doc]!) quality[doc] = q;
+        }
       }
     }
-  }
-  // Synonym-only words (a group phrase found in the task) carry no information of their own.
-  const taskWords = [...words.values()].filter((w) => query.terms.some((t) => t.word === w.word && t.from === 'task'));
-  const totalIdf = taskWords.reduce((sum, w) => sum + w.idf, 0);
-
-  const candidates = new Map<number, RankedLesson>();
-  const candidate = (doc: number): RankedLesson => {
-    let ranked = candidates.get(doc);
-    if (!ranked) candidates.set(doc, (ranked = { doc, score: 0, text: 0, coverage: 0, via: undefined, meta: index.meta(doc), words: [], trigger: undefined }));
-    return ranked;
-  };
-  for (const state of words.values()) {
-    const isTaskWord = taskWords.includes(state);
-    for (const [doc, best] of state.best) {
-      const ranked = candidate(doc);
-      ranked.text += best.weighted;
-      if (isTaskWord && totalIdf > 0) ranked.coverage += (state.idf * Math.min(1, best.quality)) / totalIdf;
-      ranked.words.push(best.match);
+    if (!state.fromTask) state.idf = 0;
+    // Fold this word into the sums now, so the scratch arrays serve the next word.
+    for (const doc of touched) {
+      if (isCandidate[doc] === 0) {
+        isCandidate[doc] = 1;
+        scores.docs.push(doc);
+      }
+      scores.text[doc]! += weighted[doc]!;
+      scores.coverage[doc]! += state.idf * Math.min(1, quality[doc]!);
+      const bits = state.fields[doc]!;
+      if (state.expansions[state.expansion[doc]!]!.kind !== 'synonym' && (bits & (FIELD_BIT.tags | FIELD_BIT.tagWords)) !== 0) scores.tags[doc]!++;
+      if ((bits & FIELD_BIT.keywords) !== 0) scores.keywords[doc]!++;
     }
+    scores.states.push(state);
   }
-  propagateLineage(index, candidates, candidate);
+  // Coverage is a share of the task's information: divide by the idf of all its words.
+  const totalIdf = scores.states.reduce((sum, state) => sum + state.idf, 0);
+  for (const doc of scores.docs) scores.coverage[doc] = totalIdf > 0 ? scores.coverage[doc]! / totalIdf : 0;
+  return scores;
+}
+
+function wordMatches(states: readonly WordState[], doc: number): WordMatch[] {
+  const matches: WordMatch[] = [];
+  for (const state of states) {
+    const id = state.expansion[doc]!;
+    if (id >= 0) matches.push({ word: state.word, term: state.expansions[id]!.term, kind: state.expansions[id]!.kind, fields: state.fields[doc]! });
+  }
+  return matches;
+}
+
+/** Scores every lesson the task's words reach, and every lesson whose context triggers match; best first. */
+export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
+  const { states, text, coverage, tags, keywords, docs } = scoreText(index, query);
+  const isCandidate = new Set(docs);
+  const add = (doc: number): void => {
+    if (!isCandidate.has(doc)) {
+      isCandidate.add(doc);
+      docs.push(doc);
+    }
+  };
+  const via = propagateLineage(index, docs, text, coverage, add);
+  const triggers = new Map<number, TriggerMatch>();
   if (query.paths.length > 0 || query.tool !== null || query.command !== null) {
     for (const row of index.triggers()) {
       const match = matchTriggers(row, query);
-      if (match) candidate(row.doc).trigger = match;
+      if (match) {
+        triggers.set(row.doc, match);
+        add(row.doc);
+      }
     }
   }
   const hookMode = isHookMode(query);
-  const result: RankedLesson[] = [];
-  for (const ranked of candidates.values()) {
-    if (hookMode && !ranked.trigger) continue;
-    const tags = ranked.words.filter((w) => w.kind !== 'synonym' && (w.fields & (FIELD_BIT.tags | FIELD_BIT.tagWords)) !== 0).length;
-    const keywords = ranked.words.filter((w) => (w.fields & FIELD_BIT.keywords) !== 0).length;
-    const triggerScore = ranked.trigger
-      ? ranked.trigger.kinds.includes('tool') && ranked.trigger.kinds.length === 1
-        ? WEIGHTS.toolOnly
-        : WEIGHTS.trigger
-      : 0;
-    ranked.score =
-      (ranked.text + triggerScore) *
-      (1 + WEIGHTS.tagOverlap * tags) *
-      (1 + WEIGHTS.keywordMatch * keywords) *
-      metaFactor(ranked.meta, query, policy, now);
-    result.push(ranked);
+  const scores = new Float64Array(index.docCount);
+  const scoreOf = metaScorer(index, query, policy, now);
+  const scored: number[] = [];
+  for (const doc of docs) {
+    const trigger = triggers.get(doc);
+    if (hookMode && !trigger) continue;
+    const triggerScore = trigger ? (trigger.kinds.length === 1 && trigger.kinds[0] === 'tool' ? WEIGHTS.toolOnly : WEIGHTS.trigger) : 0;
+    scores[doc] = (text[doc]! + triggerScore) * (1 + WEIGHTS.tagOverlap * tags[doc]!) * (1 + WEIGHTS.keywordMatch * keywords[doc]!) * scoreOf(doc);
+    scored.push(doc);
   }
-  return result.sort(compareRanked);
+  const threshold = kthLargest(Float64Array.from(scored, (doc) => scores[doc]!), RANKED_MAX);
+  const kept = scored.filter((doc) => scores[doc]! >= threshold || triggers.has(doc));
+  kept.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  return kept.map((doc) => ({
+    doc,
+    score: scores[doc]!,
+    text: text[doc]!,
+    coverage: coverage[doc]!,
+    via: via.get(doc),
+    meta: index.meta(doc),
+    words: wordMatches(states, doc),
+    trigger: triggers.get(doc),
+  }));
 }
 
-/** Two hops along promotion links (case -> pattern -> principle), from the best text matches only. */
-function propagateLineage(index: SearchIndex, candidates: Map<number, RankedLesson>, candidate: (doc: number) => RankedLesson): void {
-  const own = new Map([...candidates.values()].map((r) => [r.doc, { text: r.text, coverage: r.coverage }]));
-  let current = own;
+/**
+ * Two hops along promotion links (case -> pattern -> principle), from the best text matches
+ * only; a lesson's text score becomes its own plus the best share passed to it.
+ */
+function propagateLineage(
+  index: SearchIndex,
+  docs: readonly number[],
+  text: Float64Array,
+  coverage: Float64Array,
+  add: (doc: number) => void,
+): Map<number, { doc: number; up: boolean }> {
+  type Inherited = Map<number, { text: number; coverage: number; via: { doc: number; up: boolean } }>;
+  let inherited: Inherited = new Map();
   for (let hop = 0; hop < 2; hop++) {
-    const next = new Map<number, { text: number; coverage: number; via: { doc: number; up: boolean } }>();
-    const sources = [...current.entries()].filter(([, v]) => v.text > 0).sort((a, b) => b[1].text - a[1].text || a[0] - b[0]).slice(0, WEIGHTS.lineage.sources);
-    for (const [doc, value] of sources) {
+    const previous = inherited;
+    const textOf = (doc: number): number => text[doc]! + (previous.get(doc)?.text ?? 0);
+    const coverageOf = (doc: number): number => Math.max(coverage[doc]!, previous.get(doc)?.coverage ?? 0);
+    const reached = [...docs, ...[...previous.keys()].filter((doc) => text[doc] === 0)];
+    const threshold = kthLargest(Float64Array.from(reached, textOf), WEIGHTS.lineage.sources);
+    const sources = reached.filter((doc) => textOf(doc) > 0 && textOf(doc) >= threshold).sort((a, b) => textOf(b) - textOf(a) || a - b);
+    inherited = new Map();
+    for (const doc of sources.slice(0, WEIGHTS.lineage.sources)) {
       for (const link of index.lineage(doc)) {
-        const text = value.text * (link.up ? WEIGHTS.lineage.up : WEIGHTS.lineage.down);
-        const coverage = value.coverage * (link.up ? WEIGHTS.lineage.coverageUp : WEIGHTS.lineage.coverageDown);
-        const best = next.get(link.doc);
-        if (!best || text > best.text) next.set(link.doc, { text, coverage: Math.max(coverage, best?.coverage ?? 0), via: { doc, up: link.up } });
+        const t = textOf(doc) * (link.up ? WEIGHTS.lineage.up : WEIGHTS.lineage.down);
+        const c = coverageOf(doc) * (link.up ? WEIGHTS.lineage.coverageUp : WEIGHTS.lineage.coverageDown);
+        const best = inherited.get(link.doc);
+        if (!best || t > best.text) inherited.set(link.doc, { text: t, coverage: Math.max(c, best?.coverage ?? 0), via: { doc, up: link.up } });
       }
     }
-    const updated = new Map(own);
-    for (const [doc, inherited] of next) {
-      const mine = own.get(doc) ?? { text: 0, coverage: 0 };
-      updated.set(doc, { text: mine.text + inherited.text, coverage: Math.max(mine.coverage, inherited.coverage) });
-      const ranked = candidate(doc);
-      ranked.text = mine.text + inherited.text;
-      ranked.coverage = Math.max(mine.coverage, inherited.coverage);
-      ranked.via = inherited.via;
-    }
-    current = updated;
   }
+  const via = new Map<number, { doc: number; up: boolean }>();
+  for (const [doc, value] of inherited) {
+    add(doc);
+    text[doc]! += value.text;
+    coverage[doc] = Math.max(coverage[doc]!, value.coverage);
+    via.set(doc, value.via);
+  }
+  return via;
 }
 
 /** Highest score first; equal scores in lesson order (the index is sorted by id), so output is stable. */

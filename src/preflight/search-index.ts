@@ -34,9 +34,9 @@ export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4,
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const MAGIC = 'LSC1';
 export const SEARCH_FORMAT_VERSION = 1;
-const META_BYTES = 16;
+export const META_BYTES = 16;
 export const NO_DATE = -1;
-const NO_PROJECT = 0xffff;
+export const NO_PROJECT = 0xffff;
 
 /** The signals ranking needs for every lesson, kept in a fixed-width table. */
 export interface DocMeta {
@@ -334,12 +334,22 @@ export class SearchIndex {
     };
   }
 
-  meta(doc: number): DocMeta {
+  /** The fixed-width metadata table (META_BYTES per lesson; offsets as in buildSearchIndex). */
+  get metaView(): DataView {
     if (!this.metaCache) {
       const bytes = this.section('meta');
       this.metaCache = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
     }
-    const view = this.metaCache;
+    return this.metaCache;
+  }
+
+  /** The number the meta table uses for a project, or -1 when no lesson has it. */
+  projectCode(project: string): number {
+    return this.header.projects.indexOf(project);
+  }
+
+  meta(doc: number): DocMeta {
+    const view = this.metaView;
     const at = doc * META_BYTES;
     const project = view.getUint16(at + 8, true);
     return {

@@ -1,0 +1,3 @@
+import { bench } from './preflight.js';
+
+await bench();
