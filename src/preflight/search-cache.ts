@@ -4,8 +4,7 @@ import type { IndexEntry } from '../index/build.js';
 import { writeFileAtomic } from '../io/fs.js';
 import { INDEX_FILE, LESSONS_DIR, lessonDirs } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
-import { sha256 } from '../util/digest.js';
-import { buildSearchIndex, memorySource, SearchIndex, type ByteSource } from './search-index.js';
+import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
 
 /**
  * Where preflight's search index comes from. The fast path opens the cache file under
@@ -104,16 +103,22 @@ async function scanTree(root: string): Promise<ScannedTree> {
   return { entries: index.lessons, text: serializeIndex(index) };
 }
 
-function fromEntries(entries: readonly IndexEntry[], digest: string, stat: IndexStat | null, verifiedMtimeMs: number): { bytes: Uint8Array; index: SearchIndex } {
+/** Building and hashing happen only when the cache is stale, so their modules load only then. */
+async function sha256(data: string | Uint8Array): Promise<string> {
+  return (await import('../util/digest.js')).sha256(data);
+}
+
+async function fromEntries(entries: readonly IndexEntry[], digest: string, stat: IndexStat | null, verifiedMtimeMs: number): Promise<{ bytes: Uint8Array; index: SearchIndex }> {
+  const { buildSearchIndex } = await import('./search-build.js');
   const bytes = buildSearchIndex(entries, { digest, stat, verifiedMtimeMs });
   return { bytes, index: SearchIndex.open(memorySource(bytes))! };
 }
 
 async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {
   const tree = scanned ?? (await scanTree(root));
-  const digest = sha256(tree.text);
+  const digest = await sha256(tree.text);
   return {
-    index: fromEntries(tree.entries, digest, null, 0).index,
+    index: (await fromEntries(tree.entries, digest, null, 0)).index,
     digest,
     warning: `${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`,
   };
@@ -136,7 +141,7 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
   } catch {
     return fallback(root, `${INDEX_FILE} cannot be read`);
   }
-  const digest = sha256(text);
+  const digest = await sha256(text);
   let verifiedMtimeMs = 0;
   if (foldersMtime > stat.mtimeMs) {
     // Folders newer than the index: after a checkout that is often only write order, so compare the content.
@@ -149,7 +154,7 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
   let built: { bytes: Uint8Array; index: SearchIndex };
   try {
     const entries = (JSON.parse(text.toString('utf8')) as { lessons: IndexEntry[] }).lessons;
-    built = fromEntries(entries, digest, stat, verifiedMtimeMs);
+    built = await fromEntries(entries, digest, stat, verifiedMtimeMs);
   } catch {
     return fallback(root, `${INDEX_FILE} is not a valid index`);
   }

@@ -6,7 +6,8 @@ import { packageRoot } from '../../src/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { loadVocabulary, selectFromIndex } from '../../src/preflight/command.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
-import { buildSearchIndex, memorySource, SearchIndex } from '../../src/preflight/search-index.js';
+import { buildSearchIndex } from '../../src/preflight/search-build.js';
+import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
 import { words } from '../../src/preflight/text.js';
 
 /**
