@@ -64,6 +64,7 @@ function fileSource(file: string): { source: ByteSource; close: () => void } | u
     return undefined;
   }
   const source: ByteSource = {
+    size: fs.fstatSync(fd).size,
     read: (offset, length) => {
       const bytes = new Uint8Array(length);
       let done = 0;

@@ -96,12 +96,13 @@ export const align4 = (n: number): number => (n + 3) & ~3;
 
 /** Random access to the bytes of a search index: a file read at offsets, or a buffer. */
 export interface ByteSource {
+  size: number;
   read(offset: number, length: number): Uint8Array;
 }
 
 export function memorySource(bytes: Uint8Array): ByteSource {
   // A copy keeps typed-array views aligned.
-  return { read: (offset, length) => bytes.slice(offset, offset + length) };
+  return { size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) };
 }
 
 /** A search index opened over its bytes; everything past the header is read on first use. */
@@ -128,7 +129,8 @@ export class SearchIndex {
     const length = new DataView(start.buffer, start.byteOffset).getUint32(4, true);
     try {
       const header = JSON.parse(new TextDecoder().decode(bytes.read(8, length))) as Header;
-      return header.version === SEARCH_FORMAT_VERSION ? new SearchIndex(bytes, header) : undefined;
+      const end = Math.max(...Object.values(header.sections).map(([offset, length]) => offset + length));
+      return header.version === SEARCH_FORMAT_VERSION && end <= bytes.size ? new SearchIndex(bytes, header) : undefined;
     } catch {
       return undefined;
     }
