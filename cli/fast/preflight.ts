@@ -27,9 +27,11 @@ Exit codes: 0 on a normal run (also when nothing matches), 2 on a usage error or
 a lessons repository.
 `;
 
+const HELP_HINT = 'run `lessons preflight --help` for the options';
+
 function positiveInteger(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`${flag} takes a positive whole number, got '${value}'\nrun `lessons preflight --help` for the options`);
+  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`${flag} takes a positive whole number, got '${value}'\n${HELP_HINT}`);
   return Number(value);
 }
 
@@ -55,7 +57,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       },
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\nrun `lessons preflight --help` for the options`);
+    throw new UsageError(`${(error as Error).message}\n${HELP_HINT}`);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -65,12 +67,12 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   const words = positionals[0] === 'preflight' ? positionals.slice(1) : positionals;
   const format = values.json ? 'json' : (values.format ?? 'text');
   if (format !== 'text' && format !== 'markdown' && format !== 'json') {
-    throw new UsageError(`--format must be text, markdown or json, got '${format}'\nrun `lessons preflight --help` for the options`);
+    throw new UsageError(`--format must be text, markdown or json, got '${format}'\n${HELP_HINT}`);
   }
   const task = words.join(' ');
   const paths = values.path ?? [];
   if (task.trim() === '' && paths.length === 0 && values.tool === undefined && values.command === undefined) {
-    throw new UsageError(`give the task as text, or a --tool, --path or --command for hook mode\nrun `lessons preflight --help` for the options`);
+    throw new UsageError(`give the task as text, or a --tool, --path or --command for hook mode\n${HELP_HINT}`);
   }
   const budget = positiveInteger('--budget', values.budget);
   const limit = positiveInteger('--limit', values.limit);
