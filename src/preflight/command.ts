@@ -61,7 +61,7 @@ export function selectFromIndex(
       title: record.title,
       path: record.path,
       score: Math.round(ranked.score * 1000) / 1000,
-      reasons: explain(ranked, record),
+      reasons: explain(ranked, record, (doc) => index.record(doc).id),
       checklist: record.checklist,
     };
   });
