@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
 import { writeFileAtomic } from '../io/fs.js';
-import { INDEX_FILE, LESSONS_DIR, lessonDirs } from '../io/repo.js';
+import { INDEX_FILE, lessonDirs } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
 
@@ -40,13 +40,14 @@ function statIndex(root: string): IndexStat | undefined {
 }
 
 /**
- * The newest mtime of the lesson folders. Adding, removing or renaming a lesson, and every
- * write by the CLI (atomic: temp file and rename), changes it; statting every lesson file
- * instead would cost about 3 ms per 1,000 lessons on each run.
+ * The newest mtime of the level folders (lessons/cases, patterns, principles). Adding,
+ * removing or renaming a lesson, and every write by the CLI (atomic: temp file and rename),
+ * changes it; statting every lesson file instead would cost about 3 ms per 1,000 lessons on
+ * each run. (lessons/ itself is left out: writing index.json changes it.)
  */
 function lessonFoldersMtime(root: string): number {
   let newest = 0;
-  for (const dir of [path.join(root, LESSONS_DIR), ...lessonDirs(root).map((d) => d.dir)]) {
+  for (const { dir } of lessonDirs(root)) {
     try {
       newest = Math.max(newest, fs.statSync(dir).mtimeMs);
     } catch {
