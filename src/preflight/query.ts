@@ -56,7 +56,7 @@ export function buildQuery(input: PreflightInput, vocabulary: Vocabulary): Query
   const seen = new Set<string>();
   taskWords.forEach((word, i) => {
     const term = taskStems[i]!;
-    if (stop.has(word) || seen.has(term)) return;
+    if (stop.has(word) || stop.has(term) || seen.has(term)) return;
     seen.add(term);
     terms.push({ term, word, weight: 1, from: 'task' });
   });

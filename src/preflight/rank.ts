@@ -33,6 +33,11 @@ export const WEIGHTS = {
   source: { curated: 1, auto: 0.8 },
   /** A synonym of a task word covers that word this much (it scores at the synonym's query weight). */
   synonymCoverage: 0.7,
+  /**
+   * Coordination (as in Lucene's classic coord factor): a lesson that accounts for more of
+   * the task's words outranks one that matches a single word many times.
+   */
+  coordination: { floor: 0.6, power: 0.5 },
   summaryStrength: 0.7,
   checklistStrength: 0.5,
   tagOverlap: 0.1,
@@ -307,7 +312,12 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     const trigger = triggers.get(doc);
     if (hookMode && !trigger) continue;
     const triggerScore = trigger ? (trigger.kinds.length === 1 && trigger.kinds[0] === 'tool' ? WEIGHTS.toolOnly : WEIGHTS.trigger) : 0;
-    scores[doc] = (text[doc]! + triggerScore) * (1 + WEIGHTS.tagOverlap * tags[doc]!) * (1 + WEIGHTS.keywordMatch * keywords[doc]!) * scoreOf(doc);
+    scores[doc] =
+      (text[doc]! + triggerScore) *
+      (WEIGHTS.coordination.floor + coverage[doc]!) ** WEIGHTS.coordination.power *
+      (1 + WEIGHTS.tagOverlap * tags[doc]!) *
+      (1 + WEIGHTS.keywordMatch * keywords[doc]!) *
+      scoreOf(doc);
     scored.push(doc);
   }
   const threshold = kthLargest(Float64Array.from(scored, (doc) => scores[doc]!), RANKED_MAX);

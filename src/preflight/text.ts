@@ -30,7 +30,7 @@ export function stem(word: string): string {
   else if (w.length > 3 && w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  if (w !== word && DOUBLE_END.test(w)) w = w.slice(0, -1);
+  if (w !== word && w.length > 3 && DOUBLE_END.test(w)) w = w.slice(0, -1);
   if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
   return w;
 }
