@@ -1,6 +1,8 @@
-import type { Policy } from '../policy/policy.js';
-import { isHookMode, type Query } from './query.js';
 import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
+import type { Policy } from '../policy/policy.js';
+import { expandTerm } from './expand.js';
+import { kthLargest, propagateLineage, type Via } from './lineage.js';
+import { isHookMode, type Query } from './query.js';
 import { FIELD_BIT, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type SearchIndex } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
@@ -13,8 +15,6 @@ import { matchTriggers, type TriggerMatch } from './triggers.js';
  */
 
 export const WEIGHTS = {
-  prefix: 0.4,
-  fuzzy: [1, 0.45, 0.25] as readonly number[],
   /** Text score a path or command trigger match is worth, in BM25 units. */
   trigger: 6,
   toolOnly: 1.5,
@@ -43,12 +43,6 @@ export const WEIGHTS = {
   tagOverlap: 0.1,
   keywordMatch: 0.1,
   project: { same: 1.2, other: 0.85 },
-  /**
-   * Relevance flows along promotion links: the pattern distilled from a matching case, and
-   * the principle above that pattern, apply to the task too (and a matching pattern's cases
-   * support it). Share of the linked lesson's text score and coverage passed on, per hop.
-   */
-  lineage: { up: 0.5, down: 0.3, coverageUp: 0.9, coverageDown: 0.75, sources: 50 },
 } as const;
 
 /** How one task word matched a lesson. */
@@ -67,72 +61,10 @@ export interface RankedLesson {
   text: number;
   coverage: number;
   /** The linked lesson most of the inherited relevance came from. */
-  via: { doc: number; up: boolean } | undefined;
+  via: Via | undefined;
   meta: DocMeta;
   words: WordMatch[];
   trigger: TriggerMatch | undefined;
-}
-
-interface Expansion {
-  index: number;
-  term: string;
-  weight: number;
-  kind: 'exact' | 'prefix' | 'fuzzy';
-}
-
-function lowerBound(terms: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (terms[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Levenshtein distance, or max + 1 as soon as it must exceed `max`. */
-export function boundedDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      row.push(value);
-      if (value < best) best = value;
-    }
-    if (best > max) return max + 1;
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
-/** Dictionary terms a query term stands for: itself, longer words it starts, near misspellings (same first letter). */
-export function expandTerm(terms: readonly string[], term: string): Expansion[] {
-  const result: Expansion[] = [];
-  const at = lowerBound(terms, term);
-  if (terms[at] === term) result.push({ index: at, term, weight: 1, kind: 'exact' });
-  if (term.length >= 3) {
-    for (let i = terms[at] === term ? at + 1 : at; i < terms.length && terms[i]!.startsWith(term) && result.length < 40; i++) {
-      result.push({ index: i, term: terms[i]!, weight: WEIGHTS.prefix, kind: 'prefix' });
-    }
-  }
-  const maxDistance = term.length >= 8 ? 2 : term.length >= 5 ? 1 : 0;
-  if (maxDistance > 0) {
-    const first = term[0]!;
-    const from = lowerBound(terms, first);
-    const to = lowerBound(terms, String.fromCharCode(first.charCodeAt(0) + 1));
-    for (let i = from; i < to; i++) {
-      const candidate = terms[i]!;
-      if (Math.abs(candidate.length - term.length) > maxDistance || candidate.startsWith(term)) continue;
-      const distance = boundedDistance(term, candidate, maxDistance);
-      if (distance <= maxDistance) result.push({ index: i, term: candidate, weight: WEIGHTS.fuzzy[distance]!, kind: 'fuzzy' });
-    }
-  }
-  return result;
 }
 
 /** How much a match says about the lesson's subject: its title, tags and trigger keywords name it; its checklist only mentions. */
@@ -182,12 +114,6 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
     }
     return factor;
   };
-}
-
-/** The `k`-th largest of `values` (or -Infinity when there are fewer), by a native numeric sort. */
-function kthLargest(values: Float64Array, k: number): number {
-  if (values.length < k) return Number.NEGATIVE_INFINITY;
-  return values.sort()[values.length - k]!;
 }
 
 /** Lessons past this rank are never shown; only these get a full record of their matches. */
@@ -333,46 +259,6 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     words: wordMatches(states, doc),
     trigger: triggers.get(doc),
   }));
-}
-
-/**
- * Two hops along promotion links (case -> pattern -> principle), from the best text matches
- * only; a lesson's text score becomes its own plus the best share passed to it.
- */
-function propagateLineage(
-  index: SearchIndex,
-  docs: readonly number[],
-  text: Float64Array,
-  coverage: Float64Array,
-  add: (doc: number) => void,
-): Map<number, { doc: number; up: boolean }> {
-  type Inherited = Map<number, { text: number; coverage: number; via: { doc: number; up: boolean } }>;
-  let inherited: Inherited = new Map();
-  for (let hop = 0; hop < 2; hop++) {
-    const previous = inherited;
-    const textOf = (doc: number): number => text[doc]! + (previous.get(doc)?.text ?? 0);
-    const coverageOf = (doc: number): number => Math.max(coverage[doc]!, previous.get(doc)?.coverage ?? 0);
-    const reached = [...docs, ...[...previous.keys()].filter((doc) => text[doc] === 0)];
-    const threshold = kthLargest(Float64Array.from(reached, textOf), WEIGHTS.lineage.sources);
-    const sources = reached.filter((doc) => textOf(doc) > 0 && textOf(doc) >= threshold).sort((a, b) => textOf(b) - textOf(a) || a - b);
-    inherited = new Map();
-    for (const doc of sources.slice(0, WEIGHTS.lineage.sources)) {
-      for (const link of index.lineage(doc)) {
-        const t = textOf(doc) * (link.up ? WEIGHTS.lineage.up : WEIGHTS.lineage.down);
-        const c = coverageOf(doc) * (link.up ? WEIGHTS.lineage.coverageUp : WEIGHTS.lineage.coverageDown);
-        const best = inherited.get(link.doc);
-        if (!best || t > best.text) inherited.set(link.doc, { text: t, coverage: Math.max(c, best?.coverage ?? 0), via: { doc, up: link.up } });
-      }
-    }
-  }
-  const via = new Map<number, { doc: number; up: boolean }>();
-  for (const [doc, value] of inherited) {
-    add(doc);
-    text[doc]! += value.text;
-    coverage[doc] = Math.max(coverage[doc]!, value.coverage);
-    via.set(doc, value.via);
-  }
-  return via;
 }
 
 /** Highest score first; equal scores in lesson order (the index is sorted by id), so output is stable. */

@@ -105,6 +105,23 @@ describe('preflight selection', () => {
     expect(lesson.checklist).toEqual(['Every manifest that carries the version is updated in the same commit.']);
   });
 
+  it('prefers lessons of the --project named', () => {
+    const scoped = [
+      indexEntry({ id: 'case-billing-release', title: 'Release of the service failed', tags: ['release'], project: 'billing' }),
+      indexEntry({ id: 'case-search-release', title: 'Release of the service failed', tags: ['release'], project: 'search' }),
+    ];
+    expect(ids('release the service', { project: 'search' }, policy, scoped)[0]).toBe('case-search-release');
+    expect(ids('release the service', { project: 'billing' }, policy, scoped)[0]).toBe('case-billing-release');
+  });
+
+  it('ranks what a lesson is: severity, status and source break a tie in text', () => {
+    const twins = [
+      indexEntry({ id: 'case-a-auto', title: 'Cache key ignored the lockfile', source: 'auto', status: 'candidate' }),
+      indexEntry({ id: 'case-b-curated', title: 'Cache key ignored the lockfile', severity: 'high' }),
+    ];
+    expect(ids('cache key lockfile', {}, policy, twins)).toEqual(['case-b-curated', 'case-a-auto']);
+  });
+
   it('raises lessons whose triggers match the paths and command of the task', () => {
     const plain = ids('change the build');
     const withPath = ids('change the build', { tool: 'Edit', paths: ['db/migrations/001_add.sql'] });

@@ -3,7 +3,7 @@ import { buildQuery } from '../../src/preflight/query.js';
 import { loadVocabulary } from '../../src/preflight/command.js';
 import { stem, terms, words } from '../../src/preflight/text.js';
 import { commandMatches, globToRegExp, pathMatches } from '../../src/preflight/triggers.js';
-import { boundedDistance, expandTerm } from '../../src/preflight/rank.js';
+import { boundedDistance, expandTerm } from '../../src/preflight/expand.js';
 import { taskInput } from '../helpers/preflight.js';
 
 describe('text', () => {
