@@ -46,44 +46,44 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
   const avg = Object.fromEntries(
     FIELDS.map((field) => [field, Math.max(1, fieldTerms.reduce((sum, f) => sum + f[field].length, 0) / Math.max(1, n))]),
   ) as Record<Field, number>;
-  // term -> lesson -> per-field frequencies
-  const occurrences = new Map<string, Map<number, Record<Field, number>>>();
+  // term -> flat list of (lesson, frequency in each field); lessons arrive in order, so each list is sorted.
+  const STRIDE = 1 + FIELDS.length;
+  const noFrequencies = FIELDS.map(() => 0);
+  const occurrences = new Map<string, number[]>();
   fieldTerms.forEach((fields, doc) => {
-    for (const field of FIELDS) {
+    FIELDS.forEach((field, f) => {
       for (const term of fields[field]) {
-        let byDoc = occurrences.get(term);
-        if (!byDoc) occurrences.set(term, (byDoc = new Map()));
-        let freq = byDoc.get(doc);
-        if (!freq) byDoc.set(doc, (freq = { title: 0, summary: 0, tags: 0, tagWords: 0, checklist: 0, keywords: 0 }));
-        freq[field]++;
+        let list = occurrences.get(term);
+        if (!list) occurrences.set(term, (list = []));
+        if (list.length === 0 || list[list.length - STRIDE] !== doc) list.push(doc, ...noFrequencies);
+        list[list.length - STRIDE + 1 + f]!++;
       }
-    }
+    });
   });
   const dictTerms = [...occurrences.keys()].sort(compareStrings);
   const postingChunks: Uint8Array[] = [];
   const termTable = new Uint32Array(dictTerms.length * 2);
   let postingsLength = 0;
   dictTerms.forEach((term, t) => {
-    const byDoc = occurrences.get(term)!;
-    const count = byDoc.size;
+    const list = occurrences.get(term)!;
+    const count = list.length / STRIDE;
     const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
     const chunk = new Uint8Array(count * 8 + align4(count));
     const view = new DataView(chunk.buffer);
-    let i = 0;
-    for (const [doc, freq] of [...byDoc.entries()].sort((a, b) => a[0] - b[0])) {
+    for (let i = 0; i < count; i++) {
+      const doc = list[i * STRIDE]!;
       let score = 0;
       let bits = 0;
-      for (const field of FIELDS) {
-        const tf = freq[field];
-        if (tf === 0) continue;
+      FIELDS.forEach((field, f) => {
+        const tf = list[i * STRIDE + 1 + f]!;
+        if (tf === 0) return;
         bits |= FIELD_BIT[field];
         const norm = tf + BM25.k * (1 - BM25.b + (BM25.b * fieldTerms[doc]![field].length) / avg[field]);
         score += FIELD_BOOST[field] * idf * (BM25.d + (tf * (BM25.k + 1)) / norm);
-      }
+      });
       view.setUint32(i * 4, doc, true);
       view.setFloat32(count * 4 + i * 4, score, true);
       chunk[count * 8 + i] = bits;
-      i++;
     }
     termTable[t * 2] = postingsLength;
     termTable[t * 2 + 1] = count;
