@@ -3,7 +3,7 @@ import type { Policy } from '../policy/policy.js';
 import { expandTerm } from './expand.js';
 import { kthLargest, propagateLineage, type Via } from './lineage.js';
 import { isHookMode, type Query } from './query.js';
-import { FIELD_BIT, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type SearchIndex } from './search-index.js';
+import { FIELD_BIT, META, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type SearchIndex } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -95,21 +95,21 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
   const clamp = (v: number): number => Math.min(5, Math.max(1, v));
   return (doc) => {
     const at = doc * META_BYTES;
-    const occurrences = view.getUint16(at + 6, true);
-    const day = view.getInt32(at + 12, true);
+    const occurrences = view.getUint16(at + META.occurrences, true);
+    const day = view.getInt32(at + META.validatedDay, true);
     const age = day === NO_DATE ? staleDays : Math.max(0, today - day);
     let factor =
-      level[view.getUint8(at)]! *
-      status[view.getUint8(at + 1)]! *
-      severity[view.getUint8(at + 2)]! *
-      source[view.getUint8(at + 3)]! *
-      (0.8 + 0.05 * clamp(view.getUint8(at + 4))) *
-      (0.925 + 0.025 * clamp(view.getUint8(at + 5))) *
+      level[view.getUint8(at + META.level)]! *
+      status[view.getUint8(at + META.status)]! *
+      severity[view.getUint8(at + META.severity)]! *
+      source[view.getUint8(at + META.source)]! *
+      (0.8 + 0.05 * clamp(view.getUint8(at + META.confidence))) *
+      (0.925 + 0.025 * clamp(view.getUint8(at + META.transferability))) *
       // Frequency is loud: a lesson seen 8 times counts 30% more than one seen once.
       (1 + 0.1 * Math.min(3, Math.log2(Math.max(1, occurrences)))) *
       (1 - 0.1 * Math.min(1, age / staleDays));
     if (project !== -2) {
-      const own = view.getUint16(at + 8, true);
+      const own = view.getUint16(at + META.project, true);
       if (own !== NO_PROJECT) factor *= own === project ? WEIGHTS.project.same : WEIGHTS.project.other;
     }
     return factor;

@@ -8,6 +8,7 @@ import {
   FIELD_BOOST,
   FIELDS,
   MAGIC,
+  META,
   META_BYTES,
   NO_DATE,
   NO_PROJECT,
@@ -96,15 +97,15 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
   const metaView = new DataView(meta.buffer);
   docs.forEach((entry, doc) => {
     const at = doc * META_BYTES;
-    meta[at] = LEVELS.indexOf(entry.level);
-    meta[at + 1] = STATUSES.indexOf(entry.status);
-    meta[at + 2] = SEVERITIES.indexOf(entry.severity);
-    meta[at + 3] = SOURCES.indexOf(entry.source);
-    meta[at + 4] = clampByte(entry.confidence);
-    meta[at + 5] = clampByte(entry.transferability);
-    metaView.setUint16(at + 6, Math.min(0xffff, Math.max(0, Math.round(entry.occurrences))), true);
-    metaView.setUint16(at + 8, entry.project === null ? NO_PROJECT : projects.indexOf(entry.project), true);
-    metaView.setInt32(at + 12, dayNumber(entry.last_validated_at ?? entry.created_at), true);
+    meta[at + META.level] = LEVELS.indexOf(entry.level);
+    meta[at + META.status] = STATUSES.indexOf(entry.status);
+    meta[at + META.severity] = SEVERITIES.indexOf(entry.severity);
+    meta[at + META.source] = SOURCES.indexOf(entry.source);
+    meta[at + META.confidence] = clampByte(entry.confidence);
+    meta[at + META.transferability] = clampByte(entry.transferability);
+    metaView.setUint16(at + META.occurrences, Math.min(0xffff, Math.max(0, Math.round(entry.occurrences))), true);
+    metaView.setUint16(at + META.project, entry.project === null ? NO_PROJECT : projects.indexOf(entry.project), true);
+    metaView.setInt32(at + META.validatedDay, dayNumber(entry.last_validated_at ?? entry.created_at), true);
   });
 
   const encoder = new TextEncoder();

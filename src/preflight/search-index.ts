@@ -32,6 +32,8 @@ export const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 export const MAGIC = 'LSC1';
 export const SEARCH_FORMAT_VERSION = 1;
 export const META_BYTES = 16;
+/** Byte offsets within a lesson's META_BYTES: u8 codes (index into LEVELS etc.), u16 occurrences and project, i32 day. */
+export const META = { level: 0, status: 1, severity: 2, source: 3, confidence: 4, transferability: 5, occurrences: 6, project: 8, validatedDay: 12 } as const;
 export const NO_DATE = -1;
 export const NO_PROJECT = 0xffff;
 
@@ -179,17 +181,17 @@ export class SearchIndex {
   meta(doc: number): DocMeta {
     const view = this.metaView;
     const at = doc * META_BYTES;
-    const project = view.getUint16(at + 8, true);
+    const project = view.getUint16(at + META.project, true);
     return {
-      level: LEVELS[view.getUint8(at)]!,
-      status: STATUSES[view.getUint8(at + 1)]!,
-      severity: SEVERITIES[view.getUint8(at + 2)]!,
-      source: SOURCES[view.getUint8(at + 3)]!,
-      confidence: view.getUint8(at + 4),
-      transferability: view.getUint8(at + 5),
-      occurrences: view.getUint16(at + 6, true),
+      level: LEVELS[view.getUint8(at + META.level)]!,
+      status: STATUSES[view.getUint8(at + META.status)]!,
+      severity: SEVERITIES[view.getUint8(at + META.severity)]!,
+      source: SOURCES[view.getUint8(at + META.source)]!,
+      confidence: view.getUint8(at + META.confidence),
+      transferability: view.getUint8(at + META.transferability),
+      occurrences: view.getUint16(at + META.occurrences, true),
       project: project === NO_PROJECT ? null : (this.header.projects[project] ?? null),
-      validatedDay: view.getInt32(at + 12, true),
+      validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }
 
