@@ -91,7 +91,13 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     project: options.project,
   };
   const opened = await openSearch(root);
-  const { selected, records } = selectFromIndex(opened.index, input, policy, options.now, options.limit);
+  let chosen: ReturnType<typeof selectFromIndex>;
+  try {
+    chosen = selectFromIndex(opened.index, input, policy, options.now, options.limit);
+  } finally {
+    opened.close();
+  }
+  const { selected, records } = chosen;
   const hook = isHookMode(input);
   const full: PreflightReport = {
     ...input,

@@ -22,6 +22,8 @@ export interface OpenedSearch {
   digest: string;
   /** One line for stderr when the index was missing or stale. */
   warning: string | undefined;
+  /** Releases the cache file; the index must not be read after. */
+  close: () => void;
 }
 
 interface IndexStat {
@@ -77,7 +79,6 @@ function fileSource(file: string): { source: ByteSource; close: () => void } | u
       return done === length ? bytes : bytes.subarray(0, done);
     },
   };
-  // The descriptor stays open for the life of the process: a preflight run is short.
   return { source, close: () => fs.closeSync(fd) };
 }
 
@@ -123,6 +124,7 @@ async function fallback(root: string, why: string, scanned?: ScannedTree): Promi
     index: (await fromEntries(tree.entries, digest, null, 0)).index,
     digest,
     warning: `${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`,
+    close: () => undefined,
   };
 }
 
@@ -134,7 +136,7 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
   const valid = cached !== undefined && sameStat(cached.source.stat, stat);
   const foldersMtime = lessonFoldersMtime(root);
   const knownFresh = Math.max(stat.mtimeMs, valid ? cached.source.verifiedMtimeMs : 0);
-  if (valid && foldersMtime <= knownFresh) return { index: cached, digest: cached.source.digest, warning: undefined };
+  if (valid && foldersMtime <= knownFresh) return { index: cached, digest: cached.source.digest, warning: undefined, close: cacheFile!.close };
   cacheFile?.close();
 
   let text: Buffer;
@@ -161,5 +163,5 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
     return fallback(root, `${INDEX_FILE} is not a valid index`);
   }
   writeCache(root, built.bytes);
-  return { index: built.index, digest, warning: undefined };
+  return { index: built.index, digest, warning: undefined, close: () => undefined };
 }
