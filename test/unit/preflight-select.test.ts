@@ -96,6 +96,12 @@ describe('preflight selection', () => {
     expect(ids('release step went wrong', {}, small, many)).toHaveLength(1);
   });
 
+  it('shows at most --limit lessons, best first', () => {
+    const all = ids('bump the version of the plugin manifest');
+    const limited = selectFromIndex(searchIndexOf(CORPUS), taskInput('bump the version of the plugin manifest'), policy, NOW, 1).selected.map((l) => l.id);
+    expect(limited).toEqual(all.slice(0, 1));
+  });
+
   it('gives the reasons a lesson was chosen: matched words, tags, triggers', () => {
     const { selected } = selectFromIndex(searchIndexOf(CORPUS), taskInput('bump the plugin version', { paths: ['packages/cli/package.json'], tool: 'Edit' }), policy, NOW);
     const lesson = selected.find((l) => l.id === 'case-version-bump-missed-manifest')!;
