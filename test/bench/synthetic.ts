@@ -76,7 +76,9 @@ export async function generateRepo(dir: string, count: number, seed: number): Pr
     const id = `${level}-${String(i).padStart(5, '0')}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60).replace(/^-+|-+$/g, '')}`;
     const statusRoll = rand();
     const status = statusRoll < 0.03 ? 'retired' : statusRoll < 0.35 ? 'candidate' : statusRoll < 0.85 ? 'validated' : 'canonical';
-    const severity = pick(['low', 'medium', 'medium', 'high', 'high', 'critical'] as const);
+    // Critical lessons are rare in a real repository: about 3 in 100.
+    const severityRoll = rand();
+    const severity = severityRoll < 0.15 ? 'low' : severityRoll < 0.6 ? 'medium' : severityRoll < 0.97 ? 'high' : 'critical';
     const created = Math.floor(rand() * 900);
     const withTriggers = rand() < 0.2 && (domain.paths.length > 0 || domain.commands.length > 0);
     const checklist = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => `${pick(domain.actions)} before the ${pick(other.things)} changes in ${service}.`);
