@@ -10,7 +10,7 @@ export async function bench(): Promise<void> {
   try {
     for (const count of [1_000, 10_000]) {
       const repo = path.join(root, String(count));
-      generateRepo(repo, count, count);
+      await generateRepo(repo, count, count);
       const runs = count === 1_000 ? 15 : 7;
       const baseline = timeProcess('node -e 0', process.execPath, ['-e', '0'], { runs });
       const index = timeProcess(`lessons index (${count})`, process.execPath, [BIN, 'index'], { cwd: repo, runs });

@@ -13,7 +13,7 @@ export async function bench(): Promise<void> {
   try {
     for (const count of [1_000, 10_000]) {
       const repo = path.join(root, String(count));
-      const ids = generateRepo(repo, count, count);
+      const ids = await generateRepo(repo, count, count);
       const caseId = ids[0]!;
       const title = fs.readFileSync(path.join(repo, 'lessons/cases', `${caseId}.md`), 'utf8').match(/^title: (.*)$/m)![1]!.replace(/^"|"$/g, '');
       const runs = count === 1_000 ? 9 : 5;

@@ -1,98 +1,134 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LEVEL_FOLDERS, emptyTriggers, type Lesson, type Level } from '../../src/lesson/model.js';
-import { serializeLesson } from '../../src/lesson/serialize.js';
+import { writeIndex } from '../../src/index/command.js';
 
-/** A small deterministic PRNG (mulberry32), so a seed always gives the same repository. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
+/**
+ * Synthetic lessons repositories for benchmarks: varied titles, tags, checklists, triggers
+ * and metadata over many engineering domains, with a vocabulary that keeps growing with the
+ * corpus (service names), as a real one does. Deterministic for a seed.
+ */
+
+interface Domain {
+  tags: string[];
+  things: string[];
+  failures: string[];
+  actions: string[];
+  paths: string[];
+  commands: string[];
+}
+
+const DOMAINS: Domain[] = [
+  { tags: ['release', 'versioning'], things: ['version', 'manifest', 'changelog', 'release tag', 'package'], failures: ['missed the manifest', 'shipped stale metadata', 'went out unsigned', 'tagged the wrong commit'], actions: ['bump every manifest in one commit', 'tag only green commits', 'derive the version from one file'], paths: ['**/package.json', '**/CHANGELOG.md'], commands: ['npm publish*', 'git tag*'] },
+  { tags: ['database', 'migration'], things: ['column', 'index', 'table', 'constraint', 'backfill'], failures: ['locked the table', 'dropped live data', 'timed out in production', 'broke old pods'], actions: ['expand, migrate, then contract', 'backfill in batches', 'add the index concurrently'], paths: ['**/migrations/**'], commands: ['npx prisma migrate*'] },
+  { tags: ['ci', 'testing'], things: ['test', 'pipeline', 'cache key', 'workflow', 'runner'], failures: ['hid a race', 'passed without running', 'skipped the required check', 'used a stale cache'], actions: ['fix flaky tests instead of retrying', 'pin the runner image', 'key the cache on the lockfile'], paths: ['.github/workflows/**', '**/*.test.ts'], commands: ['npx vitest*'] },
+  { tags: ['security', 'secrets'], things: ['token', 'api key', 'env file', 'private key', 'credential'], failures: ['was committed', 'leaked into logs', 'was baked into the image', 'never rotated'], actions: ['rotate before cleanup', 'scan commits for secrets', 'pass secrets at runtime'], paths: ['**/.env*', '**/Dockerfile'], commands: ['git add -A*'] },
+  { tags: ['queues', 'idempotency'], things: ['consumer', 'webhook', 'message', 'retry', 'job'], failures: ['charged twice', 'processed duplicates', 'stormed the upstream', 'dropped events'], actions: ['make consumers idempotent', 'bound retries with backoff', 'store a dedup key'], paths: ['**/workers/**'], commands: [] },
+  { tags: ['time', 'dates'], things: ['timestamp', 'time zone', 'birthday', 'cron schedule', 'daylight saving'], failures: ['shifted by a day', 'skipped a run', 'showed the wrong hour', 'ran twice'], actions: ['store UTC and convert at the edges', 'test around DST changes', 'use dates without times for birthdays'], paths: [], commands: [] },
+  { tags: ['money', 'billing'], things: ['invoice', 'amount', 'currency', 'tax', 'refund'], failures: ['rounded wrong', 'multiplied yen by 100', 'lost a cent', 'double refunded'], actions: ['keep money in integer minor units', 'round once at the edge', 'know each currency exponent'], paths: ['**/billing/**'], commands: [] },
+  { tags: ['observability', 'logging'], things: ['log line', 'metric', 'alert', 'trace', 'dashboard'], failures: ['logged personal data', 'never fired', 'hid the real error', 'paged nobody'], actions: ['redact at the logger', 'alert on symptoms', 'test every alert'], paths: [], commands: [] },
+  { tags: ['infrastructure', 'kubernetes'], things: ['readiness probe', 'deployment', 'load balancer', 'dns record', 'certificate'], failures: ['served 502s', 'expired silently', 'cut over too slowly', 'ran on every replica'], actions: ['add readiness probes', 'monitor every expiry date', 'lower the TTL before a cutover'], paths: ['**/k8s/**', '**/charts/**'], commands: ['kubectl apply*', 'terraform apply*'] },
+  { tags: ['frontend', 'caching'], things: ['bundle', 'cdn', 'service worker', 'cache header', 'asset'], failures: ['served stale code', 'cached a private page', 'broke after deploy', 'never invalidated'], actions: ['hash asset names', 'mark private pages no-store', 'purge on deploy'], paths: ['**/nginx*.conf'], commands: [] },
+  { tags: ['agents', 'workflow'], things: ['generated file', 'lockfile', 'failing test', 'pre-commit hook', 'refactor'], failures: ['was edited by hand', 'was deleted to go green', 'was bypassed with no-verify', 'grew beyond the task'], actions: ['edit sources, regenerate outputs', 'show evidence before claiming done', 'never bypass a failing check'], paths: ['**/generated/**', '**/package-lock.json'], commands: ['git commit*--no-verify*'] },
+  { tags: ['dependencies', 'upgrades'], things: ['dependency', 'base image', 'major version', 'transitive package', 'codemod'], failures: ['pulled a breaking minor', 'drifted with latest', 'needed a newer runtime', 'skipped the codemods'], actions: ['pin and upgrade deliberately', 'read the changelog before upgrading', 'run the codemods'], paths: ['**/Dockerfile'], commands: ['npm update*'] },
+];
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tor', 'vex', 'al', 'dun', 'pri', 'so', 'zen', 'qua', 'bel', 'fir', 'gro', 'hul', 'ix', 'jor', 'ny', 'pel'];
+const SERVICE_KINDS = ['api', 'worker', 'gateway', 'portal', 'sync', 'ledger', 'search', 'notifier', 'scheduler', 'importer'];
+const LEVEL_FOLDERS = { case: 'cases', pattern: 'patterns', principle: 'principles' } as const;
+
+/** mulberry32: small, fast, deterministic. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
   return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
-const SUBJECTS = ['release', 'migration', 'cache', 'token', 'hook', 'lockfile', 'deploy', 'queue', 'index', 'cron', 'webhook', 'schema', 'certificate', 'feature-flag', 'retry', 'timeout', 'upload', 'session', 'dns', 'container', 'terraform', 'changelog', 'manifest', 'backfill', 'replica', 'pagination', 'locale', 'timezone', 'invoice', 'email'];
-const VERBS = ['missed', 'broke', 'leaked', 'locked', 'skipped', 'duplicated', 'corrupted', 'delayed', 'dropped', 'overwrote', 'ignored', 'stalled'];
-const PLACES = ['in production', 'during the release', 'on the main branch', 'in CI', 'after the upgrade', 'in the nightly job', 'for EU customers', 'in staging', 'on mobile', 'in the billing service'];
-const ACTIONS = ['Check', 'Verify', 'Pin', 'Rotate', 'Document', 'Test', 'Review', 'Automate', 'Alert on', 'Roll back'];
-const TOOLS = ['Edit', 'Write', 'Bash', 'MultiEdit'];
-const PATHS = ['**/package.json', 'migrations/**', '.github/workflows/*.yml', '**/*.tf', 'src/**/*.ts', 'Dockerfile', '**/.env*', 'db/schema.sql'];
-const COMMANDS = ['npm publish*', 'git push --force*', 'terraform apply*', 'kubectl apply*', 'git tag*', 'docker push*'];
+const yamlList = (items: readonly string[]): string => `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
 
-function pick<T>(rand: () => number, items: readonly T[]): T {
-  return items[Math.floor(rand() * items.length)]!;
+function isoDay(day: number): string {
+  return new Date(Date.UTC(2024, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
 }
 
-function date(rand: () => number): string {
-  const day = new Date(Date.UTC(2026, 0, 1) + Math.floor(rand() * 300) * 86_400_000);
-  return day.toISOString().slice(0, 10);
-}
-
-/** One synthetic lesson; `n` makes ids unique. */
-export function syntheticLesson(rand: () => number, n: number, level: Level, caseIds: string[], patternIds: string[]): Lesson {
-  const subject = pick(rand, SUBJECTS);
-  const other = pick(rand, SUBJECTS);
-  const title = `${subject} ${pick(rand, VERBS)} ${other} ${pick(rand, PLACES)} (${n})`;
-  const id = `${level}-${n}-${subject}-${other}`.replace(/[^a-z0-9-]+/g, '-');
-  const checklist = Array.from({ length: 2 + Math.floor(rand() * 3) }, () => `${pick(rand, ACTIONS)} the ${pick(rand, SUBJECTS)} before the ${pick(rand, SUBJECTS)} step`);
-  const triggers = emptyTriggers();
-  if (rand() < 0.3) {
-    triggers.tools = [pick(rand, TOOLS)];
-    triggers.paths = [pick(rand, PATHS)];
-  }
-  if (rand() < 0.15) triggers.commands = [pick(rand, COMMANDS)];
-  if (rand() < 0.5) triggers.keywords = [subject, `${subject} ${other}`];
-  const created = date(rand);
-  return {
-    id,
-    title,
-    level,
-    status: rand() < 0.03 ? 'retired' : rand() < 0.2 ? 'candidate' : rand() < 0.6 ? 'validated' : 'canonical',
-    severity: pick(rand, ['low', 'medium', 'medium', 'high', 'critical'] as const),
-    tags: [...new Set([subject, other])],
-    confidence: 1 + Math.floor(rand() * 5),
-    transferability: 1 + Math.floor(rand() * 5),
-    source: rand() < 0.2 ? 'auto' : 'curated',
-    occurrences: 1 + Math.floor(rand() * 4),
-    created_at: created,
-    last_seen: created,
-    last_validated_at: created,
-    summary: `The ${subject} ${pick(rand, VERBS)} the ${other} ${pick(rand, PLACES)}; nobody checked it before the change went out.`,
-    project: null,
-    source_case_ids: level === 'pattern' ? [pick(rand, caseIds), pick(rand, caseIds)].filter((v, i, a) => a.indexOf(v) === i) : [],
-    applications: level === 'pattern' ? [{ context: pick(rand, PLACES).replace(/\W+/g, '-'), ref: `PR #${n}`, validated_at: created }] : [],
-    source_pattern_ids: level === 'principle' ? [pick(rand, patternIds)] : [],
-    duplicate_of: null,
-    superseded_by: null,
-    retired_reason: null,
-    promoted_to: [],
-    triggers,
-    extra: {},
-    body: `## Situation\n\nWe changed the ${subject} ${pick(rand, PLACES)}.\n\n## Mistake\n\nThe ${other} was not checked.\n\n## Root Cause\n\nNo step covered the ${other}.\n\n## Fix\n\nAdded the check.\n\n## Prevention Checklist\n\n${checklist.map((item) => `- [ ] ${item}`).join('\n')}\n`,
-  };
-}
-
-/**
- * Writes `count` lessons (80% cases, 15% patterns, 5% principles) under `dir/lessons/` and returns
- * their ids. The lessons parse; they are not meant to pass every lint rule.
- */
-export function generateRepo(dir: string, count: number, seed = 1): string[] {
+/** Writes `count` lessons into `dir` (a new lessons repository), builds lessons/index.json and returns the ids. */
+export async function generateRepo(dir: string, count: number, seed: number): Promise<string[]> {
   const rand = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
+  const serviceCount = Math.max(20, Math.floor(count / 5));
+  const services = Array.from({ length: serviceCount }, (_, i) => `${pick(SYLLABLES)}${pick(SYLLABLES)}${pick(SYLLABLES)}${i.toString(36)}`);
   for (const folder of Object.values(LEVEL_FOLDERS)) fs.mkdirSync(path.join(dir, 'lessons', folder), { recursive: true });
-  const caseIds: string[] = [];
-  const patternIds: string[] = [];
   const ids: string[] = [];
-  for (let n = 0; n < count; n++) {
-    const level: Level = n < count * 0.8 || caseIds.length < 2 ? 'case' : n < count * 0.95 || patternIds.length === 0 ? 'pattern' : 'principle';
-    const lesson = syntheticLesson(rand, n, level, caseIds, patternIds);
-    if (level === 'case') caseIds.push(lesson.id);
-    if (level === 'pattern') patternIds.push(lesson.id);
-    ids.push(lesson.id);
-    fs.writeFileSync(path.join(dir, 'lessons', LEVEL_FOLDERS[level], `${lesson.id}.md`), serializeLesson(lesson));
+  for (let i = 0; i < count; i++) {
+    const roll = rand();
+    const level = roll < 0.75 ? 'case' : roll < 0.93 ? 'pattern' : 'principle';
+    const domain = pick(DOMAINS);
+    const other = pick(DOMAINS);
+    const service = pick(services);
+    const kind = pick(SERVICE_KINDS);
+    const thing = pick(domain.things);
+    const failure = pick(domain.failures);
+    const title =
+      level === 'case' ? `${thing[0]!.toUpperCase()}${thing.slice(1)} in the ${service} ${kind} ${failure}` : level === 'pattern' ? `${pick(domain.actions)} for every ${thing}` : `${pick(domain.actions)} (${domain.tags[0]} and ${other.tags[0]})`;
+    const id = `${level}-${String(i).padStart(5, '0')}-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60).replace(/^-+|-+$/g, '')}`;
+    const statusRoll = rand();
+    const status = statusRoll < 0.03 ? 'retired' : statusRoll < 0.35 ? 'candidate' : statusRoll < 0.85 ? 'validated' : 'canonical';
+    // Critical lessons are rare in a real repository: about 3 in 100.
+    const severityRoll = rand();
+    const severity = severityRoll < 0.15 ? 'low' : severityRoll < 0.6 ? 'medium' : severityRoll < 0.97 ? 'high' : 'critical';
+    const created = Math.floor(rand() * 900);
+    const withTriggers = rand() < 0.2 && (domain.paths.length > 0 || domain.commands.length > 0);
+    const checklist = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => `${pick(domain.actions)} before the ${pick(other.things)} changes in ${service}.`);
+    const sources = level === 'pattern' && ids.length > 2 ? [pick(ids.filter((x) => x.startsWith('case-')).slice(-50)), pick(ids.filter((x) => x.startsWith('case-')).slice(-50))] : [];
+    const frontmatter = [
+      `id: ${id}`,
+      `title: ${JSON.stringify(title)}`,
+      `level: ${level}`,
+      `status: ${status}`,
+      `severity: ${severity}`,
+      `tags: ${yamlList([...new Set([...domain.tags, pick(other.tags), kind])])}`,
+      `confidence: ${1 + Math.floor(rand() * 5)}`,
+      `transferability: ${1 + Math.floor(rand() * 5)}`,
+      `source: ${rand() < 0.15 ? 'auto' : 'curated'}`,
+      `occurrences: ${1 + Math.floor(rand() * rand() * 8)}`,
+      `created_at: ${isoDay(created)}`,
+      `last_validated_at: ${isoDay(created + Math.floor(rand() * 60))}`,
+      `summary: ${JSON.stringify(`The ${thing} of ${service} ${failure} while the team worked on the ${pick(other.things)}.`)}`,
+      `project: ${service}`,
+      ...(level === 'pattern' && sources.length === 2 && sources[0] !== sources[1] ? [`source_case_ids: ${yamlList(sources as string[])}`] : []),
+      ...(status === 'retired' ? ['retired_reason: superseded by a newer lesson'] : []),
+      ...(withTriggers
+        ? ['triggers:', `  tools: [Edit, Write, Bash]`, `  paths: ${yamlList(domain.paths)}`, `  commands: ${yamlList(domain.commands)}`, `  keywords: ${yamlList([thing])}`]
+        : []),
+    ];
+    const body = [
+      '## Situation',
+      '',
+      `We were changing the ${thing} of the ${service} ${kind}.`,
+      '',
+      '## Mistake',
+      '',
+      `It ${failure}.`,
+      '',
+      '## Root Cause',
+      '',
+      `Nothing checked the ${pick(other.things)} before the change.`,
+      '',
+      '## Fix',
+      '',
+      `We now ${pick(domain.actions)}.`,
+      '',
+      '## Prevention Checklist',
+      '',
+      ...checklist.map((item) => `- [ ] ${item}`),
+      '',
+    ];
+    fs.writeFileSync(path.join(dir, 'lessons', LEVEL_FOLDERS[level], `${id}.md`), `---\n${frontmatter.join('\n')}\n---\n\n${body.join('\n')}`);
+    ids.push(id);
   }
+  await writeIndex({ cwd: dir });
   return ids;
 }

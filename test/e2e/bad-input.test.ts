@@ -132,9 +132,9 @@ describe('usage errors (built binary)', () => {
 });
 
 describe('output into a closed pipe (built binary)', () => {
-  it('stops quietly when the reader goes away early', () => {
+  it('stops quietly when the reader goes away early', async () => {
     const root = tempDir();
-    generateRepo(root, 1_500, 3);
+    await generateRepo(root, 1_500, 3);
     const script = `"${process.execPath}" "${BIN}" list | head -c 1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
     const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', cwd: root, env: { ...process.env, NO_COLOR: '1' } });
     expect(result.stderr).toBe('');

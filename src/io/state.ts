@@ -1,0 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from './fs.js';
+import { STATE_DIR } from './repo.js';
+
+/**
+ * The repository's local state folder (.lessons/), created on first use with a .gitignore
+ * of `*`, so receipts, caches and guard artifacts never get committed by accident.
+ */
+export function ensureStateDir(root: string): string {
+  const dir = path.join(root, STATE_DIR);
+  const ignore = path.join(dir, '.gitignore');
+  if (!fs.existsSync(ignore)) writeFileAtomic(ignore, '*\n');
+  return dir;
+}

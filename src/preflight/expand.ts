@@ -1,0 +1,73 @@
+/**
+ * Which dictionary terms a query term stands for: itself, longer words it begins (prefix),
+ * and near misspellings (fuzzy, same first letter), each at its own weight.
+ */
+
+export const EXPANSION = {
+  prefix: 0.4,
+  /** By edit distance: 1 and 2. */
+  fuzzy: [1, 0.45, 0.25] as readonly number[],
+};
+
+export interface Expansion {
+  index: number;
+  term: string;
+  weight: number;
+  kind: 'exact' | 'prefix' | 'fuzzy';
+}
+
+function lowerBound(terms: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (terms[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Levenshtein distance, or max + 1 as soon as it must exceed `max`. */
+export function boundedDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      row.push(value);
+      if (value < best) best = value;
+    }
+    if (best > max) return max + 1;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** Dictionary terms a query term stands for: itself, longer words it starts, near misspellings (same first letter). */
+export function expandTerm(terms: readonly string[], term: string): Expansion[] {
+  const result: Expansion[] = [];
+  const at = lowerBound(terms, term);
+  if (terms[at] === term) result.push({ index: at, term, weight: 1, kind: 'exact' });
+  if (term.length >= 3) {
+    for (let i = terms[at] === term ? at + 1 : at; i < terms.length && terms[i]!.startsWith(term) && result.length < 40; i++) {
+      result.push({ index: i, term: terms[i]!, weight: EXPANSION.prefix, kind: 'prefix' });
+    }
+  }
+  const maxDistance = term.length >= 8 ? 2 : term.length >= 5 ? 1 : 0;
+  if (maxDistance > 0) {
+    const first = term[0]!;
+    const from = lowerBound(terms, first);
+    const to = lowerBound(terms, String.fromCharCode(first.charCodeAt(0) + 1));
+    for (let i = from; i < to; i++) {
+      const candidate = terms[i]!;
+      if (Math.abs(candidate.length - term.length) > maxDistance || candidate.startsWith(term)) continue;
+      const distance = boundedDistance(term, candidate, maxDistance);
+      if (distance <= maxDistance) result.push({ index: i, term: candidate, weight: EXPANSION.fuzzy[distance]!, kind: 'fuzzy' });
+    }
+  }
+  return result;
+}
+

@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../io/fs.js';
+import { ensureStateDir } from '../io/state.js';
+import { formatJson } from '../util/json.js';
+import type { PreflightInput } from './query.js';
+
+/** Where the last preflight run is recorded; the guard and the prepare-commit-msg hook read it. */
+export const RECEIPT_FILE = '.lessons/preflight/last.json';
+
+export interface PreflightReceipt {
+  version: 1;
+  task: string;
+  paths: string[];
+  tool: string | null;
+  command: string | null;
+  project: string | null;
+  /** Ids of the lessons shown, in rank order. */
+  selected: string[];
+  /** sha256 hex of lessons/index.json, or of the scanned tree's serialized index when it was missing or stale. */
+  index_digest: string;
+  /** ISO-8601 time of the run. */
+  created_at: string;
+}
+
+export function makeReceipt(input: PreflightInput, selected: readonly string[], indexDigest: string, now: Date): PreflightReceipt {
+  return {
+    version: 1,
+    task: input.task,
+    paths: [...input.paths],
+    tool: input.tool,
+    command: input.command,
+    project: input.project,
+    selected: [...selected],
+    index_digest: indexDigest,
+    created_at: now.toISOString(),
+  };
+}
+
+export function writeReceipt(root: string, receipt: PreflightReceipt): string {
+  ensureStateDir(root);
+  writeFileAtomic(path.join(root, RECEIPT_FILE), formatJson(receipt));
+  return RECEIPT_FILE;
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+const nullableString = (value: unknown): boolean => value === null || typeof value === 'string';
+
+/** The receipt of the last preflight run in `root`, or undefined when there is none or it is not a valid receipt. */
+export function readLastReceipt(root: string): PreflightReceipt | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(path.join(root, RECEIPT_FILE), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const r = data as Record<string, unknown> | null;
+  if (
+    r === null ||
+    typeof r !== 'object' ||
+    r.version !== 1 ||
+    typeof r.task !== 'string' ||
+    !isStringArray(r.paths) ||
+    !nullableString(r.tool) ||
+    !nullableString(r.command) ||
+    !nullableString(r.project) ||
+    !isStringArray(r.selected) ||
+    typeof r.index_digest !== 'string' ||
+    typeof r.created_at !== 'string' ||
+    Number.isNaN(Date.parse(r.created_at))
+  ) {
+    return undefined;
+  }
+  return r as unknown as PreflightReceipt;
+}

@@ -1,0 +1,167 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexEntry } from '../index/build.js';
+import { writeFileAtomic } from '../io/fs.js';
+import { INDEX_FILE, lessonDirs } from '../io/repo.js';
+import { ensureStateDir } from '../io/state.js';
+import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
+
+/**
+ * Where preflight's search index comes from. The fast path opens the cache file under
+ * .lessons/ when the stat of lessons/index.json (size, mtime, inode) is the one it was
+ * built from, and reads it piece by piece; it never parses index.json. Otherwise the cache
+ * is rebuilt from index.json, keyed by its sha256. When index.json is missing, unreadable or
+ * older than the lesson folders, the lessons are scanned instead, with a warning.
+ */
+
+export const CACHE_FILE = '.lessons/cache/search.bin';
+
+export interface OpenedSearch {
+  index: SearchIndex;
+  /** sha256 of lessons/index.json, or of the scanned tree's serialized index. */
+  digest: string;
+  /** One line for stderr when the index was missing or stale. */
+  warning: string | undefined;
+  /** Releases the cache file; the index must not be read after. */
+  close: () => void;
+}
+
+interface IndexStat {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+function statIndex(root: string): IndexStat | undefined {
+  try {
+    const stat = fs.statSync(path.join(root, INDEX_FILE));
+    return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The newest mtime of the level folders (lessons/cases, patterns, principles). Adding,
+ * removing or renaming a lesson, and every write by the CLI (atomic: temp file and rename),
+ * changes it; statting every lesson file instead would cost about 3 ms per 1,000 lessons on
+ * each run. (lessons/ itself is left out: writing index.json changes it.)
+ */
+function lessonFoldersMtime(root: string): number {
+  let newest = 0;
+  for (const { dir } of lessonDirs(root)) {
+    try {
+      newest = Math.max(newest, fs.statSync(dir).mtimeMs);
+    } catch {
+      // A level without a folder has no lessons to be newer.
+    }
+  }
+  return newest;
+}
+
+function fileSource(file: string): { source: ByteSource; close: () => void } | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  const source: ByteSource = {
+    size: fs.fstatSync(fd).size,
+    read: (offset, length) => {
+      const bytes = new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        const n = fs.readSync(fd, bytes, done, length - done, offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done === length ? bytes : bytes.subarray(0, done);
+    },
+  };
+  return { source, close: () => fs.closeSync(fd) };
+}
+
+function sameStat(a: IndexStat | null, b: IndexStat): boolean {
+  return a !== null && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+}
+
+function writeCache(root: string, bytes: Uint8Array): void {
+  try {
+    ensureStateDir(root);
+    writeFileAtomic(path.join(root, CACHE_FILE), bytes);
+  } catch {
+    // A cache that cannot be written (read-only checkout) only costs speed.
+  }
+}
+
+interface ScannedTree {
+  entries: IndexEntry[];
+  text: string;
+}
+
+async function scanTree(root: string): Promise<ScannedTree> {
+  const [{ loadLessons }, { buildIndex, serializeIndex }] = await Promise.all([import('../lesson/load.js'), import('../index/build.js')]);
+  const index = buildIndex(loadLessons(root).lessons);
+  return { entries: index.lessons, text: serializeIndex(index) };
+}
+
+/** Building and hashing happen only when the cache is stale, so their modules load only then. */
+async function sha256(data: string | Uint8Array): Promise<string> {
+  return (await import('../util/digest.js')).sha256(data);
+}
+
+async function fromEntries(entries: readonly IndexEntry[], digest: string, stat: IndexStat | null, verifiedMtimeMs: number): Promise<{ bytes: Uint8Array; index: SearchIndex }> {
+  const { buildSearchIndex } = await import('./search-build.js');
+  const bytes = buildSearchIndex(entries, { digest, stat, verifiedMtimeMs });
+  return { bytes, index: SearchIndex.open(memorySource(bytes))! };
+}
+
+async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {
+  const tree = scanned ?? (await scanTree(root));
+  const digest = await sha256(tree.text);
+  return {
+    index: (await fromEntries(tree.entries, digest, null, 0)).index,
+    digest,
+    warning: `${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`,
+    close: () => undefined,
+  };
+}
+
+export async function openSearch(root: string): Promise<OpenedSearch> {
+  const stat = statIndex(root);
+  if (!stat) return fallback(root, `${INDEX_FILE} is missing`);
+  const cacheFile = fileSource(path.join(root, CACHE_FILE));
+  const cached = cacheFile ? SearchIndex.open(cacheFile.source) : undefined;
+  const valid = cached !== undefined && sameStat(cached.source.stat, stat);
+  const foldersMtime = lessonFoldersMtime(root);
+  const knownFresh = Math.max(stat.mtimeMs, valid ? cached.source.verifiedMtimeMs : 0);
+  if (valid && foldersMtime <= knownFresh) return { index: cached, digest: cached.source.digest, warning: undefined, close: cacheFile!.close };
+  cacheFile?.close();
+
+  let text: Buffer;
+  try {
+    text = fs.readFileSync(path.join(root, INDEX_FILE));
+  } catch {
+    return fallback(root, `${INDEX_FILE} cannot be read`);
+  }
+  const digest = await sha256(text);
+  let verifiedMtimeMs = 0;
+  if (foldersMtime > stat.mtimeMs) {
+    // Folders newer than the index: after a checkout that is often only write order, so compare the content.
+    const tree = await scanTree(root);
+    if (tree.text !== text.toString('utf8')) {
+      return fallback(root, `${INDEX_FILE} is older than the lesson files`, tree);
+    }
+    verifiedMtimeMs = foldersMtime;
+  }
+  let built: { bytes: Uint8Array; index: SearchIndex };
+  try {
+    const entries = (JSON.parse(text.toString('utf8')) as { lessons: IndexEntry[] }).lessons;
+    built = await fromEntries(entries, digest, stat, verifiedMtimeMs);
+  } catch {
+    return fallback(root, `${INDEX_FILE} is not a valid index`);
+  }
+  writeCache(root, built.bytes);
+  return { index: built.index, digest, warning: undefined, close: () => undefined };
+}

@@ -1,0 +1,114 @@
+import type { PreflightInput } from './query.js';
+import type { TriggerRow } from './search-index.js';
+
+/**
+ * Context triggers: a lesson's `tools`, `paths` (globs over repo-relative paths) and
+ * `commands` (globs over a shell command). A lesson matches when its `tools` list, if it has
+ * one, names the tool, and one of its path globs matches a path or one of its command
+ * globs matches the command (or one of its `&&`, `||`, `;`, `|` parts). A lesson with tools
+ * but neither paths nor commands matches on the tool alone.
+ */
+
+const GLOB_SPECIAL = /[*?[{]/;
+
+/**
+ * A glob as a RegExp matching the whole string. `**` spans path segments, `*` and `?` stay
+ * within one (for commands, where `/` is an ordinary character, `*` spans everything),
+ * `{a,b}` is either, `[...]` a character class.
+ */
+export function globToRegExp(glob: string, options: { pathSegments: boolean } = { pathSegments: true }): RegExp {
+  const star = options.pathSegments ? '[^/]*' : '.*';
+  const one = options.pathSegments ? '[^/]' : '.';
+  let out = '';
+  let braces = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        const atStart = i === 0 || glob[i - 1] === '/';
+        i++;
+        if (atStart && glob[i + 1] === '/') {
+          i++;
+          out += '(?:.*/)?';
+        } else if (glob[i - 2] === '/' && i === glob.length - 1) {
+          out = out.slice(0, -1) + '(?:/.*)?';
+        } else out += '.*';
+      } else out += star;
+    } else if (c === '?') out += one;
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 2);
+      if (close < 0) out += '\\[';
+      else {
+        const body = glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        out += `[${body}]`;
+        i = close;
+      }
+    } else if (c === '{') {
+      braces++;
+      out += '(?:';
+    } else if (c === '}' && braces > 0) {
+      braces--;
+      out += ')';
+    } else if (c === ',' && braces > 0) out += '|';
+    else out += c.replace(/[.+^$()|\\\]}]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`);
+}
+
+const cache = new Map<string, RegExp>();
+
+function compiled(glob: string, pathSegments: boolean): RegExp {
+  const key = `${pathSegments ? 'p' : 'c'}${glob}`;
+  let re = cache.get(key);
+  if (!re) cache.set(key, (re = globToRegExp(glob, { pathSegments })));
+  return re;
+}
+
+/** A path glob without a `/` matches the file name in any folder, as in .gitignore. */
+export function pathMatches(glob: string, file: string): boolean {
+  const target = glob.includes('/') ? file : file.slice(file.lastIndexOf('/') + 1);
+  if (compiled(glob, true).test(target)) return true;
+  // A --path that is itself a glob matches a trigger it would select (`src/**` vs `src/a/**`).
+  return GLOB_SPECIAL.test(file) && compiled(file, true).test(glob.replace(/^\*\*\//, ''));
+}
+
+export function commandMatches(glob: string, command: string): boolean {
+  const re = compiled(glob.trim(), false);
+  const whole = command.trim();
+  if (re.test(whole)) return true;
+  return whole.split(/&&|\|\||[;|]/).some((part) => re.test(part.trim()));
+}
+
+export interface TriggerMatch {
+  /** Human-readable reasons, e.g. `path **\/package.json matches packages/cli/package.json`. */
+  reasons: string[];
+  kinds: ('path' | 'command' | 'tool')[];
+}
+
+/** How a lesson's context triggers match the run's flags; undefined when they do not. */
+export function matchTriggers(row: TriggerRow, input: PreflightInput): TriggerMatch | undefined {
+  if (row.tools.length > 0 && (input.tool === null || !row.tools.some((tool) => tool.toLowerCase() === input.tool!.toLowerCase()))) {
+    return undefined;
+  }
+  const reasons: string[] = [];
+  const kinds: TriggerMatch['kinds'] = [];
+  for (const glob of row.paths) {
+    const file = input.paths.find((p) => pathMatches(glob, p));
+    if (file !== undefined) {
+      reasons.push(`path ${glob} matches ${file}`);
+      if (!kinds.includes('path')) kinds.push('path');
+    }
+  }
+  if (input.command !== null) {
+    const glob = row.commands.find((g) => commandMatches(g, input.command!));
+    if (glob !== undefined) {
+      reasons.push(`command matches ${glob}`);
+      kinds.push('command');
+    }
+  }
+  if (kinds.length === 0 && row.tools.length > 0 && row.paths.length === 0 && row.commands.length === 0) {
+    reasons.push(`tool ${input.tool}`);
+    kinds.push('tool');
+  }
+  return kinds.length > 0 ? { reasons, kinds } : undefined;
+}

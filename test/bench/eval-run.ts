@@ -1,0 +1,3 @@
+import { bench } from './eval.js';
+
+await bench();

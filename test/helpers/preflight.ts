@@ -1,0 +1,49 @@
+import type { IndexEntry } from '../../src/index/build.js';
+import { emptyTriggers, type Triggers } from '../../src/lesson/model.js';
+import { buildSearchIndex } from '../../src/preflight/search-build.js';
+import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
+import type { PreflightInput } from '../../src/preflight/query.js';
+
+/** An index entry with defaults, for ranking tests that never touch disk. */
+export function indexEntry(fields: Partial<Omit<IndexEntry, 'triggers'>> & { id: string; triggers?: Partial<Triggers> }): IndexEntry {
+  const level = fields.level ?? 'case';
+  const folder = { case: 'cases', pattern: 'patterns', principle: 'principles' }[level];
+  return {
+    path: `lessons/${folder}/${fields.id}.md`,
+    title: fields.id.replace(/-/g, ' '),
+    level,
+    status: 'validated',
+    severity: 'medium',
+    tags: [],
+    confidence: 3,
+    transferability: 3,
+    source: 'curated',
+    occurrences: 1,
+    created_at: '2026-01-01',
+    last_seen: null,
+    last_validated_at: '2026-06-01',
+    summary: '',
+    project: null,
+    checklist: ['Check the thing.'],
+    source_case_ids: [],
+    source_pattern_ids: [],
+    applications: [],
+    duplicate_of: null,
+    superseded_by: null,
+    retired_reason: null,
+    promoted_from: [],
+    promoted_into: [],
+    ...fields,
+    triggers: { ...emptyTriggers(), ...fields.triggers },
+  };
+}
+
+export function searchIndexOf(entries: readonly IndexEntry[]): SearchIndex {
+  return SearchIndex.open(memorySource(buildSearchIndex(entries, { digest: 'test', stat: null, verifiedMtimeMs: 0 })))!;
+}
+
+export function taskInput(task: string, context: Partial<PreflightInput> = {}): PreflightInput {
+  return { task, paths: [], tool: null, command: null, project: null, ...context };
+}
+
+export const NOW = new Date('2026-11-20T12:00:00Z');

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy.js';
+import { selectFromIndex } from '../../src/preflight/command.js';
+import type { IndexEntry } from '../../src/index/build.js';
+import { indexEntry, NOW, searchIndexOf, taskInput } from '../helpers/preflight.js';
+
+const CORPUS: IndexEntry[] = [
+  indexEntry({
+    id: 'case-version-bump-missed-manifest',
+    title: 'Version bump missed the plugin manifest',
+    severity: 'high',
+    tags: ['release', 'versioning', 'manifest'],
+    summary: 'The release bumped package.json but not plugin.json.',
+    checklist: ['Every manifest that carries the version is updated in the same commit.'],
+    triggers: { tools: ['Edit', 'Bash'], paths: ['**/package.json', '**/plugin.json'], commands: ['npm publish*'], keywords: ['version bump'] },
+    promoted_into: ['pattern-version-in-one-place'],
+  }),
+  indexEntry({
+    id: 'case-release-notes-missed-breaking-change',
+    title: 'Release notes left out a breaking change',
+    severity: 'low',
+    tags: ['changelog'],
+    summary: 'A renamed flag was not in the release notes.',
+  }),
+  indexEntry({
+    id: 'pattern-version-in-one-place',
+    level: 'pattern',
+    status: 'canonical',
+    title: 'Keep the release version in one place',
+    tags: ['release', 'versioning'],
+    summary: 'One file is the source of the version; the release step writes the others.',
+    checklist: ['Name the single source of the version.'],
+    promoted_from: ['case-version-bump-missed-manifest'],
+    promoted_into: ['principle-single-source-of-truth'],
+  }),
+  indexEntry({
+    id: 'principle-single-source-of-truth',
+    level: 'principle',
+    title: 'Every fact has a single source of truth',
+    tags: ['architecture'],
+    summary: 'Derived copies are generated from one source, never edited by hand.',
+    promoted_from: ['pattern-version-in-one-place'],
+  }),
+  indexEntry({
+    id: 'case-not-null-column-locked-table',
+    title: 'Adding a NOT NULL column locked the users table',
+    severity: 'critical',
+    tags: ['database', 'migration'],
+    summary: 'A migration rewrote the whole table under an exclusive lock.',
+    triggers: { tools: ['Edit', 'Write', 'Bash'], paths: ['**/migrations/**'], commands: ['npx prisma migrate*'] },
+  }),
+  indexEntry({
+    id: 'case-old-release-checklist',
+    title: 'Release version bump checklist for the old pipeline',
+    status: 'retired',
+    retired_reason: 'the pipeline is gone',
+    tags: ['release', 'versioning'],
+    triggers: { paths: ['**/package.json'] },
+  }),
+];
+
+const policy: Policy = DEFAULT_POLICY;
+const ids = (task: string, context = {}, p = policy, corpus = CORPUS): string[] =>
+  selectFromIndex(searchIndexOf(corpus), taskInput(task, context), p, NOW).selected.map((lesson) => lesson.id);
+
+describe('preflight selection', () => {
+  it('ranks the lessons about the task first, with the pattern and principle they were distilled into', () => {
+    const selected = ids('bump the version of the plugin manifest');
+    expect(selected.slice(0, 2).sort()).toEqual(['case-version-bump-missed-manifest', 'pattern-version-in-one-place']);
+    expect(selected).not.toContain('case-not-null-column-locked-table');
+  });
+
+  it('finds lessons through synonyms: shipping a release is a version bump and publish', () => {
+    // No lesson says "ship"; the synonym group release/ship/publish/version bump finds them.
+    expect(ids('ship it')).toContain('case-version-bump-missed-manifest');
+    expect(ids('ship it')).toContain('pattern-version-in-one-place');
+  });
+
+  it('returns nothing, and never the highest-level lessons, for a task no lesson covers', () => {
+    expect(ids('write a haiku for the team newsletter')).toEqual([]);
+    expect(ids('tweak the padding of the settings modal')).toEqual([]);
+  });
+
+  it('never selects a retired lesson, even when it matches best', () => {
+    expect(ids('release version bump checklist for the old pipeline')).not.toContain('case-old-release-checklist');
+    expect(ids('', { tool: 'Edit', paths: ['package.json'] })).not.toContain('case-old-release-checklist');
+  });
+
+  it('shows at most two supporting cases, and respects smaller per-level quotas', () => {
+    const many = Array.from({ length: 6 }, (_, i) =>
+      indexEntry({ id: `case-release-step-${i}`, title: `Release step ${i} went wrong`, tags: ['release'], summary: 'The release broke.' }),
+    );
+    const big = { ...policy, preflight: { ...policy.preflight, quotas: { principle: 2, pattern: 3, case: 5 } } };
+    expect(ids('release step went wrong', {}, big, many)).toHaveLength(2);
+    const small = { ...policy, preflight: { ...policy.preflight, quotas: { principle: 2, pattern: 3, case: 1 } } };
+    expect(ids('release step went wrong', {}, small, many)).toHaveLength(1);
+  });
+
+  it('shows at most --limit lessons, best first', () => {
+    const all = ids('bump the version of the plugin manifest');
+    const limited = selectFromIndex(searchIndexOf(CORPUS), taskInput('bump the version of the plugin manifest'), policy, NOW, 1).selected.map((l) => l.id);
+    expect(limited).toEqual(all.slice(0, 1));
+  });
+
+  it('gives the reasons a lesson was chosen: matched words, tags, triggers', () => {
+    const { selected } = selectFromIndex(searchIndexOf(CORPUS), taskInput('bump the plugin version', { paths: ['packages/cli/package.json'], tool: 'Edit' }), policy, NOW);
+    const lesson = selected.find((l) => l.id === 'case-version-bump-missed-manifest')!;
+    expect(lesson.reasons.join('\n')).toMatch(/"version" in title/);
+    expect(lesson.reasons).toContain('tags versioning');
+    expect(lesson.reasons).toContain('trigger: path **/package.json matches packages/cli/package.json');
+    expect(lesson.checklist).toEqual(['Every manifest that carries the version is updated in the same commit.']);
+  });
+
+  it('prefers lessons of the --project named', () => {
+    const scoped = [
+      indexEntry({ id: 'case-billing-release', title: 'Release of the service failed', tags: ['release'], project: 'billing' }),
+      indexEntry({ id: 'case-search-release', title: 'Release of the service failed', tags: ['release'], project: 'search' }),
+    ];
+    expect(ids('release the service', { project: 'search' }, policy, scoped)[0]).toBe('case-search-release');
+    expect(ids('release the service', { project: 'billing' }, policy, scoped)[0]).toBe('case-billing-release');
+  });
+
+  it('ranks what a lesson is: severity, status and source break a tie in text', () => {
+    const twins = [
+      indexEntry({ id: 'case-a-auto', title: 'Cache key ignored the lockfile', source: 'auto', status: 'candidate' }),
+      indexEntry({ id: 'case-b-curated', title: 'Cache key ignored the lockfile', severity: 'high' }),
+    ];
+    expect(ids('cache key lockfile', {}, policy, twins)).toEqual(['case-b-curated', 'case-a-auto']);
+  });
+
+  it('raises lessons whose triggers match the paths and command of the task', () => {
+    const plain = ids('change the build');
+    const withPath = ids('change the build', { tool: 'Edit', paths: ['db/migrations/001_add.sql'] });
+    expect(plain).not.toContain('case-not-null-column-locked-table');
+    expect(withPath[0]).toBe('case-not-null-column-locked-table');
+  });
+});
+
+describe('hook mode (context flags, no task)', () => {
+  const hookCorpus = [
+    ...['a', 'b', 'c', 'd'].map((x) => indexEntry({ id: `case-dockerfile-${x}`, severity: 'high', triggers: { paths: ['**/Dockerfile'] } })),
+    indexEntry({ id: 'case-dockerfile-critical', severity: 'critical', triggers: { paths: ['**/Dockerfile'] } }),
+    indexEntry({ id: 'case-force-push', severity: 'critical', triggers: { tools: ['Bash'], commands: ['git push --force*', 'git push -f*'] } }),
+    indexEntry({ id: 'case-env-file', severity: 'critical', triggers: { tools: ['Edit', 'Write', 'Bash'], paths: ['**/.env', '**/.env.*'], commands: ['git add -A*'] } }),
+    indexEntry({ id: 'case-edit-only', triggers: { tools: ['Edit'] } }),
+  ];
+  const hook = (context: Parameters<typeof taskInput>[1]): string[] => ids('', context, policy, hookCorpus);
+
+  it('returns at most hook_max lessons, critical first', () => {
+    const selected = hook({ tool: 'Write', paths: ['services/api/Dockerfile'] });
+    expect(selected).toHaveLength(3);
+    expect(selected[0]).toBe('case-dockerfile-critical');
+  });
+
+  it('always returns every critical lesson whose trigger matches, even past hook_max', () => {
+    const tight = { ...policy, preflight: { ...policy.preflight, hook_max: 1 } };
+    const selected = ids('', { tool: 'Bash', paths: ['.env.production', 'Dockerfile'], command: 'git push --force origin main' }, tight, hookCorpus);
+    expect(selected.slice(0, 3).sort()).toEqual(['case-dockerfile-critical', 'case-env-file', 'case-force-push']);
+    expect(selected).toHaveLength(3);
+  });
+
+  it('matches commands as globs over the whole command or one of its parts', () => {
+    expect(hook({ tool: 'Bash', command: 'git push -f origin main' })).toEqual(['case-force-push']);
+    expect(hook({ tool: 'Bash', command: 'npm test && git add -A' })).toEqual(['case-env-file']);
+    expect(hook({ tool: 'Bash', command: 'git push origin main' })).toEqual([]);
+  });
+
+  it('requires the tool a lesson names, and matches on the tool alone when it names no paths or commands', () => {
+    expect(hook({ tool: 'Read', paths: ['.env'] })).toEqual([]);
+    expect(hook({ tool: 'Edit', paths: ['.env'] })).toEqual(['case-env-file', 'case-edit-only']);
+    expect(hook({ tool: 'Edit' })).toEqual(['case-edit-only']);
+  });
+});
