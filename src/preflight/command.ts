@@ -79,6 +79,26 @@ export function repoPath(root: string, file: string): string {
   return posix.replace(/^(\.\/)+/, '');
 }
 
+export interface RepositorySelection {
+  selected: SelectedLesson[];
+  records: Map<string, DocRecord>;
+  digest: string;
+  warning: string | undefined;
+}
+
+/**
+ * The preflight selection for `input` in the repository at `root`, through the cached search
+ * index, without printing or writing a receipt: what review, hooks and other callers use.
+ */
+export async function selectInRepository(root: string, input: PreflightInput, policy: Policy, now: Date, limit?: number): Promise<RepositorySelection> {
+  const opened = await openSearch(root);
+  try {
+    return { ...selectFromIndex(opened.index, input, policy, now, limit), digest: opened.digest, warning: opened.warning };
+  } finally {
+    opened.close();
+  }
+}
+
 /** `lessons preflight`: the lessons to have in front of you before the task, and a receipt that you saw them. */
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const root = findRepoRoot(options.cwd);
@@ -90,14 +110,8 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     command: options.command,
     project: options.project,
   };
-  const opened = await openSearch(root);
-  let chosen: ReturnType<typeof selectFromIndex>;
-  try {
-    chosen = selectFromIndex(opened.index, input, policy, options.now, options.limit);
-  } finally {
-    opened.close();
-  }
-  const { selected, records } = chosen;
+  const chosen = await selectInRepository(root, input, policy, options.now, options.limit);
+  const { selected, records, digest } = chosen;
   const hook = isHookMode(input);
   const full: PreflightReport = {
     ...input,
@@ -106,11 +120,11 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     selected,
     omitted_by_budget: 0,
     message: selected.length > 0 ? null : hook ? NO_TRIGGER : NO_MATCH,
-    index_digest: opened.digest,
+    index_digest: digest,
     receipt: RECEIPT_FILE,
   };
   const summary = (id: string): string => records.get(id)?.summary ?? '';
   const { report, output } = renderWithinBudget(full, options.format, options.budget, summary);
-  writeReceipt(root, makeReceipt(input, report.selected.map((lesson) => lesson.id), opened.digest, options.now));
-  return { report, output, warning: opened.warning };
+  writeReceipt(root, makeReceipt(input, report.selected.map((lesson) => lesson.id), digest, options.now));
+  return { report, output, warning: chosen.warning };
 }

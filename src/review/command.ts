@@ -15,6 +15,8 @@ export interface ReviewOptions {
   base?: string | undefined;
   /** The policy when the caller has it already (the guard); read and validated otherwise. */
   policy?: Policy;
+  /** The clock, for lesson recency in the selection; now when left out. */
+  now?: Date;
 }
 
 export interface ReviewResult {
@@ -42,7 +44,7 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
     return { ...base, ran: false, lessons: [], prompt: { bytes: 0, cut: [] }, summary: null, findings: [], blocked: false };
   }
   const diffText = changes.sections.map((section) => section.text).join('\n');
-  const lessons = await selectForReview(root, `${changes.commitMessages}\n${diffText}`, changes.paths);
+  const lessons = await selectForReview(root, { commitMessages: changes.commitMessages, diff: diffText, paths: changes.paths }, policy, options.now ?? new Date());
   const prompt = buildReviewPrompt({
     instructions: policy.review.instructions,
     lessons,

@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { review, runSemanticLane } from '../../src/review/command.js';
-import { selectForReview } from '../../src/review/lessons.js';
+import { changedWords, selectForReview } from '../../src/review/lessons.js';
+import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 import { fakeReviewer } from '../helpers/reviewer.js';
+
+const NOW = new Date('2026-11-21T12:00:00Z');
 
 const LESSON_ID = 'case-2026-05-12-version-bump';
 
@@ -132,15 +135,25 @@ describe('runSemanticLane (for lessons guard --stage final)', () => {
 });
 
 describe('selectForReview', () => {
-  it('matches tags, keywords and checklist words, and skips retired lessons', async () => {
+  it('selects with preflight from the commit messages and paths, and skips retired lessons', async () => {
     const root = tempLessonsRepo({
       ...lessonFile({ id: 'case-2026-01-01-a', title: 'Version bump missed a manifest', tags: ['release'] }),
       ...lessonFile({ id: 'case-2026-01-02-b', title: 'Release notes forgot the version', tags: ['release'], status: 'retired', retired_reason: 'obsolete' }),
       ...lessonFile({ id: 'case-2026-01-03-c', title: 'Cron job ran twice', tags: ['scheduling'] }),
     });
-    const selected = await selectForReview(root, 'release: version bump', ['package.json']);
+    const selected = await selectForReview(root, { commitMessages: 'release: version bump', diff: '', paths: ['package.json'] }, DEFAULT_POLICY, NOW);
     expect(selected.map((lesson) => lesson.id)).toEqual(['case-2026-01-01-a']);
     expect(selected[0]!.checklist).toEqual(['Every manifest that carries the version is updated in the same commit.']);
-    expect(await selectForReview(root, 'refactor the parser', [])).toEqual([]);
+    expect(await selectForReview(root, { commitMessages: 'refactor the parser', diff: '', paths: [] }, DEFAULT_POLICY, NOW)).toEqual([]);
+    const fromDiff = await selectForReview(root, { commitMessages: '', diff: '+++ b/package.json\n-  "version": "1.1.0"\n+  "version": "1.2.0"', paths: ['package.json'] }, DEFAULT_POLICY, NOW);
+    expect(fromDiff.map((lesson) => lesson.id)).toEqual(['case-2026-01-01-a']);
+  });
+});
+
+describe('changedWords', () => {
+  it('takes the words of added and removed lines, not file headers or context', () => {
+    const diff = 'diff --git a/x b/x\n--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n context line\n-const old = 1;\n+const renamed = 2;';
+    expect(changedWords(diff)).toEqual(['const', 'old', 'const', 'renamed']);
+    expect(changedWords('+a bb cc dd', 2)).toEqual(['bb', 'cc']);
   });
 });
