@@ -13,16 +13,19 @@ import {
   type GitRepo,
 } from '../io/git.js';
 import { STATE_DIR, findRepoRoot } from '../io/repo.js';
-import type { Gate, GateLevel, Policy, Stage } from '../policy/policy.js';
-import { loadPolicy } from '../policy/validate-policy.js';
+import { packageFile } from '../package-root.js';
+import { readPolicyFile, resolvePolicy, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';
+import type { SchemaError } from '../schema/validate.js';
+import { sha256 } from '../util/digest.js';
 import { formatJson } from '../util/json.js';
 import { compileIncidentPatterns } from './commits.js';
 import type { GuardFinding } from './finding.js';
 import { runGates, stageLevels, type GateInput, type QualityOutcome } from './gates.js';
 import { resolveRange, type Range } from './range.js';
 import { RECEIPT_FILE, judgeReceipt } from './receipt.js';
+import { LessonCache } from './lesson-cache.js';
 import { compileSecretRules, scanText, type SecretMatch } from './secrets.js';
-import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type BlobCache, type Snapshot } from './snapshot.js';
+import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
 
 export interface GuardOptions {
   cwd: string;
@@ -68,20 +71,60 @@ async function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): 
 
 const MAX_SCAN_BYTES = 1024 * 1024;
 
-async function scanSecrets(policy: Policy, head: Snapshot, changed: readonly string[]): Promise<SecretMatch[]> {
+async function scanSecrets(policy: Policy, head: Snapshot, changed: readonly string[], cache: LessonCache): Promise<SecretMatch[]> {
   const rules = compiled(compileSecretRules(policy.secrets));
   const allowlist = new Set(policy.secrets.allowlist);
-  const texts = new Map<string, Uint8Array>(head.lessonBytes);
+  const digest = sha256(JSON.stringify(policy.secrets.rules));
+  const scan = (rel: string, bytes: Uint8Array): SecretMatch[] =>
+    bytes.length > MAX_SCAN_BYTES || bytes.includes(0) ? [] : scanText(rel, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), rules, new Set());
+  const unknown = head.lessonFiles.filter((file) => file.entry.secrets?.digest !== digest);
+  const contents = new Map(head.knownBytes);
+  const unread = unknown.filter((file) => !contents.has(file.path)).map((file) => file.path);
+  for (const [rel, bytes] of await head.readFiles(unread)) contents.set(rel, bytes);
+  for (const file of unknown) {
+    file.entry.secrets = { digest, matches: scan(file.path, contents.get(file.path) ?? new Uint8Array()).map(({ file: _file, ...match }) => match) };
+    cache.touch();
+  }
+  const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.entry.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
   if (policy.secrets.scope === 'change') {
-    const others = changed.filter((rel) => !texts.has(rel));
-    for (const [rel, bytes] of await head.readFiles(others)) texts.set(rel, bytes);
+    const lessonPaths = new Set(head.lessonFiles.map((file) => file.path));
+    const others = changed.filter((rel) => !lessonPaths.has(rel));
+    for (const [rel, bytes] of await head.readFiles(others)) matches.push(...scan(rel, bytes));
   }
-  const matches: SecretMatch[] = [];
-  for (const [rel, bytes] of texts) {
-    if (bytes.length > MAX_SCAN_BYTES || bytes.includes(0)) continue;
-    matches.push(...scanText(rel, Buffer.from(bytes).toString('utf8'), rules, allowlist));
+  return matches.filter((match) => !allowlist.has(match.fingerprint));
+}
+
+/**
+ * The policy, validated with ajv the first time its text is seen; later runs with the same
+ * text skip the validator (and its load time) on the commit path.
+ */
+async function policyFor(root: string, cache: LessonCache): Promise<Policy> {
+  const raw = readPolicyFile(root);
+  const digest = sha256(JSON.stringify(raw.data));
+  if (cache.policyValidated(digest)) return resolvePolicy(raw.data);
+  const { loadPolicy } = await import('../policy/validate-policy.js');
+  const policy = loadPolicy(root);
+  cache.rememberPolicy(digest);
+  return policy;
+}
+
+/** Schema errors of each lesson, from the cache or from ajv (loaded only when one is new). */
+async function schemaErrorsOf(snapshot: Snapshot, cache: LessonCache): Promise<(data: unknown) => SchemaError[]> {
+  const byData = new Map<unknown, SchemaError[]>();
+  const missing = snapshot.lessonFiles.filter((file) => file.entry.loaded && file.entry.schemaErrors === undefined);
+  if (missing.length > 0) {
+    const { validateAgainst } = await import('../schema/validate.js');
+    for (const file of missing) file.entry.schemaErrors = validateAgainst('lesson', file.entry.loaded!.data);
+    cache.touch();
   }
-  return matches;
+  for (const file of snapshot.lessonFiles) if (file.entry.loaded) byData.set(file.entry.loaded.data, file.entry.schemaErrors ?? []);
+  return (data) => byData.get(data) ?? [];
+}
+
+function cacheVersion(): string {
+  const manifest = fs.readFileSync(packageFile('package.json'), 'utf8');
+  const schemas = ['lesson', 'policy'].map((name) => fs.readFileSync(packageFile('schemas', `${name}.schema.json`), 'utf8'));
+  return sha256([manifest, ...schemas].join('\0'));
 }
 
 async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[]> {
@@ -102,11 +145,15 @@ interface Sides {
 }
 
 /** Which trees the stage compares: the staged tree against HEAD, a pushed range, or the working tree. */
-async function sides(repo: GitRepo, root: string, options: GuardOptions, wantBase: boolean, cache: BlobCache): Promise<Sides> {
+async function sides(repo: GitRepo, root: string, options: GuardOptions, wantBase: boolean, cache: LessonCache): Promise<Sides> {
   if (options.stage === 'pre-commit') {
-    const headCommit = await resolveCommit(repo, 'HEAD');
-    const base = !wantBase ? undefined : headCommit ? await commitSnapshot(repo, root, headCommit, cache) : emptySnapshot();
-    return { head: await indexSnapshot(repo, root, cache), ...(base ? { base } : {}), changed: await stagedChanges(repo) };
+    // Independent git reads, run side by side.
+    const [head, base, changed] = await Promise.all([
+      indexSnapshot(repo, root, cache),
+      !wantBase ? undefined : resolveCommit(repo, 'HEAD').then((commit) => (commit ? commitSnapshot(repo, root, commit, cache) : emptySnapshot())),
+      stagedChanges(repo),
+    ]);
+    return { head, ...(base ? { base } : {}), changed };
   }
   const range = await resolveRange(repo, { stage: options.stage, base: options.base, head: options.head, env: options.env });
   if (!range && options.stage !== 'final') {
@@ -114,7 +161,7 @@ async function sides(repo: GitRepo, root: string, options: GuardOptions, wantBas
   }
   const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache) : emptySnapshot();
   if (options.stage === 'final') {
-    return { head: worktreeSnapshot(root), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
+    return { head: await worktreeSnapshot(root, cache), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
   }
   return {
     head: await commitSnapshot(repo, root, range!.head, cache),
@@ -128,11 +175,11 @@ async function sides(repo: GitRepo, root: string, options: GuardOptions, wantBas
 export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   const root = findRepoRoot(options.cwd);
   const repo = await openRepo(root);
-  const policy = loadPolicy(root);
+  const cache = new LessonCache(root, cacheVersion());
+  const policy = await policyFor(root, cache);
   const levels = stageLevels(policy, options.stage);
   const on = (gate: Gate): boolean => levels[gate] !== 'off';
   const incidentPatterns = compiled(compileIncidentPatterns(policy.incident));
-  const cache: BlobCache = new Map();
   const { head, base, range, changed } = await sides(repo, root, options, on('promotion'), cache);
   const paths = await changedPaths(repo, root, changed);
   const needCommits = on('incident-lesson') || (on('preflight-evidence') && options.stage !== 'final');
@@ -146,14 +193,15 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
     ...(commits ? { commits } : options.stage === 'pre-commit' ? {} : { commits: [] }),
     changedPaths: paths,
     incidentPatterns,
-    schemaErrors: on('schema') ? (await import('../schema/validate.js')).validateAgainst.bind(null, 'lesson') : () => [],
+    schemaErrors: on('schema') ? await schemaErrorsOf(head, cache) : () => [],
   };
   if (on('preflight-evidence') && (options.stage === 'pre-commit' || options.stage === 'final')) {
     input.receipt = judgeReceipt(readTextIfExists(path.join(root, RECEIPT_FILE)), options.now, policy.preflight.receipt_max_age_minutes);
   }
-  if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths);
+  if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
   if (on('quality')) input.quality = await runQuality(policy, root);
   const findings = runGates(input);
+  cache.save();
   const block = findings.filter((finding) => finding.level === 'block').length;
   const report: GuardReport = {
     version: 1,

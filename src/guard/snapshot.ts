@@ -3,20 +3,32 @@ import path from 'node:path';
 import { readMarkdownFiles, toPosixRelative } from '../io/fs.js';
 import { indexFiles, readBlobs, treeFiles, type GitRepo, type TreeFile } from '../io/git.js';
 import { INDEX_FILE, LESSONS_DIR, lessonDirs } from '../io/repo.js';
-import { addLessonFile, type LoadedTree } from '../lesson/load.js';
+import type { LoadedTree } from '../lesson/load.js';
 import { levelOfFolder, type Level } from '../lesson/model.js';
+import { compareStrings } from '../util/compare.js';
+import { sha256 } from '../util/digest.js';
+import { fromLoaded, type CachedFile, type LessonCache } from './lesson-cache.js';
+
+/** One lesson file of a side, with what the cache knows about its content. */
+export interface LessonFileRef {
+  path: string;
+  entry: CachedFile;
+}
+
+type ReadFiles = (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
 
 /** The lessons of one side of a check: the working tree, the git index, or a commit. */
 export interface Snapshot {
   /** `worktree`, `index`, a commit sha, or `empty` (before the first commit). */
   label: string;
   tree: LoadedTree;
-  /** Raw bytes of each lesson file, by lessons-root-relative path (secrets scanning needs lines). */
-  lessonBytes: Map<string, Uint8Array>;
+  lessonFiles: LessonFileRef[];
+  /** Bytes this run already read (the lessons the cache did not know). */
+  knownBytes: Map<string, Uint8Array>;
   /** The text of lessons/index.json, undefined when the file is absent. */
   indexText: string | undefined;
-  /** Reads other files of this side by lessons-root-relative path (absent files are left out). */
-  readFiles: (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
+  /** Reads files of this side by lessons-root-relative path (absent files are left out). */
+  readFiles: ReadFiles;
 }
 
 /** The level a path `lessons/<folder>/<name>.md` stands for; undefined for anything else. */
@@ -26,39 +38,59 @@ export function lessonPathLevel(relPath: string): Level | undefined {
   return levelOfFolder(parts[1]!);
 }
 
-function buildTree(files: readonly { path: string; bytes: Uint8Array; level: Level }[]): Pick<Snapshot, 'tree' | 'lessonBytes'> {
-  const tree: LoadedTree = { lessons: [], problems: [] };
-  const lessonBytes = new Map<string, Uint8Array>();
-  for (const file of files) {
-    lessonBytes.set(file.path, file.bytes);
-    addLessonFile(tree, file.path, file.bytes, file.level);
+interface Listed {
+  path: string;
+  level: Level;
+  /** The content's identity: a git blob id or a sha256, with the path. */
+  key: string;
+}
+
+/** Parses the files the cache does not know, then assembles the tree in path order. */
+async function buildTree(items: readonly Listed[], read: ReadFiles, cache: LessonCache): Promise<Pick<Snapshot, 'tree' | 'lessonFiles' | 'knownBytes'>> {
+  const misses = items.filter((item) => cache.get(item.key) === undefined);
+  let contents = new Map<string, Uint8Array>();
+  if (misses.length > 0) {
+    const { addLessonFile } = await import('../lesson/load.js');
+    contents = await read(misses.map((item) => item.path));
+    for (const item of misses) {
+      const one: LoadedTree = { lessons: [], problems: [] };
+      addLessonFile(one, item.path, contents.get(item.path) ?? new Uint8Array(), item.level);
+      cache.set(item.key, fromLoaded(one.lessons[0], one.problems));
+    }
   }
-  return { tree, lessonBytes };
+  const tree: LoadedTree = { lessons: [], problems: [] };
+  const lessonFiles: LessonFileRef[] = [];
+  for (const item of [...items].sort((a, b) => compareStrings(a.path, b.path))) {
+    const entry = cache.get(item.key) ?? fromLoaded(undefined, []);
+    lessonFiles.push({ path: item.path, entry });
+    tree.problems.push(...entry.problems);
+    const loaded = cache.lessonOf(item.key, entry, item.path);
+    if (loaded) tree.lessons.push(loaded);
+  }
+  return { tree, lessonFiles, knownBytes: contents };
 }
 
 export function emptySnapshot(): Snapshot {
-  return {
-    label: 'empty',
-    tree: { lessons: [], problems: [] },
-    lessonBytes: new Map(),
-    indexText: undefined,
-    readFiles: async () => new Map(),
-  };
+  return { label: 'empty', tree: { lessons: [], problems: [] }, lessonFiles: [], knownBytes: new Map(), indexText: undefined, readFiles: async () => new Map() };
 }
 
 /** The lessons on disk, as `lessons lint` sees them. */
-export function worktreeSnapshot(root: string): Snapshot {
-  const files: { path: string; bytes: Uint8Array; level: Level }[] = [];
+export async function worktreeSnapshot(root: string, cache: LessonCache): Promise<Snapshot> {
+  const items: Listed[] = [];
+  const bytes = new Map<string, Uint8Array>();
   const problems: LoadedTree['problems'] = [];
   for (const { level, dir } of lessonDirs(root)) {
     for (const read of readMarkdownFiles(root, dir)) {
-      if (read.kind === 'problem') problems.push({ rule: 'file', severity: read.severity, file: read.path, message: read.message });
-      else files.push({ path: read.path, bytes: read.bytes, level });
+      if (read.kind === 'problem') {
+        problems.push({ rule: 'file', severity: read.severity, file: read.path, message: read.message });
+        continue;
+      }
+      bytes.set(read.path, read.bytes);
+      items.push({ path: read.path, level, key: `sha256:${sha256(read.bytes)}:${read.path}` });
     }
   }
-  const built = buildTree(files);
-  built.tree.problems.unshift(...problems);
   const readOne = (rel: string): Uint8Array | undefined => {
+    if (bytes.has(rel)) return bytes.get(rel);
     try {
       const file = path.join(root, rel);
       return fs.statSync(file).isFile() ? fs.readFileSync(file) : undefined;
@@ -66,19 +98,18 @@ export function worktreeSnapshot(root: string): Snapshot {
       return undefined;
     }
   };
-  return {
-    label: 'worktree',
-    ...built,
-    indexText: readOne(INDEX_FILE)?.toString(),
-    readFiles: async (paths) => {
-      const result = new Map<string, Uint8Array>();
-      for (const rel of paths) {
-        const bytes = readOne(rel);
-        if (bytes) result.set(rel, bytes);
-      }
-      return result;
-    },
+  const readFiles: ReadFiles = async (paths) => {
+    const result = new Map<string, Uint8Array>();
+    for (const rel of paths) {
+      const content = readOne(rel);
+      if (content) result.set(rel, content);
+    }
+    return result;
   };
+  const built = { ...(await buildTree(items, readFiles, cache)), knownBytes: bytes };
+  built.tree.problems.unshift(...problems);
+  const index = readOne(INDEX_FILE);
+  return { label: 'worktree', ...built, indexText: index === undefined ? undefined : Buffer.from(index).toString('utf8'), readFiles };
 }
 
 /** Where the lessons root sits inside the git top level, as a path prefix (`''` or `sub/dir/`). */
@@ -87,51 +118,46 @@ export function gitPrefix(repo: GitRepo, root: string): string {
   return rel === '' ? '' : `${rel}/`;
 }
 
-/** Parses each blob once even when base and head both hold it. */
-export type BlobCache = Map<string, Uint8Array>;
-
-type ReadFiles = Snapshot['readFiles'];
-
-/** Reads files of a git listing by lessons-root-relative path, through the blob cache. */
-function blobReader(repo: GitRepo, prefix: string, listed: readonly TreeFile[], cache: BlobCache): ReadFiles {
+/** Reads files of a git listing by lessons-root-relative path. */
+function blobReader(repo: GitRepo, prefix: string, listed: readonly TreeFile[]): ReadFiles {
   const byPath = new Map<string, string>();
   for (const file of listed) if (file.path.startsWith(prefix)) byPath.set(file.path.slice(prefix.length), file.blob);
   return async (paths) => {
-    const blobs = paths.map((rel) => byPath.get(rel)).filter((blob): blob is string => blob !== undefined);
-    for (const [blob, bytes] of await readBlobs(repo, blobs.filter((blob) => !cache.has(blob)))) cache.set(blob, bytes);
+    const blobs = await readBlobs(repo, paths.map((rel) => byPath.get(rel)).filter((blob): blob is string => blob !== undefined));
     const result = new Map<string, Uint8Array>();
     for (const rel of paths) {
       const blob = byPath.get(rel);
-      if (blob !== undefined) result.set(rel, cache.get(blob)!);
+      if (blob !== undefined) result.set(rel, blobs.get(blob)!);
     }
     return result;
   };
 }
 
-async function gitSnapshot(repo: GitRepo, root: string, label: string, listed: TreeFile[], cache: BlobCache, readOthers: ReadFiles): Promise<Snapshot> {
+async function gitSnapshot(repo: GitRepo, root: string, label: string, listed: TreeFile[], cache: LessonCache, readOthers: ReadFiles): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  const lessonPaths = listed
-    .filter((file) => file.path.startsWith(prefix))
-    .map((file) => file.path.slice(prefix.length))
-    .filter((rel) => lessonPathLevel(rel) !== undefined);
-  const contents = await blobReader(repo, prefix, listed, cache)([...lessonPaths, INDEX_FILE]);
-  const built = buildTree(lessonPaths.map((rel) => ({ path: rel, bytes: contents.get(rel)!, level: lessonPathLevel(rel)! })));
-  const index = contents.get(INDEX_FILE);
-  return { label, ...built, indexText: index === undefined ? undefined : Buffer.from(index).toString(), readFiles: readOthers };
+  const items: Listed[] = [];
+  for (const file of listed) {
+    if (!file.path.startsWith(prefix)) continue;
+    const rel = file.path.slice(prefix.length);
+    const level = lessonPathLevel(rel);
+    if (level !== undefined) items.push({ path: rel, level, key: `git:${file.blob}:${rel}` });
+  }
+  const read = blobReader(repo, prefix, listed);
+  const built = await buildTree(items, read, cache);
+  const index = (await read([INDEX_FILE])).get(INDEX_FILE);
+  return { label, ...built, indexText: index === undefined ? undefined : Buffer.from(index).toString('utf8'), readFiles: readOthers };
 }
 
 /** What the next commit would hold: the git index (the staging area). */
-export async function indexSnapshot(repo: GitRepo, root: string, cache: BlobCache): Promise<Snapshot> {
+export async function indexSnapshot(repo: GitRepo, root: string, cache: LessonCache): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  const readOthers: ReadFiles = async (paths) =>
-    blobReader(repo, prefix, await indexFiles(repo, paths.map((rel) => `${prefix}${rel}`)), cache)(paths);
+  const readOthers: ReadFiles = async (paths) => blobReader(repo, prefix, await indexFiles(repo, paths.map((rel) => `${prefix}${rel}`)))(paths);
   return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, readOthers);
 }
 
 /** The tree of a commit. */
-export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: BlobCache): Promise<Snapshot> {
+export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: LessonCache): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  const readOthers: ReadFiles = async (paths) =>
-    blobReader(repo, prefix, await treeFiles(repo, commit, paths.map((rel) => `${prefix}${rel}`)), cache)(paths);
+  const readOthers: ReadFiles = async (paths) => blobReader(repo, prefix, await treeFiles(repo, commit, paths.map((rel) => `${prefix}${rel}`)))(paths);
   return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, readOthers);
 }

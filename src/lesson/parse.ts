@@ -1,4 +1,5 @@
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+import type matterType from 'gray-matter';
 import {
   DEFAULTS,
   FRONTMATTER_KEYS,
@@ -31,6 +32,14 @@ export interface ParsedFile {
 }
 
 export type ParseResult = { ok: true; file: ParsedFile; warnings: ParseProblem[] } | { ok: false; problem: ParseProblem };
+
+let matter: typeof matterType | undefined;
+
+/** gray-matter on first use (about 25 ms with js-yaml): readers of cached lessons never load it. */
+function grayMatter(): typeof matterType {
+  matter ??= createRequire(import.meta.url)('gray-matter') as typeof matterType;
+  return matter;
+}
 
 const EXPECTED_FORM = 'expected a file that starts with a `---` line, then YAML fields, then a closing `---` line';
 
@@ -112,7 +121,7 @@ export function parseLessonText(text: string): ParseResult {
   let data: unknown;
   try {
     // Passing options turns off gray-matter's content cache, which would pin every file in memory.
-    data = matter(`---\n${frontmatter}\n---\n`, { language: 'yaml' }).data;
+    data = grayMatter()(`---\n${frontmatter}\n---\n`, { language: 'yaml' }).data;
   } catch (error) {
     return { ok: false, problem: yamlProblem(error) };
   }

@@ -260,6 +260,21 @@ describe('levels and audit', () => {
     expect((await guard(root, 'pre-commit')).findings).toEqual([]);
   });
 
+  it('gives the same findings from its content cache, and ignores a broken cache', async () => {
+    const root = await committedLessonsRepo();
+    writeFiles(root, lessonFile({ id: 'case-2026-02-02-bad', severity: 'extreme' }, `## Fix\n\n${fakeToken('github')}\n`));
+    git(root, 'add', '-A');
+    const first = await guard(root, 'pre-commit');
+    expect(first.findings.map((finding) => finding.gate)).toEqual(expect.arrayContaining(['schema', 'secrets', 'index-fresh']));
+    expect(fs.existsSync(path.join(root, '.lessons/cache/guard-files.json'))).toBe(true);
+    expect(await guard(root, 'pre-commit')).toEqual(first);
+    fs.writeFileSync(path.join(root, '.lessons/cache/guard-files.json'), '{ broken');
+    expect(await guard(root, 'pre-commit')).toEqual(first);
+    writeFiles(root, lessonFile({ id: 'case-2026-02-02-bad' }));
+    await stageIndex(root);
+    expect((await guard(root, 'pre-commit')).blocked).toBe(false);
+  });
+
   it('writes each run to .lessons/guard/<stage>-last.json under a git-ignored folder', async () => {
     const root = await committedLessonsRepo();
     const report = await guard(root, 'pre-commit');
