@@ -60,6 +60,17 @@ describe('git situations', () => {
     expect(report).toMatchObject({ base, base_from: 'origin/main', blocked: false, findings: [] });
   });
 
+  it('pre-push under the pre-commit framework takes the range from PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF', async () => {
+    const root = await committedLessonsRepo();
+    const base = git(root, 'rev-parse', 'HEAD').trim();
+    writeFiles(root, { 'a.txt': 'a' });
+    const head = commitAll(root, 'one', 'Lessons-Preflight: none');
+    writeFiles(root, { 'b.txt': 'b' });
+    commitAll(root, 'two, not pushed');
+    const report = await runGuard({ cwd: root, stage: 'pre-push', now: NOW, env: { PRE_COMMIT_FROM_REF: base, PRE_COMMIT_TO_REF: head } });
+    expect(report).toMatchObject({ base, head, findings: [] });
+  });
+
   it('a shallow clone without the base: exit 2 with what to fetch', async () => {
     const root = await committedLessonsRepo();
     const bare = withOrigin(root);

@@ -40,6 +40,11 @@ describe('lessons hooks install with real git commit and push', () => {
     expect(blocked.output).toContain('bypass the guard knowingly with `git commit --no-verify`');
     await stageIndex(root);
     expect(gitRun(root, ['commit', '-m', 'add a case']).status).toBe(0);
+    // `git commit -a` commits through a temporary index, which the guard must read.
+    writeFiles(root, lessonFile({ id: 'case-2026-07-07-new', status: 'nonsense' }));
+    const all = gitRun(root, ['commit', '-a', '-m', 'break it']);
+    expect(all.status).not.toBe(0);
+    expect(all.output).toContain('block [schema]');
   });
 
   it('adds the Lessons-Preflight trailer from a fresh receipt, once, and never to a merge', async () => {

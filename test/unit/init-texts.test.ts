@@ -32,3 +32,17 @@ describe('the workflow', () => {
     expect(workflowYaml({ inPackageJson: false, version: '1.2.3' })).toContain('- run: npm install --global lessons@1.2.3\n');
   });
 });
+
+describe("this repository's own workflow", () => {
+  it('runs lint, index --check and the ci guard on pull requests with the whole history', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const { PACKAGE_ROOT } = await import('../helpers/repo.js');
+    const yaml = fs.readFileSync(path.join(PACKAGE_ROOT, '.github/workflows/lessons.yml'), 'utf8');
+    expect(yaml).toContain('  pull_request:');
+    expect(yaml).toContain('fetch-depth: 0');
+    expect(yaml).toContain('node-version: 20');
+    expect(yaml).toContain('- run: npm ci');
+    for (const step of ['lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: node dist/cli/lessons.js ${step}\n`);
+  });
+});
