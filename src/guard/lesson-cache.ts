@@ -47,6 +47,8 @@ export class LessonCache {
   private readonly version: string;
   private data: CacheFile;
   private used = new Set<string>();
+  /** Entries kept for this run only: their frontmatter would not survive JSON (`.inf`, `.nan`). */
+  private volatile = new Set<string>();
   /** One LoadedLesson per key and run: base and head share the lessons a change leaves alone. */
   private loadedByKey = new Map<string, LoadedLesson | undefined>();
   private dirty = false;
@@ -71,7 +73,7 @@ export class LessonCache {
   }
 
   set(key: string, entry: CachedFile): void {
-    if (entry.loaded && !isPlainJson(entry.loaded.data)) return;
+    if (entry.loaded && !isPlainJson(entry.loaded.data)) this.volatile.add(key);
     this.data.files[key] = entry;
     this.used.add(key);
     this.dirty = true;
@@ -102,7 +104,7 @@ export class LessonCache {
     const unused = Object.keys(this.data.files).some((key) => !this.used.has(key));
     if (!this.dirty && !unused) return;
     const files: Record<string, CachedFile> = {};
-    for (const key of this.used) if (this.data.files[key]) files[key] = this.data.files[key]!;
+    for (const key of this.used) if (this.data.files[key] && !this.volatile.has(key)) files[key] = this.data.files[key]!;
     // Temp file and rename, without fsync: a cache lost in a crash is only rebuilt.
     const temp = `${this.file}.${process.pid}.tmp`;
     try {

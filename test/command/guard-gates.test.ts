@@ -275,6 +275,16 @@ describe('levels and audit', () => {
     expect((await guard(root, 'pre-commit')).blocked).toBe(false);
   });
 
+  it('checks a lesson whose frontmatter JSON cannot hold (kept out of the cache, never dropped)', async () => {
+    const root = await committedLessonsRepo();
+    writeFiles(root, { 'lessons/cases/case-2026-02-03-inf.md': lessonText({ id: 'case-2026-02-03-inf' }).replace('severity: medium', 'severity: medium\nconfidence: .inf') });
+    git(root, 'add', '-A');
+    for (let run = 0; run < 2; run++) {
+      const findings = gate(await guard(root, 'pre-commit'), 'schema');
+      expect(findings.map((finding) => [finding.file, finding.message])).toEqual([['lessons/cases/case-2026-02-03-inf.md', 'confidence must be integer']]);
+    }
+  });
+
   it('writes each run to .lessons/guard/<stage>-last.json under a git-ignored folder', async () => {
     const root = await committedLessonsRepo();
     const report = await guard(root, 'pre-commit');
