@@ -58,15 +58,20 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       io.err(`lessons: LESSONS_DISABLE=1: skipping the ${action} hook`);
       return 0;
     }
-    const { addPreflightTrailer } = await import('../../src/hooks/trailer.js');
-    const outcome = await addPreflightTrailer({
-      cwd,
-      file,
-      source: source ?? process.env.PRE_COMMIT_COMMIT_MSG_SOURCE,
-      hook: action,
-      now: new Date(),
-    });
-    if (!outcome.added && /receipt/.test(outcome.note)) io.err(`lessons: ${outcome.note}`);
+    // A message hook never stops a commit: whatever goes wrong, the commit goes on without the trailer.
+    try {
+      const { addPreflightTrailer } = await import('../../src/hooks/trailer.js');
+      const outcome = await addPreflightTrailer({
+        cwd,
+        file,
+        source: source ?? process.env.PRE_COMMIT_COMMIT_MSG_SOURCE,
+        hook: action,
+        now: new Date(),
+      });
+      if (!outcome.added && /receipt/.test(outcome.note)) io.err(`lessons: ${outcome.note}`);
+    } catch (error) {
+      io.err(`lessons: no Lessons-Preflight trailer: ${(error as Error).message}`);
+    }
     return 0;
   }
   if (action !== 'install' && action !== 'uninstall' && action !== 'status') {

@@ -148,16 +148,24 @@ async function gitSnapshot(repo: GitRepo, root: string, label: string, listed: T
   return { label, ...built, indexText: index === undefined ? undefined : Buffer.from(index).toString('utf8'), readFiles: readOthers };
 }
 
+/** Reads any file of a side through one listing of the whole tree, made on first use (no pathspec limits). */
+function wholeListing(repo: GitRepo, prefix: string, list: () => Promise<TreeFile[]>): ReadFiles {
+  let reader: ReadFiles | undefined;
+  return async (paths) => {
+    if (paths.length === 0) return new Map();
+    reader ??= blobReader(repo, prefix, await list());
+    return reader(paths);
+  };
+}
+
 /** What the next commit would hold: the git index (the staging area). */
 export async function indexSnapshot(repo: GitRepo, root: string, cache: LessonCache): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  const readOthers: ReadFiles = async (paths) => blobReader(repo, prefix, await indexFiles(repo, paths.map((rel) => `${prefix}${rel}`)))(paths);
-  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, readOthers);
+  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => indexFiles(repo, [])));
 }
 
 /** The tree of a commit. */
 export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: LessonCache): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  const readOthers: ReadFiles = async (paths) => blobReader(repo, prefix, await treeFiles(repo, commit, paths.map((rel) => `${prefix}${rel}`)))(paths);
-  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, readOthers);
+  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => treeFiles(repo, commit, [])));
 }

@@ -94,6 +94,16 @@ describe('lessons hooks install with real git commit and push', () => {
     expect(lastMessage(root)).toBe('no receipt\n\n');
   });
 
+  it('a message hook never stops a commit, even with a broken policy file', () => {
+    const root = tempDir();
+    git(root, 'init', '-q');
+    writeFiles(root, { 'lessons/cases/.gitkeep': '', 'policy/workflow-policy.json': '{ not json', 'msg.txt': 'subject\n' });
+    const result = runCli(['hooks', 'prepare-commit-msg', 'msg.txt', 'message'], { cwd: root });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('lessons: no Lessons-Preflight trailer: policy/workflow-policy.json is not valid JSON');
+    expect(fs.readFileSync(path.join(root, 'msg.txt'), 'utf8')).toBe('subject\n');
+  });
+
   it('LESSONS_DISABLE=1 turns every hook into a no-op with a notice', async () => {
     const root = await hookedRepo();
     writeReceipt(root, [CASE_ID], new Date());
