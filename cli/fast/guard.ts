@@ -61,12 +61,14 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     head: values.head,
   });
   const { reportText, annotations, stepSummary } = await import('../../src/guard/report.js');
+  // GitHub sets GITHUB_ACTIONS=true in every step.
+  const actions = (process.env.GITHUB_ACTIONS ?? '') !== '' && process.env.GITHUB_ACTIONS !== 'false';
   if (values.json) io.out(JSON.stringify(report, null, 2));
   else {
-    if (process.env.GITHUB_ACTIONS === 'true') process.stdout.write(annotations(report));
+    if (actions) process.stdout.write(annotations(report));
     process.stdout.write(reportText(report));
   }
   const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (process.env.GITHUB_ACTIONS === 'true' && summary) fs.appendFileSync(summary, stepSummary(report));
+  if (actions && summary) fs.appendFileSync(summary, stepSummary(report));
   return report.blocked ? 1 : 0;
 }

@@ -62,7 +62,8 @@ function compiled<T>(value: T | { error: string }): T {
   return value as T;
 }
 
-async function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): Promise<string[]> {
+/** Lessons-root-relative paths the change adds or modifies. */
+function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): string[] {
   const prefix = gitPrefix(repo, root);
   return files
     .filter((file) => file.status !== 'D' && file.path.startsWith(prefix))
@@ -181,7 +182,7 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   const on = (gate: Gate): boolean => levels[gate] !== 'off';
   const incidentPatterns = compiled(compileIncidentPatterns(policy.incident));
   const { head, base, range, changed } = await sides(repo, root, options, on('promotion'), cache);
-  const paths = await changedPaths(repo, root, changed);
+  const paths = changedPaths(repo, root, changed);
   const needCommits = on('incident-lesson') || (on('preflight-evidence') && options.stage !== 'final');
   const commits = range && needCommits && options.stage !== 'pre-commit' ? await commitsInRange(repo, range.base, range.head) : undefined;
   const input: GateInput = {

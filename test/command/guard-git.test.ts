@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGuard } from '../../src/guard/command.js';
 import { changesBetween, commitsInRange, hooksDir, openRepo, stagedChanges } from '../../src/io/git.js';
-import { CASE_ID, commitAll, committedLessonsRepo, stageIndex } from '../helpers/guard.js';
+import { CASE_ID, commitAll, committedLessonsRepo, stageIndex, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
-import { git, initGitRepo, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 
@@ -32,7 +32,7 @@ describe('git situations', () => {
 
   it('before the first commit, the ci guard says there is nothing to check (exit 2)', () => {
     const root = initGitRepo(tempLessonsRepo());
-    const result = runCli(['guard', '--stage', 'ci'], { cwd: root });
+    const result = runLessons(['guard', '--stage', 'ci'], { cwd: root });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe('lessons: no commits yet: nothing for the ci guard to check; commit first\n');
   });
@@ -82,7 +82,7 @@ describe('git situations', () => {
     git(root, 'push', '-q', '--no-verify', 'origin', 'topic');
     const clone = path.join(tempDir(), 'clone');
     git(root, 'clone', '-q', '--depth', '1', '--branch', 'topic', `file://${bare}`, clone);
-    const result = runCli(['guard', '--stage', 'ci'], { cwd: clone, env: { GITHUB_BASE_REF: 'main' } });
+    const result = runLessons(['guard', '--stage', 'ci'], { cwd: clone, env: { GITHUB_BASE_REF: 'main' } });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('this is a shallow clone and the base origin/main is not in it');
     expect(result.stderr).toContain('git fetch --unshallow');
@@ -148,9 +148,9 @@ describe('git situations', () => {
 
   it('outside a git repository: exit 2 with a clear message', () => {
     const root = tempLessonsRepo();
-    const result = runCli(['guard', '--stage', 'pre-commit'], { cwd: root, env: { GIT_CEILING_DIRECTORIES: path.dirname(root) } });
+    const result = runLessons(['guard', '--stage', 'pre-commit'], { cwd: root, env: { GIT_CEILING_DIRECTORIES: path.dirname(root) } });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toBe(`lessons: not a git repository: ${root} is not inside a git working tree; run \`git init\` first or pass -C <repository>\n`);
-    expect(runCli(['hooks', 'install'], { cwd: root, env: { GIT_CEILING_DIRECTORIES: path.dirname(root) } }).exitCode).toBe(2);
+    expect(runLessons(['hooks', 'install'], { cwd: root, env: { GIT_CEILING_DIRECTORIES: path.dirname(root) } }).exitCode).toBe(2);
   });
 });

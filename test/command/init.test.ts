@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runLessons } from '../helpers/guard.js';
 import { AGENTS_BLOCK } from '../../src/init/agents-block.js';
 import { initRepo } from '../../src/init/init.js';
-import { PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { PACKAGE_ROOT, git, initGitRepo, tempDir, writeFiles } from '../helpers/repo.js';
 
 const CREATED = [
   'lessons/cases/.gitkeep',
@@ -31,9 +32,9 @@ describe('lessons init', () => {
     const second = await initRepo({ cwd: root, force: false });
     expect(second.entries.every((entry) => entry.action === 'skipped')).toBe(true);
     git(root, 'add', '-A');
-    const guard = runCli(['guard', '--stage', 'pre-commit'], { cwd: root });
+    const guard = runLessons(['guard', '--stage', 'pre-commit'], { cwd: root });
     expect(guard.exitCode).toBe(0);
-    expect(runCli(['lint'], { cwd: root }).exitCode).toBe(0);
+    expect(runLessons(['lint'], { cwd: root }).exitCode).toBe(0);
   });
 
   it('keeps the rest of an existing AGENTS.md and .gitignore, and never overwrites without --force', async () => {
@@ -56,11 +57,11 @@ describe('lessons init', () => {
 
   it('reports as JSON from the binary, and refuses outside a git repository (exit 2)', () => {
     const root = initGitRepo();
-    const json = runCli(['init', '--json'], { cwd: root });
+    const json = runLessons(['init', '--json'], { cwd: root });
     expect(json.exitCode).toBe(0);
     expect(JSON.parse(json.stdout).entries).toHaveLength(CREATED.length);
     const outside = tempDir();
-    const refused = runCli(['init'], { cwd: outside, env: { GIT_CEILING_DIRECTORIES: path.dirname(outside) } });
+    const refused = runLessons(['init'], { cwd: outside, env: { GIT_CEILING_DIRECTORIES: path.dirname(outside) } });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('not a git repository');
     expect(fs.readdirSync(outside)).toEqual([]);

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASE_ID, committedLessonsRepo, fakeToken, installBinWrapper, stageIndex, writeReceipt } from '../helpers/guard.js';
+import { CASE_ID, committedLessonsRepo, fakeToken, installBinWrapper, stageIndex, writeReceipt, NEUTRAL_ENV, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
-import { GIT_ENV, PACKAGE_ROOT, git, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { GIT_ENV, PACKAGE_ROOT, git, tempDir, writeFiles } from '../helpers/repo.js';
 
 interface Run {
   status: number;
@@ -13,7 +13,7 @@ interface Run {
 
 /** Runs git as a user would, hooks included, and keeps stdout and stderr together. */
 function gitRun(cwd: string, args: string[], env: Record<string, string> = {}): Run {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', ...env } });
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, ...NEUTRAL_ENV, NO_COLOR: '1', ...env } });
   return { status: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -24,7 +24,7 @@ function lastMessage(root: string): string {
 async function hookedRepo(): Promise<string> {
   const root = await committedLessonsRepo();
   installBinWrapper(root);
-  const installed = runCli(['hooks', 'install'], { cwd: root });
+  const installed = runLessons(['hooks', 'install'], { cwd: root });
   expect(installed.exitCode).toBe(0);
   return root;
 }
@@ -98,7 +98,7 @@ describe('lessons hooks install with real git commit and push', () => {
     const root = tempDir();
     git(root, 'init', '-q');
     writeFiles(root, { 'lessons/cases/.gitkeep': '', 'policy/workflow-policy.json': '{ not json', 'msg.txt': 'subject\n' });
-    const result = runCli(['hooks', 'prepare-commit-msg', 'msg.txt', 'message'], { cwd: root });
+    const result = runLessons(['hooks', 'prepare-commit-msg', 'msg.txt', 'message'], { cwd: root });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain('lessons: no Lessons-Preflight trailer: policy/workflow-policy.json is not valid JSON');
     expect(fs.readFileSync(path.join(root, 'msg.txt'), 'utf8')).toBe('subject\n');
@@ -121,14 +121,14 @@ describe('lessons hooks install with real git commit and push', () => {
     const own = path.join(root, '.git/hooks/pre-commit');
     const ownScript = '#!/bin/sh\necho "own hook ran"\n';
     fs.writeFileSync(own, ownScript, { mode: 0o755 });
-    const installed = runCli(['hooks', 'install', '--json'], { cwd: root });
+    const installed = runLessons(['hooks', 'install', '--json'], { cwd: root });
     expect(JSON.parse(installed.stdout).hooks).toEqual([
       { hook: 'pre-commit', action: 'chained', message: 'the existing hook moved to pre-commit.lessons-previous; it runs first' },
       { hook: 'prepare-commit-msg', action: 'installed' },
       { hook: 'commit-msg', action: 'installed' },
       { hook: 'pre-push', action: 'installed' },
     ]);
-    expect(JSON.parse(runCli(['hooks', 'install', '--json'], { cwd: root }).stdout).hooks.map((hook: { action: string }) => hook.action)).toEqual([
+    expect(JSON.parse(runLessons(['hooks', 'install', '--json'], { cwd: root }).stdout).hooks.map((hook: { action: string }) => hook.action)).toEqual([
       'unchanged',
       'unchanged',
       'unchanged',
@@ -140,8 +140,8 @@ describe('lessons hooks install with real git commit and push', () => {
     expect(run.status).toBe(0);
     expect(run.output).toContain('own hook ran');
     expect(run.output).toContain('lessons guard (pre-commit): passed');
-    expect(runCli(['hooks', 'status'], { cwd: root }).stdout).toContain('  pre-commit: lessons (calls the previous hook first)\n');
-    const removed = runCli(['hooks', 'uninstall'], { cwd: root });
+    expect(runLessons(['hooks', 'status'], { cwd: root }).stdout).toContain('  pre-commit: lessons (calls the previous hook first)\n');
+    const removed = runLessons(['hooks', 'uninstall'], { cwd: root });
     expect(removed.exitCode).toBe(0);
     expect(fs.readFileSync(own, 'utf8')).toBe(ownScript);
     expect(fs.existsSync(path.join(root, '.git/hooks/pre-push'))).toBe(false);
@@ -151,7 +151,7 @@ describe('lessons hooks install with real git commit and push', () => {
     const root = await committedLessonsRepo();
     fs.writeFileSync(path.join(root, '.git/hooks/pre-push'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     fs.writeFileSync(path.join(root, '.git/hooks/pre-push.lessons-previous'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    const result = runCli(['hooks', 'install'], { cwd: root });
+    const result = runLessons(['hooks', 'install'], { cwd: root });
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('pre-push: NOT installed — pre-push was not written by lessons and pre-push.lessons-previous already exists');
     expect(fs.readFileSync(path.join(root, '.git/hooks/pre-push'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
@@ -160,7 +160,7 @@ describe('lessons hooks install with real git commit and push', () => {
   it('installs where core.hooksPath points', async () => {
     const root = await committedLessonsRepo();
     git(root, 'config', 'core.hooksPath', 'githooks');
-    expect(runCli(['hooks', 'install'], { cwd: root }).exitCode).toBe(0);
+    expect(runLessons(['hooks', 'install'], { cwd: root }).exitCode).toBe(0);
     expect(fs.readFileSync(path.join(root, 'githooks/pre-commit'), 'utf8')).toContain('# lessons-managed-hook');
     expect(fs.existsSync(path.join(root, '.git/hooks/pre-commit'))).toBe(false);
   });
@@ -183,7 +183,7 @@ describe('lessons hooks install with real git commit and push', () => {
 
   it('a missing lessons command blocks the commit with how to install it', async () => {
     const root = await committedLessonsRepo();
-    expect(runCli(['hooks', 'install'], { cwd: root }).exitCode).toBe(0);
+    expect(runLessons(['hooks', 'install'], { cwd: root }).exitCode).toBe(0);
     writeFiles(root, { 'a.txt': 'a' });
     git(root, 'add', '-A');
     const run = gitRun(root, ['commit', '-m', 'x'], { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' });
@@ -214,7 +214,7 @@ describe('the pre-commit framework', () => {
     const installed = spawnSync('pre-commit', ['install', '-t', 'pre-commit', '-t', 'prepare-commit-msg', '-t', 'commit-msg'], {
       cwd: root,
       encoding: 'utf8',
-      env: { ...process.env, ...GIT_ENV, ...env },
+      env: { ...process.env, ...GIT_ENV, ...NEUTRAL_ENV, ...env },
     });
     expect(installed.status, installed.stderr).toBe(0);
     writeReceipt(root, [CASE_ID], new Date());

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeIndex } from '../../src/index/command.js';
-import { BIN, git, initGitRepo, tempLessonsRepo, writeFiles } from './repo.js';
+import { BIN, git, initGitRepo, runCli, tempLessonsRepo, writeFiles, type CliResult } from './repo.js';
 import { lessonFile } from './lessons.js';
 
 /**
@@ -55,4 +55,23 @@ export function commitAll(root: string, ...message: string[]): string {
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '--no-verify', ...message.flatMap((part) => ['-m', part]));
   return git(root, 'rev-parse', 'HEAD').trim();
+}
+
+/**
+ * The environment variables the guard and the hooks read, emptied: tests that run inside
+ * GitHub Actions or a hook must not inherit GITHUB_BASE_REF, a step summary file, or a bypass.
+ */
+export const NEUTRAL_ENV: Record<string, string> = {
+  GITHUB_ACTIONS: '',
+  GITHUB_STEP_SUMMARY: '',
+  GITHUB_BASE_REF: '',
+  PRE_COMMIT_FROM_REF: '',
+  PRE_COMMIT_TO_REF: '',
+  PRE_COMMIT_COMMIT_MSG_SOURCE: '',
+  LESSONS_DISABLE: '',
+};
+
+/** The built CLI with NEUTRAL_ENV under the test's own variables. */
+export function runLessons(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliResult {
+  return runCli(args, { ...options, env: { ...NEUTRAL_ENV, ...options.env } });
 }
