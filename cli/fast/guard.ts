@@ -47,6 +47,10 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   const stage = values.stage;
   if (stage === undefined) throw new UsageError(`say which stage to check with --stage\n${USAGE}`);
   if (!(STAGES as readonly string[]).includes(stage)) throw new UsageError(`unknown stage '${stage}': use one of ${STAGES.join(', ')}`);
+  if (values.head !== undefined && (stage === 'pre-commit' || stage === 'final')) {
+    throw new UsageError(`--head applies to pre-push and ci; ${stage} checks the ${stage === 'pre-commit' ? 'staged tree' : 'working tree'}`);
+  }
+  if (values.base !== undefined && stage === 'pre-commit') throw new UsageError('--base applies to pre-push, ci and final; pre-commit compares the staged tree with HEAD');
   if (process.env.LESSONS_DISABLE === '1' && (stage === 'pre-commit' || stage === 'pre-push')) {
     io.err(`lessons: LESSONS_DISABLE=1: skipping the ${stage} guard`);
     return 0;

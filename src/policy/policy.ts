@@ -94,7 +94,7 @@ export const DEFAULT_POLICY: Policy = {
       { name: 'stripe-secret-key', pattern: '\\b[rs]k_live_[0-9A-Za-z]{20,}\\b' },
       {
         name: 'generic-secret-assignment',
-        pattern: '(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key|auth)[\\w-]*["\']?\\s*[:=]\\s*["\']?([A-Za-z0-9+/_=.-]{20,})',
+        pattern: '(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key|auth)[\\w-]*["\']?\\s*[:=]\\s*["\']?((?=[\\w+/=-]*\\d)(?=[\\w+/=-]*[A-Za-z])[\\w+/=-]{20,})',
         flags: 'i',
         group: 1,
         min_entropy: 3.5,

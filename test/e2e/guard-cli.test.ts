@@ -65,6 +65,10 @@ describe('lessons guard (built binary)', () => {
     const unknown = runLessons(['guard', '--stage', 'release']);
     expect(unknown).toMatchObject({ exitCode: 2, stderr: 'lessons: unknown stage \'release\': use one of pre-commit, pre-push, ci, final\n' });
     expect(runLessons(['guard', '--stage', 'ci', '--bogus']).exitCode).toBe(2);
+    expect(runLessons(['guard', '--stage', 'pre-commit', '--head', 'HEAD'])).toMatchObject({
+      exitCode: 2,
+      stderr: 'lessons: --head applies to pre-push and ci; pre-commit checks the staged tree\n',
+    });
   });
 
   it('an invalid policy exits 2 naming the field', async () => {

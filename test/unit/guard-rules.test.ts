@@ -32,6 +32,10 @@ describe('secret scanning', () => {
     const random = ['Zx8', 'Qp2', 'Lr7', 'Vt4', 'Nm9', 'Kd3', 'Wb6', 'Hy1'].join('');
     expect(scanText('f', `password = ${random}`, rules, new Set()).map((match) => match.rule)).toEqual(['generic-secret-assignment']);
     expect(scanText('f', 'password = aaaaaaaaaaaaaaaaaaaaaaaa', rules, new Set())).toEqual([]);
+    // Prose about secrets is not a secret: references to variables and placeholders pass.
+    for (const line of ['token = process.env.GITHUB_TOKEN_VALUE', 'api_key: REPLACE_WITH_YOUR_API_KEY', 'secret: ${{ secrets.DEPLOY_KEY }}', 'password = correct-horse-battery-staple']) {
+      expect(scanText('f', line, rules, new Set()), line).toEqual([]);
+    }
     expect(shannonEntropy('aaaa')).toBe(0);
     expect(shannonEntropy('abcd')).toBe(2);
   });
@@ -45,6 +49,18 @@ describe('secret scanning', () => {
     expect(compileSecretRules({ scope: 'lessons', allowlist: [], rules: [{ name: 'x', pattern: '[' }] })).toEqual({
       error: 'secrets.rules[0].pattern (x) is not a valid regular expression: Invalid regular expression: /[/g: Unterminated character class',
     });
+  });
+});
+
+describe('the shipped policy', () => {
+  it('is the default policy, field for field', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const { PACKAGE_ROOT } = await import('../helpers/repo.js');
+    const { resolvePolicy } = await import('../../src/policy/policy.js');
+    const file = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'policy/workflow-policy.json'), 'utf8'));
+    expect(resolvePolicy(file)).toEqual(DEFAULT_POLICY);
+    expect(resolvePolicy({})).toEqual(DEFAULT_POLICY);
   });
 });
 
