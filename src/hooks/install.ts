@@ -122,11 +122,15 @@ function uninstallOne(dir: string, hook: ManagedHook): HookResult {
   const file = path.join(dir, hook);
   const previous = `${file}${PREVIOUS_SUFFIX}`;
   const current = readHook(file);
+  if (current === undefined && exists(previous)) {
+    fs.renameSync(previous, file);
+    return { hook, action: 'restored', message: 'the hook that was there before is back' };
+  }
   if (current === undefined) return { hook, action: 'absent' };
   if (!isManaged(current)) return { hook, action: 'left-alone', message: `${hook} was not written by lessons` };
   if (exists(previous)) {
     fs.renameSync(previous, file);
-    return { hook, action: 'restored', message: `the hook that was there before is back` };
+    return { hook, action: 'restored', message: 'the hook that was there before is back' };
   }
   fs.rmSync(file);
   return { hook, action: 'removed' };

@@ -145,6 +145,15 @@ describe('lessons hooks install with real git commit and push', () => {
     expect(removed.exitCode).toBe(0);
     expect(fs.readFileSync(own, 'utf8')).toBe(ownScript);
     expect(fs.existsSync(path.join(root, '.git/hooks/pre-push'))).toBe(false);
+    // A lessons hook deleted by hand still gets the moved-aside hook back.
+    runLessons(['hooks', 'install'], { cwd: root });
+    fs.rmSync(own);
+    expect(JSON.parse(runLessons(['hooks', 'uninstall', '--json'], { cwd: root }).stdout).hooks[0]).toEqual({
+      hook: 'pre-commit',
+      action: 'restored',
+      message: 'the hook that was there before is back',
+    });
+    expect(fs.readFileSync(own, 'utf8')).toBe(ownScript);
   });
 
   it('refuses, rather than overwrite, when a foreign hook and a moved-aside one both exist', async () => {
