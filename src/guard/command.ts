@@ -151,7 +151,7 @@ async function sides(repo: GitRepo, root: string, options: GuardOptions, wantBas
     // Independent git reads, run side by side.
     const [head, base, changed] = await Promise.all([
       indexSnapshot(repo, root, cache),
-      !wantBase ? undefined : resolveCommit(repo, 'HEAD').then((commit) => (commit ? commitSnapshot(repo, root, commit, cache) : emptySnapshot())),
+      !wantBase ? undefined : resolveCommit(repo, 'HEAD').then((commit) => (commit ? commitSnapshot(repo, root, commit, cache, false) : emptySnapshot())),
       stagedChanges(repo),
     ]);
     return { head, ...(base ? { base } : {}), changed };
@@ -160,12 +160,12 @@ async function sides(repo: GitRepo, root: string, options: GuardOptions, wantBas
   if (!range && options.stage !== 'final') {
     throw new LessonsError('GIT', `no commits yet: nothing for the ${options.stage} guard to check; commit first`);
   }
-  const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache) : emptySnapshot();
+  const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache, false) : emptySnapshot();
   if (options.stage === 'final') {
     return { head: await worktreeSnapshot(root, cache), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
   }
   return {
-    head: await commitSnapshot(repo, root, range!.head, cache),
+    head: await commitSnapshot(repo, root, range!.head, cache, true),
     ...(base ? { base } : {}),
     range: range!,
     changed: await changesBetween(repo, range!.base, range!.head),

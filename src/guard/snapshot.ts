@@ -133,7 +133,15 @@ function blobReader(repo: GitRepo, prefix: string, listed: readonly TreeFile[]):
   };
 }
 
-async function gitSnapshot(repo: GitRepo, root: string, label: string, listed: TreeFile[], cache: LessonCache, readOthers: ReadFiles): Promise<Snapshot> {
+async function gitSnapshot(
+  repo: GitRepo,
+  root: string,
+  label: string,
+  listed: TreeFile[],
+  cache: LessonCache,
+  readOthers: ReadFiles,
+  withIndex: boolean,
+): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
   const items: Listed[] = [];
   for (const file of listed) {
@@ -144,7 +152,7 @@ async function gitSnapshot(repo: GitRepo, root: string, label: string, listed: T
   }
   const read = blobReader(repo, prefix, listed);
   const built = await buildTree(items, read, cache);
-  const index = (await read([INDEX_FILE])).get(INDEX_FILE);
+  const index = withIndex ? (await read([INDEX_FILE])).get(INDEX_FILE) : undefined;
   return { label, ...built, indexText: index === undefined ? undefined : Buffer.from(index).toString('utf8'), readFiles: readOthers };
 }
 
@@ -161,11 +169,11 @@ function wholeListing(repo: GitRepo, prefix: string, list: () => Promise<TreeFil
 /** What the next commit would hold: the git index (the staging area). */
 export async function indexSnapshot(repo: GitRepo, root: string, cache: LessonCache): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => indexFiles(repo, [])));
+  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => indexFiles(repo, [])), true);
 }
 
-/** The tree of a commit. */
-export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: LessonCache): Promise<Snapshot> {
+/** The tree of a commit; `withIndex` also reads its lessons/index.json (the base side does not need it). */
+export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: LessonCache, withIndex: boolean): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => treeFiles(repo, commit, [])));
+  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => treeFiles(repo, commit, [])), withIndex);
 }
