@@ -206,6 +206,8 @@ describe('the pre-commit framework', () => {
   it('runs the hooks of .pre-commit-hooks.yaml on a real commit', async () => {
     const version = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
     expect(version.status, 'the pre-commit framework must be installed (apt-get install -y pre-commit)').toBe(0);
+    const manifestCheck = spawnSync('pre-commit', ['validate-manifest', '.pre-commit-hooks.yaml'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+    expect(manifestCheck.status, manifestCheck.stdout + manifestCheck.stderr).toBe(0);
     const root = await committedLessonsRepo();
     installBinWrapper(root);
     const manifest = fs.readFileSync(path.join(PACKAGE_ROOT, '.pre-commit-hooks.yaml'), 'utf8');
