@@ -3,6 +3,7 @@ import { resolveCwd } from '../src/io/repo.js';
 import { outcome } from './command.js';
 import { setupColor } from './format.js';
 import indexCommand from './commands/index.js';
+import initCommand from './commands/init.js';
 import lintCommand from './commands/lint.js';
 import listCommand from './commands/list.js';
 import newCommand from './commands/new.js';
@@ -41,6 +42,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(applyCommand)
     .command(retireCommand)
     .command(reportCommand)
+    .command(initCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()

@@ -8,6 +8,8 @@ import { io } from './command.js';
  */
 const FAST_COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<0 | 1 | 2> }>> = {
   preflight: () => import('./fast/preflight.js'),
+  guard: () => import('./fast/guard.js'),
+  hooks: () => import('./fast/hooks.js'),
 };
 
 /** The command word: the first argument that is not a global option (or its value). */

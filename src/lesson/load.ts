@@ -33,6 +33,28 @@ export function listLessonEntries(root: string): LessonEntry[] {
   return lessonDirs(root).flatMap(({ level, dir }) => listMarkdownFiles(root, dir).map((entry) => ({ ...entry, level })));
 }
 
+/**
+ * Decodes and parses one lesson file's bytes into `tree` (a lesson, or problems): the one
+ * path from bytes to a lesson, whether they come from disk or from a git object.
+ */
+export function addLessonFile(tree: LoadedTree, relPath: string, bytes: Uint8Array, folderLevel: Level): void {
+  const { lessons, problems } = tree;
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    problems.push({ rule: 'encoding', severity: 'error', file: relPath, ...lineOf(decoded.problem.line), message: decoded.problem.message });
+    return;
+  }
+  const parsed = parseLessonText(decoded.text);
+  if (!parsed.ok) {
+    problems.push({ rule: parsed.problem.rule, severity: 'error', file: relPath, ...lineOf(parsed.problem.line), message: parsed.problem.message });
+    return;
+  }
+  for (const warning of parsed.warnings) {
+    problems.push({ rule: warning.rule, severity: 'error', file: relPath, ...lineOf(warning.line), message: warning.message });
+  }
+  lessons.push({ lesson: toLesson(parsed.file.data, parsed.file.body, folderLevel), path: relPath, folderLevel, parsed: parsed.file });
+}
+
 function lineOf(line: number | undefined): { line?: number } {
   return line === undefined ? {} : { line };
 }
@@ -43,20 +65,7 @@ export function parseRead(read: FileRead, level: Level, into: LoadedTree): void 
     into.problems.push({ rule: 'file', severity: read.severity, file: read.path, message: read.message });
     return;
   }
-  const decoded = decodeUtf8(read.bytes);
-  if (!decoded.ok) {
-    into.problems.push({ rule: 'encoding', severity: 'error', file: read.path, ...lineOf(decoded.problem.line), message: decoded.problem.message });
-    return;
-  }
-  const parsed = parseLessonText(decoded.text);
-  if (!parsed.ok) {
-    into.problems.push({ rule: parsed.problem.rule, severity: 'error', file: read.path, ...lineOf(parsed.problem.line), message: parsed.problem.message });
-    return;
-  }
-  for (const warning of parsed.warnings) {
-    into.problems.push({ rule: warning.rule, severity: 'error', file: read.path, ...lineOf(warning.line), message: warning.message });
-  }
-  into.lessons.push({ lesson: toLesson(parsed.file.data, parsed.file.body, level), path: read.path, folderLevel: level, parsed: parsed.file });
+  addLessonFile(into, read.path, read.bytes, level);
 }
 
 export type Validator = (data: unknown) => SchemaError[];

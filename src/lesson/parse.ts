@@ -1,6 +1,7 @@
 import { Buffer, isUtf8 } from 'node:buffer';
-import matter from 'gray-matter';
-import yaml from 'js-yaml';
+import { createRequire } from 'node:module';
+import type matterType from 'gray-matter';
+import type yamlType from 'js-yaml';
 import {
   DEFAULTS,
   FRONTMATTER_KEYS,
@@ -34,15 +35,24 @@ export interface ParsedFile {
 
 export type ParseResult = { ok: true; file: ParsedFile; warnings: ParseProblem[] } | { ok: false; problem: ParseProblem };
 
+let matter: typeof matterType | undefined;
+let matterOptions: object | undefined;
+
 /**
- * YAML 1.2 core schema: dates stay the YYYY-MM-DD strings the format wants (no Date objects to
- * turn back), and `yes`/`no` stay strings. Passing options also turns off gray-matter's content
- * cache, which would pin every file in memory.
+ * gray-matter on first use (about 25 ms with js-yaml): readers of cached lessons never load it.
+ * Its YAML engine uses the 1.2 core schema, so dates stay the YYYY-MM-DD strings the format wants
+ * (no Date objects to turn back) and `yes`/`no` stay strings. Passing options also turns off
+ * gray-matter's content cache, which would pin every file in memory.
  */
-const MATTER_OPTIONS = {
-  language: 'yaml',
-  engines: { yaml: (text: string): object => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object },
-};
+function grayMatter(): { matter: typeof matterType; options: object } {
+  if (!matter || !matterOptions) {
+    const require = createRequire(import.meta.url);
+    const yaml = require('js-yaml') as typeof yamlType;
+    matter = require('gray-matter') as typeof matterType;
+    matterOptions = { language: 'yaml', engines: { yaml: (text: string): object => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object } };
+  }
+  return { matter, options: matterOptions };
+}
 
 const EXPECTED_FORM = 'expected a file that starts with a `---` line, then YAML fields, then a closing `---` line';
 
@@ -123,7 +133,8 @@ export function parseLessonText(text: string): ParseResult {
   const frontmatter = rest.slice(0, Math.max(0, match.index - 1));
   let data: unknown;
   try {
-    data = matter(`---\n${frontmatter}\n---\n`, MATTER_OPTIONS).data;
+    const { matter: parse, options } = grayMatter();
+    data = parse(`---\n${frontmatter}\n---\n`, options).data;
   } catch (error) {
     return { ok: false, problem: yamlProblem(error) };
   }

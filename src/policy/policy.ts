@@ -18,6 +18,9 @@ export interface Policy {
   capture: { similarity_threshold: number };
   review: ReviewPolicy;
   report: { promote_similarity: number };
+  incident: IncidentPolicy;
+  secrets: SecretsPolicy;
+  quality: QualityPolicy;
 }
 
 /** The advisory reviewer: a command run without a shell, the prompt on its stdin. */
@@ -34,6 +37,43 @@ export interface ReviewPolicy {
   block_on: Severity[];
   /** Below this confidence (0..1) `lessons capture --from-error` writes nothing. */
   min_confidence: number;
+}
+
+/** What marks a commit as resolving an incident (the incident-lesson gate). */
+export interface IncidentPolicy {
+  /** Regular expressions tried on each commit's subject line. */
+  subject_patterns: string[];
+  /** Trailer keys whose presence marks an incident (`Incident: INC-42`). */
+  trailers: string[];
+}
+
+export interface SecretRule {
+  name: string;
+  /** A JavaScript regular expression; the whole match (or `group`) is the secret. */
+  pattern: string;
+  flags?: string;
+  group?: number;
+  /** Shannon entropy (bits per character) the secret must reach, for generic rules. */
+  min_entropy?: number;
+}
+
+export interface SecretsPolicy {
+  /** `lessons`: lesson files only; `change`: every text file the change touches. */
+  scope: 'lessons' | 'change';
+  rules: SecretRule[];
+  /** Fingerprints (`sha256:` of rule name, NUL, match) of matches known to be harmless. */
+  allowlist: string[];
+}
+
+export interface QualityCommand {
+  name: string;
+  /** argv, run without a shell in the repository root. */
+  run: string[];
+}
+
+export interface QualityPolicy {
+  commands: QualityCommand[];
+  timeout_seconds: number;
 }
 
 const gate = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
@@ -84,6 +124,29 @@ export const DEFAULT_POLICY: Policy = {
     min_confidence: 0.6,
   },
   report: { promote_similarity: 0.35 },
+  incident: { subject_patterns: ['^(fix|hotfix)(\\([^)]*\\))?!?:'], trailers: ['Incident'] },
+  secrets: {
+    scope: 'lessons',
+    rules: [
+      { name: 'aws-access-key-id', pattern: '\\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\\b' },
+      { name: 'github-token', pattern: '\\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\\b' },
+      { name: 'slack-token', pattern: '\\bxox[abposr]-[A-Za-z0-9-]{10,}' },
+      { name: 'slack-webhook', pattern: 'https://hooks\\.slack\\.com/services/[A-Za-z0-9/]{20,}' },
+      { name: 'private-key', pattern: '-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----' },
+      { name: 'google-api-key', pattern: '\\bAIza[0-9A-Za-z_-]{35}\\b' },
+      { name: 'npm-token', pattern: '\\bnpm_[A-Za-z0-9]{36}\\b' },
+      { name: 'stripe-secret-key', pattern: '\\b[rs]k_live_[0-9A-Za-z]{20,}\\b' },
+      {
+        name: 'generic-secret-assignment',
+        pattern: '(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key|auth)[\\w-]*["\']?\\s*[:=]\\s*["\']?((?=[\\w+/=-]*\\d)(?=[\\w+/=-]*[A-Za-z])[\\w+/=-]{20,})',
+        flags: 'i',
+        group: 1,
+        min_entropy: 3.5,
+      },
+    ],
+    allowlist: [],
+  },
+  quality: { commands: [], timeout_seconds: 600 },
 };
 
 export interface RawPolicy {

@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<{ bench: () => Promise<void> }>> = {
   foundation: () => import('./foundation.js'),
   lifecycle: () => import('./lifecycle.js'),
   preflight: () => import('./preflight.js'),
+  guard: () => import('./guard.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,26 @@
+import { defineCommand } from '../command.js';
+
+export default defineCommand<{ force: boolean; json: boolean }>({
+  command: 'init',
+  describe: 'Turn this git repository into a lessons repository (folders, schemas, policy, workflow, AGENTS.md block)',
+  builder: (yargs) =>
+    yargs
+      .option('force', { type: 'boolean', default: false, describe: 'Replace files (and the AGENTS.md block) that differ from what init writes' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print what was created, updated and skipped as JSON' }),
+  run: async (argv, io) => {
+    const { initRepo } = await import('../../src/init/init.js');
+    const result = await initRepo({ cwd: argv.C ?? process.cwd(), force: argv.force });
+    if (argv.json) {
+      io.out(JSON.stringify(result, null, 2));
+      return 0;
+    }
+    for (const entry of result.entries) io.out(`${entry.action.padEnd(8)} ${entry.path}${entry.reason ? ` (${entry.reason})` : ''}`);
+    const created = result.entries.filter((entry) => entry.action !== 'skipped').length;
+    io.out(
+      created === 0
+        ? 'nothing to do: this is already a lessons repository'
+        : 'next: `lessons hooks install`, then commit the new files (`git add lessons schemas policy .github AGENTS.md .gitignore`)',
+    );
+    return 0;
+  },
+});

@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../src/errors.js';
+import { resolveCwd } from '../../src/io/repo.js';
+import { io } from '../command.js';
+
+const USAGE = `usage: lessons hooks install|uninstall|status [--json] [-C <dir>]
+
+  install     write pre-commit, prepare-commit-msg, commit-msg and pre-push hooks where git runs
+              hooks from (core.hooksPath aware); a hook already there is moved aside and runs first
+  uninstall   remove them and put back what install moved aside
+  status      show which hooks are installed
+The hooks call \`lessons hooks prepare-commit-msg|commit-msg <file> [source]\` to add the
+Lessons-Preflight trailer, and \`lessons guard\` to check commits and pushes.
+LESSONS_DISABLE=1 turns every hook into a no-op.`;
+
+const LABELS: Record<string, string> = {
+  installed: 'installed',
+  chained: 'installed, chained to the existing hook',
+  updated: 'updated',
+  unchanged: 'already installed',
+  refused: 'NOT installed',
+  removed: 'removed',
+  restored: 'removed, previous hook restored',
+  'left-alone': 'left alone',
+  absent: 'not installed',
+};
+
+/** `lessons hooks`: prepare-commit-msg and commit-msg run on every commit, so no yargs here. */
+export async function run(args: string[]): Promise<0 | 1 | 2> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        C: { type: 'string', short: 'C' },
+        debug: { type: 'boolean', default: false },
+        color: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  const [, action, ...rest] = positionals;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const cwd = resolveCwd(values.C);
+  if (action === 'prepare-commit-msg' || action === 'commit-msg') {
+    const [file, source] = rest;
+    if (file === undefined) throw new UsageError(`lessons hooks ${action} needs the message file git passes`);
+    if (process.env.LESSONS_DISABLE === '1') {
+      io.err(`lessons: LESSONS_DISABLE=1: skipping the ${action} hook`);
+      return 0;
+    }
+    // A message hook never stops a commit: whatever goes wrong, the commit goes on without the trailer.
+    try {
+      const { addPreflightTrailer } = await import('../../src/hooks/trailer.js');
+      const outcome = await addPreflightTrailer({
+        cwd,
+        file,
+        source: source ?? process.env.PRE_COMMIT_COMMIT_MSG_SOURCE,
+        hook: action,
+        now: new Date(),
+      });
+      if (!outcome.added && /receipt/.test(outcome.note)) io.err(`lessons: ${outcome.note}`);
+    } catch (error) {
+      io.err(`lessons: no Lessons-Preflight trailer: ${(error as Error).message}`);
+    }
+    return 0;
+  }
+  if (action !== 'install' && action !== 'uninstall' && action !== 'status') {
+    throw new UsageError(action === undefined ? `say what to do\n${USAGE}` : `unknown hooks action '${action}'\n${USAGE}`);
+  }
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'\n${USAGE}`);
+  const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/hooks/install.js');
+  if (action === 'status') {
+    const status = await hooksStatus({ cwd });
+    if (values.json) io.out(JSON.stringify(status, null, 2));
+    else {
+      io.out(`hooks directory: ${status.dir}${status.hooksPath ? ` (core.hooksPath ${status.hooksPath})` : ''}`);
+      for (const hook of status.hooks) {
+        const state = hook.state === 'lessons' ? `lessons${hook.chained ? ' (calls the previous hook first)' : ''}` : hook.state === 'other' ? 'another tool\'s hook' : 'none';
+        io.out(`  ${hook.hook}: ${state}`);
+      }
+      for (const note of status.notes) io.out(`note: ${note}`);
+    }
+    return 0;
+  }
+  const result = action === 'install' ? await installHooks({ cwd }) : await uninstallHooks({ cwd });
+  const refused = result.hooks.some((hook) => hook.action === 'refused');
+  if (values.json) io.out(JSON.stringify(result, null, 2));
+  else {
+    io.out(`hooks directory: ${result.dir}${result.hooksPath ? ` (core.hooksPath ${result.hooksPath})` : ''}`);
+    for (const hook of result.hooks) io.out(`  ${hook.hook}: ${LABELS[hook.action]}${hook.message ? ` — ${hook.message}` : ''}`);
+    for (const note of result.notes) io.out(`note: ${note}`);
+  }
+  return refused ? 1 : 0;
+}

@@ -1,0 +1,48 @@
+/** The preflight receipt the guard reads as local evidence (written by `lessons preflight`). */
+export const RECEIPT_FILE = '.lessons/preflight/last.json';
+
+export interface Receipt {
+  version: 1;
+  task: string;
+  paths: string[];
+  tool: string | null;
+  command: string | null;
+  project: string | null;
+  selected: string[];
+  index_digest: string;
+  created_at: string;
+}
+
+export type ReceiptState =
+  | { state: 'missing' }
+  | { state: 'invalid'; reason: string }
+  | { state: 'stale'; receipt: Receipt; ageMinutes: number }
+  | { state: 'fresh'; receipt: Receipt; ageMinutes: number };
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** Reads a receipt's text and judges it against the clock; pure. */
+export function judgeReceipt(text: string | undefined, now: Date, maxAgeMinutes: number): ReceiptState {
+  if (text === undefined) return { state: 'missing' };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { state: 'invalid', reason: 'it is not valid JSON' };
+  }
+  const receipt = data as Partial<Receipt> | null;
+  if (receipt === null || typeof receipt !== 'object' || receipt.version !== 1) return { state: 'invalid', reason: 'it has no `"version": 1`' };
+  if (typeof receipt.task !== 'string' || !isStringList(receipt.selected)) return { state: 'invalid', reason: 'it lacks `task` or `selected`' };
+  const created = typeof receipt.created_at === 'string' ? Date.parse(receipt.created_at) : Number.NaN;
+  if (Number.isNaN(created)) return { state: 'invalid', reason: '`created_at` is not an ISO time' };
+  const ageMinutes = Math.max(0, Math.floor((now.getTime() - created) / 60_000));
+  const full = receipt as Receipt;
+  return ageMinutes <= maxAgeMinutes ? { state: 'fresh', receipt: full, ageMinutes } : { state: 'stale', receipt: full, ageMinutes };
+}
+
+/** The value of the `Lessons-Preflight:` trailer a receipt stands for. */
+export function preflightTrailerValue(receipt: Receipt): string {
+  return receipt.selected.length === 0 ? 'none' : receipt.selected.join(', ');
+}

@@ -1,0 +1,77 @@
+import type { Gate } from '../policy/policy.js';
+import type { GuardReport } from './command.js';
+import type { GuardFinding } from './finding.js';
+
+function where(finding: GuardFinding): string {
+  if (finding.file !== undefined) return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}`;
+  return finding.commit !== undefined ? `commit ${finding.commit.slice(0, 12)}` : '(repository)';
+}
+
+const BYPASS: Partial<Record<GuardReport['stage'], string>> = {
+  'pre-commit': 'git commit --no-verify',
+  'pre-push': 'git push --no-verify',
+};
+
+/** The report for people: one line per finding, then the verdict. */
+export function reportText(report: GuardReport): string {
+  const lines = report.findings.map((finding) => `${where(finding)}: ${finding.level} [${finding.gate}] ${finding.message}`);
+  const { block, warn } = report.counts;
+  const subject = `lessons guard (${report.stage})`;
+  if (block > 0) {
+    lines.push(`${subject}: blocked by ${block} finding${block === 1 ? '' : 's'}${warn > 0 ? `, ${warn} warning${warn === 1 ? '' : 's'}` : ''}`);
+    const bypass = BYPASS[report.stage];
+    lines.push(`fix what each finding says${bypass ? `, or bypass the guard knowingly with \`${bypass}\`` : ''}`);
+  }
+  else if (warn > 0) lines.push(`${subject}: passed with ${warn} warning${warn === 1 ? '' : 's'}`);
+  else lines.push(`${subject}: passed`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Workflow-command escaping of a message: %, CR and LF. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Workflow-command escaping of a property value: the message's, plus `:` and `,`. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** GitHub Actions annotations (`::error file=…,line=…,title=…::message`), one line each. */
+export function annotations(report: GuardReport): string {
+  return report.findings
+    .map((finding) => {
+      const properties: string[] = [];
+      if (finding.file !== undefined) properties.push(`file=${escapeProperty(finding.file)}`);
+      if (finding.file !== undefined && finding.line !== undefined) properties.push(`line=${finding.line}`);
+      properties.push(`title=${escapeProperty(`lessons guard: ${finding.gate}`)}`);
+      return `::${finding.level === 'block' ? 'error' : 'warning'} ${properties.join(',')}::${escapeData(finding.message)}\n`;
+    })
+    .join('');
+}
+
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+}
+
+const GATE_ORDER: Gate[] = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality'];
+
+/** The job summary in markdown: verdict, the level of each gate, and the findings as a table. */
+export function stepSummary(report: GuardReport): string {
+  const { block, warn } = report.counts;
+  const verdict = block > 0 ? `❌ blocked by ${block} finding${block === 1 ? '' : 's'}` : warn > 0 ? `⚠️ passed with ${warn} warning${warn === 1 ? '' : 's'}` : '✅ passed';
+  const lines = [`## lessons guard (${report.stage}): ${verdict}`, ''];
+  if (report.base !== null) lines.push(`Checked ${report.head.slice(0, 12)} against ${report.base.slice(0, 12)} (${report.base_from}).`, '');
+  lines.push('| gate | level | findings |', '| --- | --- | --- |');
+  for (const gate of GATE_ORDER) {
+    const count = report.findings.filter((finding) => finding.gate === gate).length;
+    lines.push(`| ${gate} | ${report.levels[gate]} | ${count} |`);
+  }
+  if (report.findings.length > 0) {
+    lines.push('', '| level | gate | where | message |', '| --- | --- | --- | --- |');
+    for (const finding of report.findings) {
+      lines.push(`| ${finding.level} | ${finding.gate} | ${cell(where(finding))} | ${cell(finding.message)} |`);
+    }
+  }
+  return `${lines.join('\n')}\n\n`;
+}

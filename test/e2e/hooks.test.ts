@@ -1,0 +1,244 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CASE_ID, committedLessonsRepo, fakeToken, installBinWrapper, stageIndex, writeReceipt, NEUTRAL_ENV, runLessons } from '../helpers/guard.js';
+import { lessonFile } from '../helpers/lessons.js';
+import { GIT_ENV, PACKAGE_ROOT, git, tempDir, writeFiles } from '../helpers/repo.js';
+
+interface Run {
+  status: number;
+  output: string;
+}
+
+/** Runs git as a user would, hooks included, and keeps stdout and stderr together. */
+function gitRun(cwd: string, args: string[], env: Record<string, string> = {}): Run {
+  const result = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, ...NEUTRAL_ENV, NO_COLOR: '1', ...env } });
+  return { status: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
+}
+
+function lastMessage(root: string): string {
+  return git(root, 'log', '-1', '--format=%B');
+}
+
+async function hookedRepo(): Promise<string> {
+  const root = await committedLessonsRepo();
+  installBinWrapper(root);
+  const installed = runLessons(['hooks', 'install'], { cwd: root });
+  expect(installed.exitCode).toBe(0);
+  return root;
+}
+
+describe('lessons hooks install with real git commit and push', () => {
+  it('a blocked commit says why, how to fix it and how to bypass it', async () => {
+    const root = await hookedRepo();
+    writeFiles(root, lessonFile({ id: 'case-2026-07-07-new' }));
+    git(root, 'add', '-A');
+    const blocked = gitRun(root, ['commit', '-m', 'add a case']);
+    expect(blocked.status).not.toBe(0);
+    expect(blocked.output).toContain('block [index-fresh] lessons/index.json is stale (not in the index: case-2026-07-07-new): run `lessons index` and `git add lessons/index.json`');
+    expect(blocked.output).toContain('bypass the guard knowingly with `git commit --no-verify`');
+    await stageIndex(root);
+    expect(gitRun(root, ['commit', '-m', 'add a case']).status).toBe(0);
+    // `git commit -a` commits through a temporary index, which the guard must read.
+    writeFiles(root, lessonFile({ id: 'case-2026-07-07-new', status: 'nonsense' }));
+    const all = gitRun(root, ['commit', '-a', '-m', 'break it']);
+    expect(all.status).not.toBe(0);
+    expect(all.output).toContain('block [schema]');
+  });
+
+  it('adds the Lessons-Preflight trailer from a fresh receipt, once, and never to a merge', async () => {
+    const root = await hookedRepo();
+    writeReceipt(root, [CASE_ID, 'pattern-x'], new Date());
+    writeFiles(root, { 'a.txt': 'a' });
+    git(root, 'add', '-A');
+    expect(gitRun(root, ['commit', '-m', 'first', '-m', 'Lessons-Preflight: none']).status).toBe(0);
+    expect(lastMessage(root)).toBe('first\n\nLessons-Preflight: none\n\n');
+    writeFiles(root, { 'b.txt': 'b' });
+    git(root, 'add', '-A');
+    expect(gitRun(root, ['commit', '-m', 'second']).status).toBe(0);
+    expect(lastMessage(root)).toBe(`second\n\nLessons-Preflight: ${CASE_ID}, pattern-x\n\n`);
+    expect(gitRun(root, ['commit', '--amend', '--no-edit']).status).toBe(0);
+    expect(lastMessage(root)).toBe(`second\n\nLessons-Preflight: ${CASE_ID}, pattern-x\n\n`);
+    git(root, 'checkout', '-q', '-b', 'topic', 'HEAD~1');
+    writeFiles(root, { 'c.txt': 'c' });
+    git(root, 'add', '-A');
+    expect(gitRun(root, ['commit', '-m', 'topic']).status).toBe(0);
+    git(root, 'checkout', '-q', 'main');
+    expect(gitRun(root, ['merge', '--no-ff', '--no-edit', 'topic']).status).toBe(0);
+    expect(lastMessage(root)).toBe("Merge branch 'topic'\n\n");
+  });
+
+  it('adds the trailer to a message written in the editor, and lets an empty message abort', async () => {
+    const root = await hookedRepo();
+    writeReceipt(root, [], new Date());
+    writeFiles(root, { 'a.txt': 'a' });
+    git(root, 'add', '-A');
+    const editor = `${process.execPath} -e "require('fs').appendFileSync(process.argv[1], 'written in the editor\\n')"`;
+    expect(gitRun(root, ['commit'], { GIT_EDITOR: editor }).status).toBe(0);
+    expect(lastMessage(root)).toBe('written in the editor\n\nLessons-Preflight: none\n\n');
+    writeFiles(root, { 'b.txt': 'b' });
+    git(root, 'add', '-A');
+    const aborted = gitRun(root, ['commit'], { GIT_EDITOR: 'true' });
+    expect(aborted.status).not.toBe(0);
+    expect(aborted.output).toContain('Aborting commit due to empty commit message');
+  });
+
+  it('without a fresh receipt the commit goes through without a trailer', async () => {
+    const root = await hookedRepo();
+    writeFiles(root, { 'a.txt': 'a' });
+    git(root, 'add', '-A');
+    const run = gitRun(root, ['commit', '-m', 'no receipt']);
+    expect(run.status).toBe(0);
+    expect(run.output).toContain('no fresh preflight receipt, so no Lessons-Preflight trailer');
+    expect(lastMessage(root)).toBe('no receipt\n\n');
+  });
+
+  it('a message hook never stops a commit, even with a broken policy file', () => {
+    const root = tempDir();
+    git(root, 'init', '-q');
+    writeFiles(root, { 'lessons/cases/.gitkeep': '', 'policy/workflow-policy.json': '{ not json', 'msg.txt': 'subject\n' });
+    const result = runLessons(['hooks', 'prepare-commit-msg', 'msg.txt', 'message'], { cwd: root });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain('lessons: no Lessons-Preflight trailer: policy/workflow-policy.json is not valid JSON');
+    expect(fs.readFileSync(path.join(root, 'msg.txt'), 'utf8')).toBe('subject\n');
+  });
+
+  it('LESSONS_DISABLE=1 turns every hook into a no-op with a notice', async () => {
+    const root = await hookedRepo();
+    writeReceipt(root, [CASE_ID], new Date());
+    writeFiles(root, lessonFile({ id: 'case-2026-07-07-new' }));
+    git(root, 'add', '-A');
+    const run = gitRun(root, ['commit', '-m', 'stale index on purpose'], { LESSONS_DISABLE: '1' });
+    expect(run.status).toBe(0);
+    expect(run.output).toContain('lessons: LESSONS_DISABLE=1: skipping the pre-commit check');
+    expect(lastMessage(root)).toBe('stale index on purpose\n\n');
+  });
+
+  it('chains to a hook that was there, and uninstall puts it back', async () => {
+    const root = await committedLessonsRepo();
+    installBinWrapper(root);
+    const own = path.join(root, '.git/hooks/pre-commit');
+    const ownScript = '#!/bin/sh\necho "own hook ran"\n';
+    fs.writeFileSync(own, ownScript, { mode: 0o755 });
+    const installed = runLessons(['hooks', 'install', '--json'], { cwd: root });
+    expect(JSON.parse(installed.stdout).hooks).toEqual([
+      { hook: 'pre-commit', action: 'chained', message: 'the existing hook moved to pre-commit.lessons-previous; it runs first' },
+      { hook: 'prepare-commit-msg', action: 'installed' },
+      { hook: 'commit-msg', action: 'installed' },
+      { hook: 'pre-push', action: 'installed' },
+    ]);
+    expect(JSON.parse(runLessons(['hooks', 'install', '--json'], { cwd: root }).stdout).hooks.map((hook: { action: string }) => hook.action)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+    ]);
+    writeFiles(root, { 'a.txt': 'a' });
+    git(root, 'add', '-A');
+    const run = gitRun(root, ['commit', '-m', 'x']);
+    expect(run.status).toBe(0);
+    expect(run.output).toContain('own hook ran');
+    expect(run.output).toContain('lessons guard (pre-commit): passed');
+    expect(runLessons(['hooks', 'status'], { cwd: root }).stdout).toContain('  pre-commit: lessons (calls the previous hook first)\n');
+    const removed = runLessons(['hooks', 'uninstall'], { cwd: root });
+    expect(removed.exitCode).toBe(0);
+    expect(fs.readFileSync(own, 'utf8')).toBe(ownScript);
+    expect(fs.existsSync(path.join(root, '.git/hooks/pre-push'))).toBe(false);
+    // A lessons hook deleted by hand still gets the moved-aside hook back.
+    runLessons(['hooks', 'install'], { cwd: root });
+    fs.rmSync(own);
+    expect(JSON.parse(runLessons(['hooks', 'uninstall', '--json'], { cwd: root }).stdout).hooks[0]).toEqual({
+      hook: 'pre-commit',
+      action: 'restored',
+      message: 'the hook that was there before is back',
+    });
+    expect(fs.readFileSync(own, 'utf8')).toBe(ownScript);
+  });
+
+  it('refuses, rather than overwrite, when a foreign hook and a moved-aside one both exist', async () => {
+    const root = await committedLessonsRepo();
+    fs.writeFileSync(path.join(root, '.git/hooks/pre-push'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(root, '.git/hooks/pre-push.lessons-previous'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const result = runLessons(['hooks', 'install'], { cwd: root });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain('pre-push: NOT installed — pre-push was not written by lessons and pre-push.lessons-previous already exists');
+    expect(fs.readFileSync(path.join(root, '.git/hooks/pre-push'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
+  });
+
+  it('installs where core.hooksPath points', async () => {
+    const root = await committedLessonsRepo();
+    git(root, 'config', 'core.hooksPath', 'githooks');
+    expect(runLessons(['hooks', 'install'], { cwd: root }).exitCode).toBe(0);
+    expect(fs.readFileSync(path.join(root, 'githooks/pre-commit'), 'utf8')).toContain('# lessons-managed-hook');
+    expect(fs.existsSync(path.join(root, '.git/hooks/pre-commit'))).toBe(false);
+  });
+
+  it('the pre-push hook checks the pushed commits against the remote and blocks a leak', async () => {
+    const root = await hookedRepo();
+    const bare = path.join(tempDir(), 'origin.git');
+    git(root, 'init', '-q', '--bare', '-b', 'main', bare);
+    git(root, 'remote', 'add', 'origin', bare);
+    expect(gitRun(root, ['push', '-q', 'origin', 'main']).status).toBe(0);
+    writeFiles(root, lessonFile({ id: 'case-2026-08-08-leak' }, `## Fix\n\nkey ${fakeToken('aws')}\n\n## Prevention Checklist\n\n- [ ] no keys\n`));
+    await stageIndex(root);
+    git(root, 'commit', '-q', '--no-verify', '-m', 'leak');
+    const push = gitRun(root, ['push', 'origin', 'main']);
+    expect(push.status).not.toBe(0);
+    expect(push.output).toContain('block [secrets] looks like a aws-access-key-id credential');
+    expect(push.output).toContain('bypass the guard knowingly with `git push --no-verify`');
+    expect(git(bare, 'rev-parse', 'main').trim()).not.toBe(git(root, 'rev-parse', 'HEAD').trim());
+  });
+
+  it('a missing lessons command blocks the commit with how to install it', async () => {
+    const root = await committedLessonsRepo();
+    expect(runLessons(['hooks', 'install'], { cwd: root }).exitCode).toBe(0);
+    writeFiles(root, { 'a.txt': 'a' });
+    git(root, 'add', '-A');
+    const run = gitRun(root, ['commit', '-m', 'x'], { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' });
+    expect(run.status).not.toBe(0);
+    expect(run.output).toContain('install it with `npm install --save-dev lessons`');
+    expect(run.output).toContain('`git commit --no-verify`');
+  });
+});
+
+describe('the pre-commit framework', () => {
+  it('runs the hooks of .pre-commit-hooks.yaml on a real commit', async () => {
+    const version = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' });
+    expect(version.status, 'the pre-commit framework must be installed (apt-get install -y pre-commit)').toBe(0);
+    const manifestCheck = spawnSync('pre-commit', ['validate-manifest', '.pre-commit-hooks.yaml'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+    expect(manifestCheck.status, manifestCheck.stdout + manifestCheck.stderr).toBe(0);
+    const root = await committedLessonsRepo();
+    installBinWrapper(root);
+    const manifest = fs.readFileSync(path.join(PACKAGE_ROOT, '.pre-commit-hooks.yaml'), 'utf8');
+    // A local repository config with the manifest's hooks, run by the system's `lessons`
+    // (the manifest's `language: node` would install the package from the registry).
+    const hooks = manifest
+      .replace(/^#.*\n/gm, '')
+      .replace(/language: node/g, 'language: system')
+      .replace(/entry: lessons /g, `entry: ${path.join(root, 'node_modules/.bin/lessons')} `)
+      .replace(/^/gm, '    ');
+    writeFiles(root, { '.pre-commit-config.yaml': `repos:\n  - repo: local\n    hooks:\n${hooks}` });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '--no-verify', '-m', 'pre-commit config');
+    const env = { PRE_COMMIT_HOME: tempDir(), HOME: tempDir() };
+    const installed = spawnSync('pre-commit', ['install', '-t', 'pre-commit', '-t', 'prepare-commit-msg', '-t', 'commit-msg'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, ...GIT_ENV, ...NEUTRAL_ENV, ...env },
+    });
+    expect(installed.status, installed.stderr).toBe(0);
+    writeReceipt(root, [CASE_ID], new Date());
+    writeFiles(root, lessonFile({ id: 'case-2026-09-09-framework' }));
+    git(root, 'add', '-A');
+    const blocked = gitRun(root, ['commit', '-m', 'stale index'], env);
+    expect(blocked.status).not.toBe(0);
+    expect(blocked.output).toContain('lessons guard (pre-commit)');
+    expect(blocked.output).toContain('Failed');
+    expect(blocked.output).toContain('lessons/index.json is stale');
+    await stageIndex(root);
+    const passed = gitRun(root, ['commit', '-m', 'fresh index'], env);
+    expect(passed.status, passed.output).toBe(0);
+    expect(lastMessage(root)).toBe(`fresh index\n\nLessons-Preflight: ${CASE_ID}\n\n`);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { AGENTS_BEGIN, AGENTS_BLOCK, AGENTS_END, upsertAgentsBlock } from '../../src/init/agents-block.js';
+import { workflowYaml } from '../../src/init/workflow.js';
+
+describe('the AGENTS.md block', () => {
+  it('tells agents to run preflight at the start, report it, and run the final guard', () => {
+    expect(AGENTS_BLOCK.startsWith(`${AGENTS_BEGIN}\n`)).toBe(true);
+    expect(AGENTS_BLOCK.endsWith(`${AGENTS_END}\n`)).toBe(true);
+    expect(AGENTS_BLOCK).toContain('`lessons preflight "<task>"`');
+    expect(AGENTS_BLOCK).toContain('first status update');
+    expect(AGENTS_BLOCK).toContain('`lessons guard --stage final`');
+  });
+
+  it('is created, appended, kept, or replaced only with force, keeping the rest', () => {
+    expect(upsertAgentsBlock(undefined, false)).toEqual({ text: `# Agent instructions\n\n${AGENTS_BLOCK}`, action: 'created' });
+    expect(upsertAgentsBlock('# Mine\nrules', false)).toEqual({ text: `# Mine\nrules\n\n${AGENTS_BLOCK}`, action: 'updated' });
+    const current = `before\n\n${AGENTS_BLOCK}after\n`;
+    expect(upsertAgentsBlock(current, false)).toEqual({ text: current, action: 'unchanged' });
+    const edited = `before\n\n${AGENTS_BEGIN}\nmine\n${AGENTS_END}\nafter\n`;
+    expect(upsertAgentsBlock(edited, false)).toEqual({ text: edited, action: 'differs' });
+    expect(upsertAgentsBlock(edited, true)).toEqual({ text: `before\n\n${AGENTS_BLOCK}after\n`, action: 'updated' });
+  });
+});
+
+describe('the workflow', () => {
+  it('checks out the whole history and runs lint, index --check and the ci guard', () => {
+    const yaml = workflowYaml({ inPackageJson: true, version: '1.2.3' });
+    expect(yaml).toContain('fetch-depth: 0');
+    expect(yaml).toContain('node-version: 20');
+    expect(yaml).toContain('- run: npm ci\n');
+    for (const step of ['lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: npx --no-install lessons ${step}\n`);
+    expect(workflowYaml({ inPackageJson: false, version: '1.2.3' })).toContain('- run: npm install --global lessons@1.2.3\n');
+  });
+});
+
+describe("this repository's own workflow", () => {
+  it('runs lint, index --check and the ci guard on pull requests with the whole history', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const { PACKAGE_ROOT } = await import('../helpers/repo.js');
+    const yaml = fs.readFileSync(path.join(PACKAGE_ROOT, '.github/workflows/lessons.yml'), 'utf8');
+    expect(yaml).toContain('  pull_request:');
+    expect(yaml).toContain('fetch-depth: 0');
+    expect(yaml).toContain('node-version: 20');
+    expect(yaml).toContain('- run: npm ci');
+    for (const step of ['lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: node dist/cli/lessons.js ${step}\n`);
+  });
+});
