@@ -6,7 +6,9 @@ import { io } from './command.js';
  * Commands on every task's and every tool call's critical path skip yargs (about 60 ms to
  * load): they parse their few flags with node:util and load only what they use.
  */
-const FAST_COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<0 | 1 | 2> }>> = {};
+const FAST_COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Promise<0 | 1 | 2> }>> = {
+  hook: () => import('./fast/hook.js'),
+};
 
 /** The command word: the first argument that is not a global option (or its value). */
 export function commandWord(args: readonly string[]): string | undefined {

@@ -1,0 +1,92 @@
+/**
+ * Per-session state of the agent hooks, in .lessons/sessions/<session id>.json: the lessons
+ * shown so far (the Stop hook checks their checklists against the final answer) and digests of
+ * the blocks already captured (so a block is captured once however often Stop fires).
+ * Writes are atomic and serialised by a lock file, so two hooks firing at once lose nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../io/fs.js';
+import { STATE_DIR } from '../io/repo.js';
+import { sha256 } from '../util/digest.js';
+import { formatJson } from '../util/json.js';
+import { uniqueSorted } from '../util/compare.js';
+
+export interface SessionState {
+  session_id: string;
+  shown: string[];
+  captured: string[];
+}
+
+/** A file name for any session id: kept as is when it is safe, hashed otherwise. */
+export function sessionFileName(sessionId: string): string {
+  return /^[A-Za-z0-9._-]{1,100}$/.test(sessionId) && !sessionId.startsWith('.') ? `${sessionId}.json` : `${sha256(sessionId).slice(0, 32)}.json`;
+}
+
+export function sessionFile(root: string, sessionId: string): string {
+  return path.join(root, STATE_DIR, 'sessions', sessionFileName(sessionId));
+}
+
+export function readSession(root: string, sessionId: string): SessionState {
+  const empty: SessionState = { session_id: sessionId, shown: [], captured: [] };
+  let data: Partial<SessionState>;
+  try {
+    data = JSON.parse(fs.readFileSync(sessionFile(root, sessionId), 'utf8')) as Partial<SessionState>;
+  } catch {
+    return empty;
+  }
+  return {
+    session_id: sessionId,
+    shown: Array.isArray(data.shown) ? data.shown.filter((id) => typeof id === 'string') : [],
+    captured: Array.isArray(data.captured) ? data.captured.filter((id) => typeof id === 'string') : [],
+  };
+}
+
+const LOCK_WAIT_MS = 200;
+const LOCK_STALE_MS = 5000;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Runs `fn` holding `<file>.lock`; a lock older than LOCK_STALE_MS is a crashed writer's and is broken. */
+function withLock<T>(file: string, fn: () => T): T {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - fs.statSync(lock).mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
+      } catch {
+        // removed meanwhile
+      }
+      if (Date.now() > deadline) throw new Error(`session state is locked: ${lock}`);
+      sleep(5);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+/** Adds shown lesson ids and captured digests to a session's state; returns the new state. */
+export function updateSession(root: string, sessionId: string, add: { shown?: readonly string[]; captured?: readonly string[] }): SessionState {
+  const file = sessionFile(root, sessionId);
+  return withLock(file, () => {
+    const state = readSession(root, sessionId);
+    const next: SessionState = {
+      session_id: sessionId,
+      shown: uniqueSorted([...state.shown, ...(add.shown ?? [])]),
+      captured: uniqueSorted([...state.captured, ...(add.captured ?? [])]),
+    };
+    writeFileAtomic(file, formatJson(next));
+    return next;
+  });
+}
