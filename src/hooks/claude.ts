@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import type { IndexEntry } from '../index/build.js';
 import { formatLessons } from './format.js';
-import { readIndexEntries } from './index-read.js';
+import { readIndexEntries, readTriggerEntries } from './index-read.js';
 import { obj, str, toolAction, type HookInput } from './input.js';
 import { sessionStartLessons, toolCallLessons } from './moments.js';
 import { readSession, updateSession } from './session.js';
@@ -66,12 +66,13 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
       return contextAnswer(event, formatLessons('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, { reasons: true }));
     }
     case 'PreToolUse': {
-      const entries = readIndexEntries(run.root) ?? [];
+      const entries = readTriggerEntries(run.root) ?? [];
       const action = toolAction(run.root, run.cwd, str(input, 'tool_name'), obj(input, 'tool_input'));
       const lessons = toolCallLessons(entries, action);
       if (lessons.length === 0) return '';
       const shown = new Set(sessionId ? readSession(run.root, sessionId).shown : []);
-      record(run, sessionId, lessons.map((lesson) => lesson.id));
+      const fresh = lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id));
+      record(run, sessionId, fresh);
       const text = formatLessons(`Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`, lessons, { reasons: true, repeated: shown });
       // Codex parses PreToolUse `additionalContext` but does not support it (its hooks docs;
       // openai/codex#19385), so there the text goes in the common `systemMessage`.

@@ -13,7 +13,7 @@
  * Every answer is the allowing one: a hook that errs still prints it (see neutralAnswer).
  */
 import { formatLessons } from './format.js';
-import { readIndexEntries } from './index-read.js';
+import { readIndexEntries, readTriggerEntries } from './index-read.js';
 import { str, type HookInput } from './input.js';
 import { sessionStartLessons, toolCallLessons } from './moments.js';
 import { updateSession } from './session.js';
@@ -38,7 +38,7 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
     case 'beforeShellExecution': {
       const command = str(input, 'command');
       if (!command) return cursorNeutral(event);
-      const lessons = toolCallLessons(readIndexEntries(run.root) ?? [], { tool: 'Bash', paths: [], command });
+      const lessons = toolCallLessons(readTriggerEntries(run.root) ?? [], { tool: 'Bash', paths: [], command });
       if (lessons.length === 0) return cursorNeutral(event);
       if (sessionId) updateSession(run.root, sessionId, { shown: lessons.map((lesson) => lesson.id) });
       const text = formatLessons('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, { reasons: true });

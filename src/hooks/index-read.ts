@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
+import { writeFileAtomic } from '../io/fs.js';
 import { INDEX_FILE } from '../io/repo.js';
 
 /** The entries of lessons/index.json, or undefined when it is missing or not an index. */
@@ -50,4 +51,50 @@ export function findLessonsRoot(start: string): string | undefined {
     if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+/** What the trigger cache keeps of an entry: enough to match and to print, nothing else. */
+export type TriggerEntry = Pick<IndexEntry, 'id' | 'path' | 'title' | 'level' | 'status' | 'severity' | 'checklist' | 'triggers'>;
+
+interface TriggerCache {
+  key: string;
+  entries: TriggerEntry[];
+}
+
+export const TRIGGER_CACHE_FILE = '.lessons/cache/hook-triggers.json';
+
+function hasToolTriggers(entry: IndexEntry): boolean {
+  return entry.status !== 'retired' && (entry.triggers.tools.length > 0 || entry.triggers.paths.length > 0 || entry.triggers.commands.length > 0);
+}
+
+/**
+ * The entries a tool call can trigger, from a compact cache under .lessons/ keyed by the index
+ * file's identity (inode, size, modification time): a 1,000-lesson pretty index takes longer to
+ * parse than the rest of a PreToolUse hook, and most lessons have no tool triggers. A missing,
+ * stale or unreadable cache is rebuilt from the index; failing to write it changes nothing.
+ */
+export function readTriggerEntries(root: string): TriggerEntry[] | undefined {
+  let key: string;
+  try {
+    const stat = fs.statSync(path.join(root, INDEX_FILE));
+    key = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+  const cacheFile = path.join(root, TRIGGER_CACHE_FILE);
+  try {
+    const cache = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as TriggerCache;
+    if (cache.key === key && Array.isArray(cache.entries)) return cache.entries;
+  } catch {
+    // no cache yet, or a broken one: rebuild below
+  }
+  const entries = readIndexEntries(root);
+  if (!entries) return undefined;
+  const compact = entries.filter(hasToolTriggers).map(({ id, path: file, title, level, status, severity, checklist, triggers }) => ({ id, path: file, title, level, status, severity, checklist, triggers }));
+  try {
+    writeFileAtomic(cacheFile, JSON.stringify({ key, entries: compact } satisfies TriggerCache));
+  } catch {
+    // a read-only checkout still gets its lessons, just without the cache
+  }
+  return compact;
 }

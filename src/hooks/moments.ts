@@ -8,6 +8,7 @@ import type { Severity } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
 import type { Selected } from './engine.js';
 import { SEVERITY_WEIGHT } from './engine.js';
+import type { TriggerEntry } from './index-read.js';
 import { matchTriggers, type ToolAction } from './triggers.js';
 
 export const SESSION_START_LIMIT = 10;
@@ -15,7 +16,7 @@ export const TOOL_CALL_LIMIT = 3;
 
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3 };
 
-function toSelected(entry: IndexEntry, score: number, reasons: string[]): Selected {
+function toSelected(entry: TriggerEntry, score: number, reasons: string[]): Selected {
   return {
     id: entry.id,
     level: entry.level,
@@ -42,7 +43,7 @@ export function sessionStartLessons(entries: readonly IndexEntry[], limit = SESS
  * Lessons whose triggers fire for a tool call, at most `limit`: ranked by how much matched
  * (a path or command beats a bare tool name), then severity, then id. Retired lessons never fire.
  */
-export function toolCallLessons(entries: readonly IndexEntry[], action: ToolAction, limit = TOOL_CALL_LIMIT): Selected[] {
+export function toolCallLessons(entries: readonly TriggerEntry[], action: ToolAction, limit = TOOL_CALL_LIMIT): Selected[] {
   const hits: Selected[] = [];
   for (const entry of entries) {
     if (entry.status === 'retired') continue;

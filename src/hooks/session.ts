@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../io/fs.js';
 import { STATE_DIR } from '../io/repo.js';
-import { sha256 } from '../util/digest.js';
 import { formatJson } from '../util/json.js';
 import { uniqueSorted } from '../util/compare.js';
 
@@ -18,9 +17,21 @@ export interface SessionState {
   captured: string[];
 }
 
-/** A file name for any session id: kept as is when it is safe, hashed otherwise. */
+/** FNV-1a, 32 bits twice with different seeds: a stable file name without loading node:crypto on the hook path. */
+function fnvHex(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193) >>> 0;
+    b = Math.imul(b ^ code, 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
+/** A file name for any session id: kept as is when it is safe, hashed otherwise (never a path). */
 export function sessionFileName(sessionId: string): string {
-  return /^[A-Za-z0-9._-]{1,100}$/.test(sessionId) && !sessionId.startsWith('.') ? `${sessionId}.json` : `${sha256(sessionId).slice(0, 32)}.json`;
+  return /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/.test(sessionId) ? `${sessionId}.json` : `session-${fnvHex(sessionId)}.json`;
 }
 
 export function sessionFile(root: string, sessionId: string): string {
