@@ -46,14 +46,19 @@ const STOPWORDS = new Set(
   'the and for with that this from into onto when what which while where have has had not but are was were will would should could can our your their its about after before then than them they there here also just only over under some more most very been being does did doing done make made use using used via per any all each every get got let'.split(' '),
 );
 
-/** Content words of a text, lower case, folded to a crude stem so `releasing` meets `release`. */
-export function stems(text: string): Set<string> {
-  const result = new Set<string>();
+/** Content words of a text by their crude stem (so `releasing` meets `release`): stem -> first word seen. */
+export function stemWords(text: string): Map<string, string> {
+  const result = new Map<string, string>();
   for (const word of text.toLowerCase().split(/[^a-z0-9]+/)) {
     if (word.length < 3 || STOPWORDS.has(word)) continue;
-    result.add(word.length > 6 ? word.slice(0, 6) : word.replace(/s$/, ''));
+    const stem = word.length > 6 ? word.slice(0, 6) : word.replace(/s$/, '');
+    if (!result.has(stem)) result.set(stem, word);
   }
   return result;
+}
+
+export function stems(text: string): Set<string> {
+  return new Set(stemWords(text).keys());
 }
 
 export const SEVERITY_WEIGHT: Record<Severity, number> = { critical: 1.5, high: 1.25, medium: 1, low: 0.8 };
@@ -78,11 +83,11 @@ export function rankByKeywords(entries: readonly IndexEntry[], options: SelectOp
     }
     const matched = new Set<string>();
     const weigh = (field: string, text: string, weight: number): void => {
-      const hits = [...stems(text)].filter((stem) => query.has(stem) && !matched.has(stem));
-      for (const hit of hits) matched.add(hit);
+      const hits = [...stemWords(text)].filter(([stem]) => query.has(stem) && !matched.has(stem));
+      for (const [stem] of hits) matched.add(stem);
       if (hits.length > 0) {
         score += hits.length * weight;
-        reasons.push(`${field}: ${hits.join(', ')}`);
+        reasons.push(`${field}: ${hits.map(([, word]) => word).join(', ')}`);
       }
     };
     weigh('title', entry.title, 2);

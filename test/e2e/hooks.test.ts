@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
+import { BIN, runCli, tempDir } from '../helpers/repo.js';
+
+function preToolUse(root: string, file: string): string {
+  return JSON.stringify({ session_id: 'e2e', transcript_path: path.join(root, 't.jsonl'), cwd: root, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_use_id: 'toolu_1', tool_input: { file_path: path.join(root, file), old_string: 'a', new_string: 'b' } });
+}
+
+describe('lessons hook (built binary)', () => {
+  it('answers Claude Code PreToolUse with additionalContext and exit 0', async () => {
+    const root = await hookRepo();
+    const result = runCli(['hook', 'claude', 'PreToolUse'], { cwd: root, input: preToolUse(root, 'package.json') });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    const answer = JSON.parse(result.stdout);
+    expect(Object.keys(answer)).toEqual(['hookSpecificOutput']);
+    expect(answer.hookSpecificOutput.hookEventName).toBe('PreToolUse');
+    expect(answer.hookSpecificOutput.additionalContext).toContain(MANIFEST_ID);
+    expect(answer.hookSpecificOutput.permissionDecision).toBeUndefined();
+  });
+
+  it('takes the event from hook_event_name when the command line names none', async () => {
+    const root = await hookRepo();
+    const result = runCli(['hook', 'claude'], { cwd: root, input: preToolUse(root, 'package.json') });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(MANIFEST_ID);
+  });
+
+  it('exits 0 with the neutral answer on malformed or empty stdin, outside a repository, when disabled, and for an unknown harness', async () => {
+    const root = await hookRepo();
+    for (const input of ['{"tool_name":', '', 'null', '"text"']) {
+      expect(runCli(['hook', 'claude', 'PreToolUse'], { cwd: root, input })).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+      expect(runCli(['hook', 'cursor', 'beforeShellExecution'], { cwd: root, input })).toEqual({ stdout: '{"permission":"allow"}\n', stderr: '', exitCode: 0 });
+    }
+    expect(runCli(['hook', 'claude', 'PreToolUse'], { cwd: tempDir(), input: preToolUse(tempDir(), 'package.json') })).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(runCli(['hook', 'claude', 'PreToolUse'], { cwd: root, input: preToolUse(root, 'package.json'), env: { LESSONS_DISABLE: '1' } })).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    const unknown = runCli(['hook', 'vim', 'PreToolUse'], { cwd: root, input: '{}' });
+    expect(unknown.exitCode).toBe(0);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('unknown harness `vim`');
+  });
+
+  it('keeps its own time limit: a stdin that never closes still gets the neutral answer and exit 0', async () => {
+    const root = await hookRepo();
+    const child = spawn(process.execPath, [BIN, 'hook', 'cursor', 'beforeShellExecution', '--timeout-ms', '300'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.write('{"command": "npm pub');
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.stdin.destroy();
+    expect(code).toBe(0);
+    expect(stdout).toBe('{"permission":"allow"}\n');
+  });
+});
