@@ -7,6 +7,7 @@ import lintCommand from './commands/lint.js';
 import listCommand from './commands/list.js';
 import newCommand from './commands/new.js';
 import showCommand from './commands/show.js';
+import exportCommand from './commands/export.js';
 import { UsageError } from '../src/errors.js';
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
@@ -27,6 +28,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(newCommand)
     .command(showCommand)
     .command(listCommand)
+    .command(exportCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()
