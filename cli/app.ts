@@ -8,6 +8,7 @@ import listCommand from './commands/list.js';
 import newCommand from './commands/new.js';
 import showCommand from './commands/show.js';
 import exportCommand from './commands/export.js';
+import askCommand from './commands/ask.js';
 import { UsageError } from '../src/errors.js';
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
@@ -29,6 +30,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(showCommand)
     .command(listCommand)
     .command(exportCommand)
+    .command(askCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()

@@ -7,6 +7,7 @@
 import type { IndexEntry } from '../index/build.js';
 import type { Level, Severity, Status } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
+import { STOPWORDS } from '../util/words.js';
 import { readIndexEntries } from './index-read.js';
 import { keywordMatches, matchTriggers } from './triggers.js';
 
@@ -41,10 +42,6 @@ async function entriesFromTree(root: string): Promise<IndexEntry[]> {
   const { buildIndex } = await import('../index/build.js');
   return buildIndex(loadLessons(root).lessons).lessons;
 }
-
-const STOPWORDS = new Set(
-  'the and for with that this from into onto when what which while where have has had not but are was were will would should could can our your their its about after before then than them they there here also just only over under some more most very been being does did doing done make made use using used via per any all each every get got let'.split(' '),
-);
 
 /** Content words of a text by their crude stem (so `releasing` meets `release`): stem -> first word seen. */
 export function stemWords(text: string): Map<string, string> {
