@@ -9,6 +9,7 @@ import newCommand from './commands/new.js';
 import showCommand from './commands/show.js';
 import exportCommand from './commands/export.js';
 import askCommand from './commands/ask.js';
+import mcpCommand from './commands/mcp.js';
 import { UsageError } from '../src/errors.js';
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
@@ -31,6 +32,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(listCommand)
     .command(exportCommand)
     .command(askCommand)
+    .command(mcpCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()

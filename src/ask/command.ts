@@ -17,12 +17,12 @@ import { REFERENCES_DIR, lessonDocs, referenceDocs } from './sources.js';
 export const ANSWERS_DIR = `${REFERENCES_DIR}/answers`;
 export const MIN_ANSWER_CHARS = 20;
 
-export async function askQuestions(options: { cwd: string; questions: string[] }): Promise<AskAnswer[]> {
+export async function askQuestions(options: { cwd: string; questions: string[]; perQuestion?: number }): Promise<AskAnswer[]> {
   const questions = options.questions.map((question) => question.trim()).filter(Boolean);
   if (questions.length === 0) throw new UsageError('no question: lessons ask "<question>" ["<question>" ...]');
   const root = findRepoRoot(options.cwd);
   const docs = [...lessonDocs(buildIndex(loadLessons(root).lessons).lessons), ...referenceDocs(root)];
-  return answerQuestions(docs, questions);
+  return answerQuestions(docs, questions, options.perQuestion);
 }
 
 /** The note a recorded answer becomes: the question as its heading, the answer as its text. */

@@ -49,7 +49,7 @@ export function bestExcerpt(text: string, terms: readonly string[]): string {
   return best.length > MAX_EXCERPT_CHARS ? `${best.slice(0, MAX_EXCERPT_CHARS - 1).trimEnd()}…` : best;
 }
 
-export function answerQuestions(docs: readonly SourceDoc[], questions: readonly string[]): AskAnswer[] {
+export function answerQuestions(docs: readonly SourceDoc[], questions: readonly string[], perQuestion = SOURCES_PER_QUESTION): AskAnswer[] {
   const search = new MiniSearch<SourceDoc>({
     fields: ['title', 'text'],
     storeFields: ['path', 'title', 'text'],
@@ -64,7 +64,7 @@ export function answerQuestions(docs: readonly SourceDoc[], questions: readonly 
     const sources: FoundSource[] = [];
     const seenPaths = new Set<string>();
     for (const result of terms.length === 0 ? [] : search.search(terms.join(' '))) {
-      if (sources.length >= SOURCES_PER_QUESTION) break;
+      if (sources.length >= perQuestion) break;
       if (result.queryTerms.length < needed || seenPaths.has(result.path as string)) continue;
       seenPaths.add(result.path as string);
       let excerpt = bestExcerpt(result.text as string, terms);
