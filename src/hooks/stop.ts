@@ -45,14 +45,14 @@ export interface UncoveredItem {
 }
 
 /**
- * An item is addressed when the answer names at least half of its content words (and at least
- * one): a cheap, deterministic test for "visibly", not a judgement of truth.
+ * An item is addressed when the answer names at least two thirds of its content words (and at
+ * least one): a cheap, deterministic test for "visibly", not a judgement of truth.
  */
 export function isAddressed(item: string, answerStems: ReadonlySet<string>): boolean {
   const words = [...stems(item)];
   if (words.length === 0) return true;
   const hits = words.filter((word) => answerStems.has(word)).length;
-  return hits >= Math.max(1, Math.ceil(words.length / 2));
+  return hits >= Math.max(1, Math.ceil((words.length * 2) / 3));
 }
 
 export function uncoveredItems(shown: readonly IndexEntry[], finalAnswer: string): UncoveredItem[] {

@@ -123,7 +123,7 @@ describe('Claude Code Stop', () => {
     transcript(root, [
       { role: 'user', text: 'bump the version' },
       { role: 'assistant', text: LESSON_TEXT },
-      { role: 'assistant', text: 'Bumped every manifest in the bump commit.' },
+      { role: 'assistant', text: 'Bumped every manifest to the new version in the bump commit.' },
     ]);
     const stop = { ...base(root, 'Stop'), stop_hook_active: false };
     const out = await hook(root, 'claude', 'Stop', stop);
