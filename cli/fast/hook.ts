@@ -21,16 +21,32 @@ function write(text: string): void {
   }
 }
 
+/**
+ * All of stdin. A regular file (a redirect) is read at once; a pipe or socket (how harnesses
+ * pass the input) through a net.Socket on fd 0, which stays on the event loop so the time
+ * limit's timer fires even if the harness never closes stdin, and which costs less to set up
+ * than process.stdin. A terminal or /dev/null has no hook input to wait for.
+ */
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
+  let stat: fs.Stats;
+  try {
+    stat = fs.fstatSync(0);
+  } catch {
+    return '';
+  }
+  if (stat.isCharacterDevice()) return '';
+  if (stat.isFile()) return fs.readFileSync(0, 'utf8');
+  const { Socket } = await import('node:net');
+  const socket = new Socket({ fd: 0, readable: true, writable: false });
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+  for await (const chunk of socket) {
+    const buffer = chunk as Buffer;
     size += buffer.length;
     if (size > MAX_STDIN_BYTES) break;
     chunks.push(buffer);
   }
+  socket.destroy();
   return Buffer.concat(chunks).toString('utf8');
 }
 
