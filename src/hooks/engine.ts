@@ -79,9 +79,11 @@ export function rankByKeywords(entries: readonly IndexEntry[], options: SelectOp
       }
     }
     const matched = new Set<string>();
+    let named = 0;
     const weigh = (field: string, text: string, weight: number): void => {
       const hits = [...stemWords(text)].filter(([stem]) => query.has(stem) && !matched.has(stem));
       for (const [stem] of hits) matched.add(stem);
+      if (weight >= 2) named += hits.length;
       if (hits.length > 0) {
         score += hits.length * weight;
         reasons.push(`${field}: ${hits.map(([, word]) => word).join(', ')}`);
@@ -97,7 +99,9 @@ export function rankByKeywords(entries: readonly IndexEntry[], options: SelectOp
       strong++;
       reasons.push(...trigger.reasons);
     }
-    if (strong === 0 && matched.size < 2) continue;
+    // The floor: a keyword or trigger match, or two words of the task of which at least one is
+    // in the title or tags. Words found only in summaries and checklists are too weak alone.
+    if (strong === 0 && (matched.size < 2 || named === 0)) continue;
     score *= SEVERITY_WEIGHT[entry.severity] * STATUS_WEIGHT[entry.status] * LEVEL_WEIGHT[entry.level];
     selected.push({
       id: entry.id,

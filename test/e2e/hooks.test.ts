@@ -21,6 +21,14 @@ describe('lessons hook (built binary)', () => {
     expect(answer.hookSpecificOutput.permissionDecision).toBeUndefined();
   });
 
+  it('-C names the repository when the input has no cwd', async () => {
+    const root = await hookRepo();
+    const input = JSON.stringify({ session_id: 'e2e', hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: 'package.json' } });
+    const result = runCli(['-C', root, 'hook', 'claude', 'PreToolUse'], { cwd: tempDir(), input });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(MANIFEST_ID);
+  });
+
   it('takes the event from hook_event_name when the command line names none', async () => {
     const root = await hookRepo();
     const result = runCli(['hook', 'claude'], { cwd: root, input: preToolUse(root, 'package.json') });

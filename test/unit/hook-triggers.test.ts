@@ -131,5 +131,7 @@ describe('selectLessons keyword ranking', () => {
   it('a keyword phrase alone selects; a task that matches nothing selects nothing', () => {
     expect(rankByKeywords(entries, { task: 'we need to drop column email' }).map((s) => s.id)).toEqual(['b-migration']);
     expect(rankByKeywords(entries, { task: 'refactor the css grid' })).toEqual([]);
+    const weak = [entry({ id: 'd-weak', title: 'Unrelated heading', summary: 'grid layout breaks on refactor' })];
+    expect(rankByKeywords(weak, { task: 'refactor the css grid' })).toEqual([]);
   });
 });
