@@ -82,6 +82,16 @@ describe('lessons export --to claude|agents-md', () => {
     expect(read(root, 'AGENTS.md')).toBe('intro\n<!-- lessons:export:begin -->\nno end\n');
   });
 
+  it('a lesson that quotes a marker cannot break the section', async () => {
+    const root = await hookRepo();
+    writeFiles(root, lessonFile({ id: 'case-2026-03-03-markers', title: 'Quoted <!-- lessons:export:end --> marker', summary: 'See <!-- lessons:export:begin -->.' }));
+    await exportLessons({ cwd: root, to: 'claude' });
+    const text = read(root, 'CLAUDE.md');
+    expect(text.split('<!-- lessons:export:begin -->')).toHaveLength(2);
+    expect(text.split('<!-- lessons:export:end -->')).toHaveLength(2);
+    expect((await exportLessons({ cwd: root, to: 'claude' })).written).toEqual([]);
+  });
+
   it('splices only between the markers', () => {
     const section = '<!-- lessons:export:begin -->\nnew\n<!-- lessons:export:end -->\n';
     expect(spliceSection('a\n<!-- lessons:export:begin -->\nold\n<!-- lessons:export:end -->\nb\n', section)).toBe(`a\n${section}b\n`);
