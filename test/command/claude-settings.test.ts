@@ -57,3 +57,35 @@ describe('installClaudeHooks', () => {
     expect(() => installClaudeHooks(root)).toThrow(/`hooks` is not an object/);
   });
 });
+
+describe('installCodexHooks and installCursorHooks', () => {
+  it('Codex: .codex/hooks.json in Claude Code format, PreToolUse on Bash and apply_patch, idempotent', async () => {
+    const { installCodexHooks } = await import('../../src/hooks/claude-settings.js');
+    const root = tempDir();
+    expect(installCodexHooks(root)).toEqual({ path: '.codex/hooks.json', changed: true });
+    const config = JSON.parse(fs.readFileSync(path.join(root, '.codex/hooks.json'), 'utf8'));
+    expect(config.hooks.PreToolUse).toEqual([{ matcher: 'Bash|apply_patch', hooks: [{ type: 'command', command: 'lessons hook codex PreToolUse', timeout: 10 }] }]);
+    expect(config.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'lessons hook codex Stop', timeout: 10 }] }]);
+    expect(installCodexHooks(root).changed).toBe(false);
+  });
+
+  it('Cursor: .cursor/hooks.json version 1, merged with the hooks already there, idempotent', async () => {
+    const { installCursorHooks } = await import('../../src/hooks/cursor-settings.js');
+    const root = tempDir();
+    writeFiles(root, { '.cursor/hooks.json': JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command: './format.sh' }], beforeShellExecution: [{ command: './audit.sh' }] } }) });
+    expect(installCursorHooks(root)).toEqual({ path: '.cursor/hooks.json', changed: true });
+    const config = JSON.parse(fs.readFileSync(path.join(root, '.cursor/hooks.json'), 'utf8'));
+    expect(config).toEqual({
+      version: 1,
+      hooks: {
+        afterFileEdit: [{ command: './format.sh' }],
+        beforeShellExecution: [{ command: './audit.sh' }, { command: 'lessons hook cursor beforeShellExecution' }],
+        sessionStart: [{ command: 'lessons hook cursor sessionStart' }],
+        afterAgentResponse: [{ command: 'lessons hook cursor afterAgentResponse' }],
+      },
+    });
+    expect(installCursorHooks(root).changed).toBe(false);
+    // A Claude entry is not mistaken for a Cursor one.
+    expect(JSON.stringify(config)).not.toContain('hook claude');
+  });
+});
