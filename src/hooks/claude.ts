@@ -42,8 +42,9 @@ function messageAnswer(text: string): string {
   return `${JSON.stringify({ systemMessage: text })}\n`;
 }
 
-function record(run: HookRun, sessionId: string | undefined, ids: readonly string[]): void {
-  if (sessionId && ids.length > 0) updateSession(run.root, sessionId, { shown: ids });
+/** Remembers what was shown; lessons shown for the task (`pending`) are checked at the next Stop. */
+function record(run: HookRun, sessionId: string | undefined, ids: readonly string[], kind: 'shown' | 'pending'): void {
+  if (sessionId && ids.length > 0) updateSession(run.root, sessionId, { [kind]: ids });
 }
 
 export async function claudeStyleHook(dialect: Dialect, event: string, input: HookInput, run: HookRun): Promise<string> {
@@ -53,7 +54,7 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
       const entries = readIndexEntries(run.root) ?? [];
       const lessons = sessionStartLessons(entries);
       if (lessons.length === 0) return '';
-      record(run, sessionId, lessons.map((lesson) => lesson.id));
+      record(run, sessionId, lessons.map((lesson) => lesson.id), 'shown');
       return contextAnswer(event, formatLessons('Lessons from this repository (critical and high severity, canonical); keep their checklists in mind:', lessons));
     }
     case 'UserPromptSubmit': {
@@ -62,7 +63,7 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
       const { selectLessons } = await import('./engine.js');
       const lessons = await selectLessons(run.root, { task: prompt, limit: PROMPT_LIMIT });
       if (lessons.length === 0) return '';
-      record(run, sessionId, lessons.map((lesson) => lesson.id));
+      record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
       return contextAnswer(event, formatLessons('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, { reasons: true }));
     }
     case 'PreToolUse': {
@@ -70,9 +71,10 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
       const action = toolAction(run.root, run.cwd, str(input, 'tool_name'), obj(input, 'tool_input'));
       const lessons = toolCallLessons(entries, action);
       if (lessons.length === 0) return '';
-      const shown = new Set(sessionId ? readSession(run.root, sessionId).shown : []);
-      const fresh = lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id));
-      record(run, sessionId, fresh);
+      const state = sessionId ? readSession(run.root, sessionId) : undefined;
+      const shown = new Set(state?.shown ?? []);
+      const pending = new Set(state?.pending ?? []);
+      record(run, sessionId, lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id) || !pending.has(id)), 'pending');
       const text = formatLessons(`Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`, lessons, { reasons: true, repeated: shown });
       // Codex parses PreToolUse `additionalContext` but does not support it (its hooks docs;
       // openai/codex#19385), so there the text goes in the common `systemMessage`.
@@ -106,15 +108,17 @@ async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessio
   const captured = capturedNote(captureBlocks(run, sessionId, texts.join('\n'), entries));
   if (captured !== '') notes.push(captured);
 
+  // The lessons shown for this turn's task (not the session-start ones, which are background),
+  // each checked once, at the end of the turn that showed it. stop_hook_active: Claude Code is
+  // already continuing because of a Stop hook; add nothing that could feed a loop.
   const session = sessionId ? readSession(run.root, sessionId) : undefined;
-  // stop_hook_active: Claude Code is already continuing because of a Stop hook; add nothing
-  // that could feed a loop.
   const finalAnswer = texts[texts.length - 1] ?? '';
-  if (input.stop_hook_active !== true && session && session.shown.length > 0 && finalAnswer.trim() !== '') {
+  if (sessionId && session && input.stop_hook_active !== true && session.pending.length > 0 && finalAnswer.trim() !== '') {
     const byId = new Map(entries.map((entry) => [entry.id, entry]));
-    const shown = session.shown.map((id) => byId.get(id)).filter((entry): entry is IndexEntry => entry !== undefined);
+    const shown = session.pending.map((id) => byId.get(id)).filter((entry): entry is IndexEntry => entry !== undefined);
     const note = formatUncovered(uncoveredItems(shown, finalAnswer));
     if (note !== '') notes.push(note);
+    updateSession(run.root, sessionId, { settled: session.pending });
   }
   return notes.length > 0 ? messageAnswer(notes.join('\n')) : '';
 }

@@ -40,7 +40,7 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
       if (!command) return cursorNeutral(event);
       const lessons = toolCallLessons(readTriggerEntries(run.root) ?? [], { tool: 'Bash', paths: [], command });
       if (lessons.length === 0) return cursorNeutral(event);
-      if (sessionId) updateSession(run.root, sessionId, { shown: lessons.map((lesson) => lesson.id) });
+      if (sessionId) updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
       const text = formatLessons('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, { reasons: true });
       return `${JSON.stringify({ permission: 'allow', agent_message: text })}\n`;
     }

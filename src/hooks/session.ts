@@ -1,7 +1,8 @@
 /**
  * Per-session state of the agent hooks, in .lessons/sessions/<session id>.json: the lessons
- * shown so far (the Stop hook checks their checklists against the final answer) and digests of
- * the blocks already captured (so a block is captured once however often Stop fires).
+ * shown so far; those shown for the task (by a prompt or a tool call) whose checklists the next
+ * Stop has yet to check against the final answer; and digests of the blocks already captured
+ * (so a block is captured once however often Stop fires).
  * Writes are atomic and serialised by a lock file, so two hooks firing at once lose nothing.
  */
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { uniqueSorted } from '../util/compare.js';
 export interface SessionState {
   session_id: string;
   shown: string[];
+  pending: string[];
   captured: string[];
 }
 
@@ -39,18 +41,15 @@ export function sessionFile(root: string, sessionId: string): string {
 }
 
 export function readSession(root: string, sessionId: string): SessionState {
-  const empty: SessionState = { session_id: sessionId, shown: [], captured: [] };
+  const empty: SessionState = { session_id: sessionId, shown: [], pending: [], captured: [] };
   let data: Partial<SessionState>;
   try {
     data = JSON.parse(fs.readFileSync(sessionFile(root, sessionId), 'utf8')) as Partial<SessionState>;
   } catch {
     return empty;
   }
-  return {
-    session_id: sessionId,
-    shown: Array.isArray(data.shown) ? data.shown.filter((id) => typeof id === 'string') : [],
-    captured: Array.isArray(data.captured) ? data.captured.filter((id) => typeof id === 'string') : [],
-  };
+  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+  return { session_id: sessionId, shown: strings(data.shown), pending: strings(data.pending), captured: strings(data.captured) };
 }
 
 const LOCK_WAIT_MS = 200;
@@ -87,15 +86,26 @@ function withLock<T>(file: string, fn: () => T): T {
   }
 }
 
-/** Adds shown lesson ids and captured digests to a session's state; returns the new state. */
-export function updateSession(root: string, sessionId: string, add: { shown?: readonly string[]; captured?: readonly string[] }): SessionState {
+export interface SessionUpdate {
+  shown?: readonly string[];
+  /** Shown for the task: the next Stop checks their checklists. */
+  pending?: readonly string[];
+  /** Checked by a Stop: no longer pending. */
+  settled?: readonly string[];
+  captured?: readonly string[];
+}
+
+/** Applies an update to a session's state under its lock; returns the new state. */
+export function updateSession(root: string, sessionId: string, update: SessionUpdate): SessionState {
   const file = sessionFile(root, sessionId);
   return withLock(file, () => {
     const state = readSession(root, sessionId);
+    const settled = new Set(update.settled ?? []);
     const next: SessionState = {
       session_id: sessionId,
-      shown: uniqueSorted([...state.shown, ...(add.shown ?? [])]),
-      captured: uniqueSorted([...state.captured, ...(add.captured ?? [])]),
+      shown: uniqueSorted([...state.shown, ...(update.shown ?? []), ...(update.pending ?? [])]),
+      pending: uniqueSorted([...state.pending, ...(update.pending ?? [])]).filter((id) => !settled.has(id)),
+      captured: uniqueSorted([...state.captured, ...(update.captured ?? [])]),
     };
     writeFileAtomic(file, formatJson(next));
     return next;

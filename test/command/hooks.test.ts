@@ -137,9 +137,8 @@ describe('Claude Code Stop', () => {
     expect(text).toContain('status: candidate');
     expect(text).toContain('source: auto');
     expect(text).toContain('- [ ] Regenerate the lockfile with npm install');
-    // A second Stop in the same session captures nothing again.
-    const second = await hook(root, 'claude', 'Stop', stop);
-    expect(second).not.toContain('captured');
+    // A second Stop in the same session captures nothing again, and repeats no note.
+    expect(await hook(root, 'claude', 'Stop', stop)).toBe('');
     expect(fs.readdirSync(path.join(root, 'lessons/cases')).length).toBe(2);
   });
 
@@ -180,15 +179,20 @@ describe('Codex hooks', () => {
     expect(JSON.parse(out).systemMessage).toContain(`why: tool Edit; path package.json ~ **/package.json`);
   });
 
-  it('SessionStart uses additionalContext; Stop reads last_assistant_message', async () => {
+  it('SessionStart uses additionalContext; Stop reads last_assistant_message and checks each shown lesson once', async () => {
     const root = await hookRepo();
     const start = JSON.parse(await hook(root, 'codex', 'SessionStart', { ...codexBase(root, 'SessionStart'), source: 'startup' }));
     expect(start.hookSpecificOutput.hookEventName).toBe('SessionStart');
     expect(start.hookSpecificOutput.additionalContext).toContain(FORCE_PUSH_ID);
-    const stop = await hook(root, 'codex', 'Stop', { ...codexBase(root, 'Stop'), stop_hook_active: false, last_assistant_message: 'Protected branches now refuse force pushes. Secret scanning runs before every push.' });
-    expect(stop).toBe('');
-    const missed = JSON.parse(await hook(root, 'codex', 'Stop', { ...codexBase(root, 'Stop'), stop_hook_active: false, last_assistant_message: 'Done.' }));
-    expect(missed.systemMessage).toContain(`- ${FORCE_PUSH_ID}: Protected branches refuse force pushes.`);
+    const stop = (message: string) => hook(root, 'codex', 'Stop', { ...codexBase(root, 'Stop'), stop_hook_active: false, last_assistant_message: message });
+    // Session-start lessons are background: a Stop does not check them.
+    expect(await stop('Done.')).toBe('');
+    const push = { ...codexBase(root, 'PreToolUse'), tool_name: 'Bash', tool_use_id: 'c1', tool_input: { command: 'git push -f origin main' } };
+    await hook(root, 'codex', 'PreToolUse', push);
+    expect(JSON.parse(await stop('Done.')).systemMessage).toContain(`- ${FORCE_PUSH_ID}: Protected branches refuse force pushes.`);
+    expect(await stop('Done.')).toBe('');
+    await hook(root, 'codex', 'PreToolUse', push);
+    expect(await stop('Protected branches now refuse force pushes.')).toBe('');
   });
 });
 
