@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
@@ -48,6 +49,19 @@ describe('lessons hook (built binary)', () => {
     expect(unknown.exitCode).toBe(0);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toContain('unknown harness `vim`');
+  });
+
+  it('loads no yargs, ajv, gray-matter or YAML parser on the PreToolUse path', async () => {
+    const root = await hookRepo();
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'trace.mjs'), "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOAD ' + r.url + '\\n'); return r; }\n");
+    fs.writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${path.join(dir, 'trace.mjs')}`)});\n`);
+    const result = spawnSync(process.execPath, ['--import', path.join(dir, 'register.mjs'), BIN, 'hook', 'claude', 'PreToolUse'], { cwd: root, input: preToolUse(root, 'package.json'), encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(MANIFEST_ID);
+    const loaded = result.stderr.split('\n').filter((line) => line.startsWith('LOAD '));
+    expect(loaded.some((line) => line.includes('/src/hooks/triggers.js'))).toBe(true);
+    expect(loaded.filter((line) => /node_modules|\/cli\/app\.js|\/src\/lesson\/(parse|load)\.js|\/schema\//.test(line))).toEqual([]);
   });
 
   it('keeps its own time limit: a stdin that never closes still gets the neutral answer and exit 0', async () => {
