@@ -23,7 +23,8 @@ function contentText(content: unknown): string {
 export function assistantTexts(jsonl: string): string[] {
   const texts: string[] = [];
   for (const line of jsonl.split('\n')) {
-    if (line.trim() === '') continue;
+    // Long sessions write megabytes of tool output: only assistant lines are worth parsing.
+    if (!line.includes('"assistant"')) continue;
     let record: { type?: unknown; message?: { role?: unknown; content?: unknown } };
     try {
       record = JSON.parse(line) as typeof record;
