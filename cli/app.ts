@@ -15,6 +15,9 @@ import promoteCommand from './commands/promote.js';
 import applyCommand from './commands/apply.js';
 import retireCommand from './commands/retire.js';
 import reportCommand from './commands/report.js';
+import exportCommand from './commands/export.js';
+import askCommand from './commands/ask.js';
+import mcpCommand from './commands/mcp.js';
 import { UsageError } from '../src/errors.js';
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
@@ -43,6 +46,9 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(retireCommand)
     .command(reportCommand)
     .command(initCommand)
+    .command(exportCommand)
+    .command(askCommand)
+    .command(mcpCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()

@@ -10,6 +10,7 @@ const FAST_COMMANDS: Record<string, () => Promise<{ run: (args: string[]) => Pro
   preflight: () => import('./fast/preflight.js'),
   guard: () => import('./fast/guard.js'),
   hooks: () => import('./fast/hooks.js'),
+  hook: () => import('./fast/hook.js'),
 };
 
 /** The command word: the first argument that is not a global option (or its value). */

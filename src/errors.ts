@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'USAGE'
   | 'NOT_A_LESSONS_REPO'
   | 'INVALID_POLICY'
+  | 'INVALID_CONFIG'
   | 'LESSON_NOT_FOUND'
   | 'LESSON_EXISTS'
   | 'INVALID_LESSON'

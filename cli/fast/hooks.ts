@@ -4,11 +4,16 @@ import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
 
 const USAGE = `usage: lessons hooks install|uninstall|status [--json] [-C <dir>]
+       lessons hooks install --claude|--codex|--cursor [--json] [-C <dir>]
 
   install     write pre-commit, prepare-commit-msg, commit-msg and pre-push hooks where git runs
               hooks from (core.hooksPath aware); a hook already there is moved aside and runs first
   uninstall   remove them and put back what install moved aside
   status      show which hooks are installed
+  --claude    merge the agent hook entries into .claude/settings.json (Claude Code)
+  --codex     merge them into .codex/hooks.json (Codex CLI)
+  --cursor    merge them into .cursor/hooks.json (Cursor)
+              (with any of these, only the agent settings are written; never clobbered)
 The hooks call \`lessons hooks prepare-commit-msg|commit-msg <file> [source]\` to add the
 Lessons-Preflight trailer, and \`lessons guard\` to check commits and pushes.
 LESSONS_DISABLE=1 turns every hook into a no-op.`;
@@ -39,6 +44,9 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
         color: { type: 'boolean' },
         'no-color': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        claude: { type: 'boolean', default: false },
+        codex: { type: 'boolean', default: false },
+        cursor: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
@@ -78,6 +86,11 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     throw new UsageError(action === undefined ? `say what to do\n${USAGE}` : `unknown hooks action '${action}'\n${USAGE}`);
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'\n${USAGE}`);
+  const harnesses = (['claude', 'codex', 'cursor'] as const).filter((name) => values[name]);
+  if (harnesses.length > 0) {
+    if (action !== 'install') throw new UsageError(`--${harnesses[0]} goes with \`lessons hooks install\`\n${USAGE}`);
+    return installAgentHooks(cwd, harnesses, values.json === true);
+  }
   const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/hooks/install.js');
   if (action === 'status') {
     const status = await hooksStatus({ cwd });
@@ -101,4 +114,17 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     for (const note of result.notes) io.out(`note: ${note}`);
   }
   return refused ? 1 : 0;
+}
+
+/** `lessons hooks install --claude|--codex|--cursor`: the agent harness settings, merged. */
+async function installAgentHooks(cwd: string, harnesses: readonly ('claude' | 'codex' | 'cursor')[], json: boolean): Promise<0> {
+  const { findRepoRoot } = await import('../../src/io/repo.js');
+  const { installClaudeHooks, installCodexHooks } = await import('../../src/hooks/claude-settings.js');
+  const { installCursorHooks } = await import('../../src/hooks/cursor-settings.js');
+  const root = findRepoRoot(cwd);
+  const install = { claude: installClaudeHooks, codex: installCodexHooks, cursor: installCursorHooks };
+  const results = harnesses.map((name) => ({ harness: name, ...install[name](root) }));
+  if (json) io.out(JSON.stringify(results, null, 2));
+  else for (const result of results) io.out(`${result.path}: ${result.changed ? 'lessons hooks written' : 'already has the lessons hooks'}`);
+  return 0;
 }

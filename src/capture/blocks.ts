@@ -73,8 +73,16 @@ function parseBlock(content: string, processKnowledge: boolean): Draft | undefin
   const text = prose.join('\n').trim();
   const title = fields.get('title') || text.split('\n')[0]?.replace(/^[-*]\s+/, '').trim() || '';
   if (!/[\p{L}\p{N}]/u.test(title)) return undefined;
-  const proseBody = (fields.has('title') ? text : text.split('\n').slice(1).join('\n')).trim();
-  const sectionsText = rest.map((line) => line.replace(/^###(\s)/, '##$1')).join('\n').trim();
+  let proseBody = (fields.has('title') ? text : text.split('\n').slice(1).join('\n')).trim();
+  let sectionsText = rest.map((line) => line.replace(/^###(\s)/, '##$1')).join('\n').trim();
+  if (sectionsText === '') {
+    // A short block without card sections: its bullet lines are the checklist, the rest the situation.
+    const bullets = proseBody.split('\n').filter((line) => /^\s*[-*+]\s+\S/.test(line));
+    if (bullets.length > 0) {
+      proseBody = proseBody.split('\n').filter((line) => !bullets.includes(line)).join('\n').trim();
+      sectionsText = `## Prevention Checklist\n\n${bullets.map((line) => `- [ ] ${line.replace(/^\s*[-*+]\s+(?:\[[ xX]\]\s*)?/, '')}`).join('\n')}`;
+    }
+  }
   const hasSituation = /^##\s+situation\s*$/im.test(sectionsText);
   const body = [proseBody !== '' && !hasSituation ? `## Situation\n\n${proseBody}` : proseBody, sectionsText].filter(Boolean).join('\n\n');
   const tags = list(fields.get('tags'));

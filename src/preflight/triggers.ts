@@ -72,11 +72,22 @@ export function pathMatches(glob: string, file: string): boolean {
   return GLOB_SPECIAL.test(file) && compiled(file, true).test(glob.replace(/^\*\*\//, ''));
 }
 
+/**
+ * The simple commands of a shell line: split at `&&`, `||`, `;` and `|`, without leading
+ * `NAME=value` assignments, `sudo` or `env`, so `CI=1 sudo npm publish` is `npm publish`.
+ */
+export function simpleCommands(command: string): string[] {
+  return command
+    .split(/&&|\|\||[;|\n]/)
+    .map((part) => part.trim().replace(/^(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|sudo|env)\s+)+/, ''))
+    .filter((part) => part !== '');
+}
+
 export function commandMatches(glob: string, command: string): boolean {
   const re = compiled(glob.trim(), false);
   const whole = command.trim();
   if (re.test(whole)) return true;
-  return whole.split(/&&|\|\||[;|]/).some((part) => re.test(part.trim()));
+  return simpleCommands(whole).some((part) => re.test(part));
 }
 
 export interface TriggerMatch {
@@ -86,7 +97,7 @@ export interface TriggerMatch {
 }
 
 /** How a lesson's context triggers match the run's flags; undefined when they do not. */
-export function matchTriggers(row: TriggerRow, input: PreflightInput): TriggerMatch | undefined {
+export function matchTriggers(row: Pick<TriggerRow, 'tools' | 'paths' | 'commands'>, input: PreflightInput): TriggerMatch | undefined {
   if (row.tools.length > 0 && (input.tool === null || !row.tools.some((tool) => tool.toLowerCase() === input.tool!.toLowerCase()))) {
     return undefined;
   }

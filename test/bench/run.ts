@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<{ bench: () => Promise<void> }>> = {
   lifecycle: () => import('./lifecycle.js'),
   preflight: () => import('./preflight.js'),
   guard: () => import('./guard.js'),
+  hooks: () => import('./hooks.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -98,3 +98,14 @@ describe('similarGroups', () => {
     }
   });
 });
+
+describe('a short block without card sections', () => {
+  it('takes its bullet lines as the checklist and the rest as the situation', () => {
+    const [draft] = extractDrafts('[LESSON]\nTag pushed before CI was green\nWe tagged from a red main.\n- [ ] Tag only green commits\n* Protect release tags\n[/LESSON]');
+    expect(draft).toEqual({
+      title: 'Tag pushed before CI was green',
+      tags: [],
+      body: '## Situation\n\nWe tagged from a red main.\n\n## Prevention Checklist\n\n- [ ] Tag only green commits\n- [ ] Protect release tags\n',
+    });
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * What `lessons ask` searches: every lesson (title, summary, checklist, tags, keywords) and every
+ * markdown section under references/ (recorded answers included), as plain documents.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexEntry } from '../index/build.js';
+import { toPosixRelative } from '../io/fs.js';
+import { compareStrings } from '../util/compare.js';
+
+export const REFERENCES_DIR = 'references';
+
+export interface SourceDoc {
+  /** Unique: the path, plus `#n` for the n-th section of a reference file. */
+  id: string;
+  path: string;
+  title: string;
+  text: string;
+}
+
+export function lessonDocs(entries: readonly IndexEntry[]): SourceDoc[] {
+  return entries
+    .filter((entry) => entry.status !== 'retired')
+    .map((entry) => ({
+      id: entry.path,
+      path: entry.path,
+      title: entry.title,
+      text: [entry.summary, ...entry.checklist.map((item) => `- ${item}`), entry.tags.join(' '), entry.triggers.keywords.join(' ')].filter(Boolean).join('\n'),
+    }));
+}
+
+/** A markdown file cut at its headings: each heading and the text under it is one document. */
+export function markdownSections(rel: string, text: string): SourceDoc[] {
+  const docs: SourceDoc[] = [];
+  let title = path.posix.basename(rel, '.md');
+  let body: string[] = [];
+  let inFence = false;
+  const flush = (): void => {
+    const content = body.join('\n').trim();
+    if (content !== '') docs.push({ id: `${rel}#${docs.length + 1}`, path: rel, title, text: content });
+    body = [];
+  };
+  for (const line of text.replace(/\r\n/g, '\n').split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    const heading = inFence ? null : /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      flush();
+      title = heading[1]!;
+    } else body.push(line);
+  }
+  flush();
+  return docs;
+}
+
+/** Markdown files under references/, recursively, in code-point order of path. */
+export function referenceFiles(root: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && entry.name.endsWith('.md')) files.push(toPosixRelative(root, full));
+    }
+  };
+  walk(path.join(root, REFERENCES_DIR));
+  return files.sort(compareStrings);
+}
+
+export function referenceDocs(root: string): SourceDoc[] {
+  return referenceFiles(root).flatMap((rel) => markdownSections(rel, fs.readFileSync(path.join(root, rel), 'utf8')));
+}

@@ -1,0 +1,74 @@
+/** `lessons export --to cursor|claude|agents-md`: one source of truth in lessons/, rendered for each tool. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { LessonsError } from '../errors.js';
+import { buildIndex } from '../index/build.js';
+import { writeFileAtomic } from '../io/fs.js';
+import { findRepoRoot } from '../io/repo.js';
+import { loadLessons } from '../lesson/load.js';
+import { sortStrings } from '../util/compare.js';
+import { BEGIN_MARKER, CURSOR_GENERATED, CURSOR_RULE_PREFIX, CURSOR_RULES_DIR, END_MARKER, cursorRuleFile, exportableLessons, renderCursorRule, renderSection, spliceSection } from './render.js';
+
+export const EXPORT_TARGETS = ['cursor', 'claude', 'agents-md'] as const;
+export type ExportTarget = (typeof EXPORT_TARGETS)[number];
+
+export interface ExportResult {
+  target: ExportTarget;
+  lessons: number;
+  /** Repo-relative files written because their content changed. */
+  written: string[];
+  unchanged: string[];
+  /** Generated rules of lessons no longer exported. */
+  removed: string[];
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new LessonsError('IO', `cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+export async function exportLessons(options: { cwd: string; to: ExportTarget }): Promise<ExportResult> {
+  const root = findRepoRoot(options.cwd);
+  const entries = exportableLessons(buildIndex(loadLessons(root).lessons).lessons);
+  const result: ExportResult = { target: options.to, lessons: entries.length, written: [], unchanged: [], removed: [] };
+  const put = (rel: string, content: string): void => {
+    const file = path.join(root, rel);
+    if (readIfExists(file) === content) result.unchanged.push(rel);
+    else {
+      writeFileAtomic(file, content);
+      result.written.push(rel);
+    }
+  };
+
+  if (options.to === 'cursor') {
+    const wanted = new Set<string>();
+    for (const entry of entries) {
+      const rel = cursorRuleFile(entry);
+      wanted.add(rel);
+      put(rel, renderCursorRule(entry));
+    }
+    const dir = path.join(root, CURSOR_RULES_DIR);
+    const names = fs.existsSync(dir) ? sortStrings(fs.readdirSync(dir)) : [];
+    for (const name of names) {
+      const rel = `${CURSOR_RULES_DIR}/${name}`;
+      if (!name.startsWith(CURSOR_RULE_PREFIX) || !name.endsWith('.mdc') || wanted.has(rel)) continue;
+      // Only rules this command wrote are removed: a hand-written lessons-*.mdc stays.
+      if (!(readIfExists(path.join(root, rel)) ?? '').includes(CURSOR_GENERATED)) continue;
+      fs.rmSync(path.join(root, rel));
+      result.removed.push(rel);
+    }
+    return result;
+  }
+
+  const rel = options.to === 'claude' ? 'CLAUDE.md' : 'AGENTS.md';
+  const next = spliceSection(readIfExists(path.join(root, rel)), renderSection(entries, options.to));
+  if (next === undefined) {
+    throw new LessonsError('INVALID_CONFIG', `${rel} has a broken lessons section: it needs exactly one \`${BEGIN_MARKER}\` followed by one \`${END_MARKER}\`; fix the markers (or remove both), then run again`);
+  }
+  put(rel, next);
+  return result;
+}
