@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { checklistItems, firstParagraph } from '../lesson/body.js';
-import { DEFAULTS, SEVERITIES, TRIGGER_KEYS, emptyTriggers, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
+import { DEFAULTS, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
 import { TAG_PATTERN, baseId } from '../lesson/new.js';
 import { normaliseBody } from '../lesson/parse.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
@@ -87,34 +87,24 @@ export function draftLesson(draft: Draft, today: string): Lesson {
   for (const key of TRIGGER_KEYS) triggers[key] = uniqueSorted((draft.triggers?.[key] ?? []).map((value) => value.trim()).filter(Boolean));
   const confidence = draft.confidence !== undefined && Number.isInteger(draft.confidence) && draft.confidence >= 1 && draft.confidence <= 5 ? draft.confidence : DEFAULTS.confidence;
   const summary = draft.summary?.replace(/\s+/g, ' ').trim();
-  return {
-    id: '',
-    title: clip(draft.title.replace(/\s+/g, ' ').trim(), 200),
-    level: 'case',
-    status: 'candidate',
-    severity: draft.severity && SEVERITIES.includes(draft.severity) ? draft.severity : DEFAULTS.severity,
-    // In the order given: a draft lists its main tag first.
-    tags: [...new Set(draft.tags.map(normaliseTag).filter((tag) => TAG_PATTERN.test(tag)))],
-    confidence,
-    transferability: 2,
-    source: 'auto',
-    occurrences: 1,
-    created_at: today,
-    last_seen: today,
-    last_validated_at: null,
-    summary: summary ? clip(summary, 1000) : null,
-    project: null,
-    source_case_ids: [],
-    applications: [],
-    source_pattern_ids: [],
-    duplicate_of: null,
-    superseded_by: null,
-    retired_reason: null,
-    promoted_to: [],
-    triggers,
-    extra: {},
-    body: normaliseBody(draft.body.replace(/\r\n/g, '\n')),
-  };
+  return candidateLesson(
+    {
+      id: '',
+      title: clip(draft.title.replace(/\s+/g, ' ').trim(), 200),
+      level: 'case',
+      severity: draft.severity && SEVERITIES.includes(draft.severity) ? draft.severity : DEFAULTS.severity,
+      // In the order given: a draft lists its main tag first.
+      tags: [...new Set(draft.tags.map(normaliseTag).filter((tag) => TAG_PATTERN.test(tag)))],
+      confidence,
+      transferability: 2,
+      source: 'auto',
+      summary: summary ? clip(summary, 1000) : null,
+      triggers,
+      body: normaliseBody(draft.body.replace(/\r\n/g, '\n')),
+    },
+    today,
+  );
+
 }
 
 export function normaliseTag(tag: string): string {

@@ -1,17 +1,8 @@
-/** The preflight receipt the guard reads as local evidence (written by `lessons preflight`). */
-export const RECEIPT_FILE = '.lessons/preflight/last.json';
+/** How the guard judges the preflight receipt (whose format belongs to `lessons preflight`). */
+import { RECEIPT_FILE, type PreflightReceipt } from '../preflight/receipt.js';
 
-export interface Receipt {
-  version: 1;
-  task: string;
-  paths: string[];
-  tool: string | null;
-  command: string | null;
-  project: string | null;
-  selected: string[];
-  index_digest: string;
-  created_at: string;
-}
+export { RECEIPT_FILE };
+export type Receipt = PreflightReceipt;
 
 export type ReceiptState =
   | { state: 'missing' }

@@ -40,18 +40,6 @@ export async function preflightTrailers(root: string): Promise<PreflightTrailer[
   return trailers;
 }
 
-/** Repo-relative paths of the files under `dir` at `rev`. */
-export async function filesAtRevision(root: string, rev: string, dir: string): Promise<string[]> {
-  const output = await gitRaw(root, ['ls-tree', '-r', '-z', '--name-only', rev, '--', dir]);
-  return output.split('\0').filter(Boolean);
-}
-
-/** A file's content at `rev` (`git show <rev>:<path>`). */
-export async function fileAtRevision(root: string, rev: string, file: string): Promise<string> {
-  // `./` makes the path relative to the lessons root, which may sit below the top of the git repository.
-  return gitRaw(root, ['show', `${rev}:./${file}`]);
-}
-
 async function gitRaw(root: string, args: string[]): Promise<string> {
   try {
     return await simpleGit(root).raw(args);

@@ -115,3 +115,35 @@ export const ID_MAX_LENGTH = 100;
 export function emptyTriggers(): Triggers {
   return { tools: [], paths: [], commands: [], keywords: [] };
 }
+
+/**
+ * A new candidate lesson dated `today`: every field at its default, then `fields`. The one
+ * place `lessons new`, capture and promotion build a lesson from nothing.
+ */
+export function candidateLesson(fields: Pick<Lesson, 'id' | 'title' | 'level'> & Partial<Lesson>, today: string): Lesson {
+  return {
+    status: 'candidate',
+    severity: DEFAULTS.severity,
+    tags: [],
+    confidence: DEFAULTS.confidence,
+    transferability: DEFAULTS.transferability,
+    source: DEFAULTS.source,
+    occurrences: DEFAULTS.occurrences,
+    created_at: today,
+    last_seen: today,
+    last_validated_at: null,
+    summary: null,
+    project: null,
+    source_case_ids: [],
+    applications: [],
+    source_pattern_ids: [],
+    duplicate_of: null,
+    superseded_by: null,
+    retired_reason: null,
+    promoted_to: [],
+    triggers: emptyTriggers(),
+    extra: {},
+    body: '',
+    ...fields,
+  };
+}

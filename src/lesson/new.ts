@@ -4,7 +4,7 @@ import { LessonsError, UsageError } from '../errors.js';
 import { createFileExclusive, toPosixRelative } from '../io/fs.js';
 import { findRepoRoot, levelDir, lessonDirs } from '../io/repo.js';
 import { toIsoDate } from '../util/dates.js';
-import { CHECKLIST_HEADING, ID_MAX_LENGTH, emptyTriggers, type Lesson, type Level, type Severity } from './model.js';
+import { CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Level, type Severity } from './model.js';
 import { serializeLesson } from './serialize.js';
 
 export interface NewLessonOptions {
@@ -81,33 +81,19 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
   const root = findRepoRoot(options.cwd);
   const today = toIsoDate(options.now);
   const base = baseId(options.level, title, today);
-  const lesson: Lesson = {
-    id: base,
-    title,
-    level: options.level,
-    status: 'candidate',
-    severity: options.severity,
-    tags: [...new Set(options.tags)],
-    confidence: 3,
-    transferability: options.level === 'case' ? 2 : 3,
-    source: 'curated',
-    occurrences: 1,
-    created_at: today,
-    last_seen: today,
-    last_validated_at: null,
-    summary: null,
-    project: null,
-    source_case_ids: [],
-    applications: [],
-    source_pattern_ids: [],
-    duplicate_of: null,
-    superseded_by: null,
-    retired_reason: null,
-    promoted_to: [],
-    triggers: emptyTriggers(),
-    extra: {},
-    body: TEMPLATE_BODY,
-  };
+  const lesson = candidateLesson(
+    {
+      id: base,
+      title,
+      level: options.level,
+      severity: options.severity,
+      tags: [...new Set(options.tags)],
+      transferability: options.level === 'case' ? 2 : 3,
+      body: TEMPLATE_BODY,
+    },
+    today,
+  );
+
   for (let n = 1; n < 1000; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
     if (idTaken(root, id)) continue;

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { checklistItems } from '../lesson/body.js';
-import { CHECKLIST_HEADING, ID_MAX_LENGTH, ID_PATTERN, SEVERITIES, TRIGGER_KEYS, emptyTriggers, type Lesson } from '../lesson/model.js';
+import { CHECKLIST_HEADING, ID_MAX_LENGTH, ID_PATTERN, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Lesson } from '../lesson/model.js';
 import { baseId } from '../lesson/new.js';
 import { uniqueSorted } from '../util/compare.js';
 import { changeLessons, freeId, lookupIn, pathOf, refuse, type ChangeOptions } from './change.js';
@@ -58,33 +58,24 @@ export function promotedLesson(id: string, title: string, level: PromoteTarget, 
   const projects = uniqueSorted(sources.map((source) => source.project ?? ''));
   const triggers = emptyTriggers();
   for (const key of TRIGGER_KEYS) triggers[key] = uniqueSorted(sources.flatMap((source) => source.triggers[key]));
-  return {
-    id,
-    title,
-    level,
-    status: 'candidate',
-    severity: SEVERITIES[Math.max(...sources.map((source) => SEVERITIES.indexOf(source.severity)))] ?? 'medium',
-    tags: uniqueSorted(sources.flatMap((source) => source.tags)),
-    confidence: 3,
-    transferability: level === 'pattern' ? 3 : 4,
-    source: 'curated',
-    occurrences: sources.reduce((sum, source) => sum + source.occurrences, 0),
-    created_at: today,
-    last_seen: today,
-    last_validated_at: null,
-    summary: null,
-    project: projects.length === 1 && projects[0] !== '' ? projects[0]! : null,
-    source_case_ids: level === 'pattern' ? ids : [],
-    applications: [],
-    source_pattern_ids: level === 'principle' ? ids : [],
-    duplicate_of: null,
-    superseded_by: null,
-    retired_reason: null,
-    promoted_to: [],
-    triggers,
-    extra: {},
-    body: promotedBody(level, sources),
-  };
+  return candidateLesson(
+    {
+      id,
+      title,
+      level,
+      severity: SEVERITIES[Math.max(...sources.map((source) => SEVERITIES.indexOf(source.severity)))] ?? 'medium',
+      tags: uniqueSorted(sources.flatMap((source) => source.tags)),
+      transferability: level === 'pattern' ? 3 : 4,
+      occurrences: sources.reduce((sum, source) => sum + source.occurrences, 0),
+      project: projects.length === 1 && projects[0] !== '' ? projects[0]! : null,
+      source_case_ids: level === 'pattern' ? ids : [],
+      source_pattern_ids: level === 'principle' ? ids : [],
+      triggers,
+      body: promotedBody(level, sources),
+    },
+    today,
+  );
+
 }
 
 function promotedBody(level: PromoteTarget, sources: readonly Lesson[]): string {

@@ -5,8 +5,8 @@ import { acceptLesson } from '../../src/lifecycle/accept.js';
 import { applyPattern } from '../../src/lifecycle/apply.js';
 import { promoteLessons } from '../../src/lifecycle/promote.js';
 import { retireLesson } from '../../src/lifecycle/retire.js';
-import { lessonsAtRevision, promotionFindings } from '../../src/lifecycle/revision.js';
-import { transitionFindings } from '../../src/lifecycle/transitions.js';
+import { runGuard } from '../../src/guard/command.js';
+import type { Stage } from '../../src/policy/policy.js';
 import { storeDrafts } from '../../src/capture/store.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { git, initGitRepo, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
@@ -31,11 +31,13 @@ function baseRepo(): { root: string; base: string } {
   return { root, base: commitAll(root, 'base') };
 }
 
-async function findings(root: string, base: string, head: string) {
-  return transitionFindings(await lessonsAtRevision(root, base), await lessonsAtRevision(root, head));
+/** The promotion gate's findings, as CI computes them (`lessons guard --stage ci`), or at another stage. */
+async function findings(root: string, base: string, head?: string, stage: Stage = 'ci') {
+  const report = await runGuard({ cwd: root, stage, now, env: {}, base, ...(head ? { head } : {}) });
+  return report.findings.filter((finding) => finding.gate === 'promotion');
 }
 
-describe('transition rules between a base and a head commit', () => {
+describe('the promotion gate between a base and a head commit (lessons guard --stage ci)', () => {
   it('finds nothing when every change was made by the lifecycle commands', async () => {
     const { root, base } = baseRepo();
     const pattern = await promoteLessons({ cwd: root, sources: ['case-a', 'case-b'], to: 'pattern', title: 'Versions live in one place', now });
@@ -74,7 +76,6 @@ describe('transition rules between a base and a head commit', () => {
     const base = commitAll(top, 'base');
     fs.rmSync(path.join(root, 'lessons/cases/case-b.md'));
     const head = commitAll(top, 'delete');
-    expect((await lessonsAtRevision(root, base)).map((item) => item.path)).toEqual(['lessons/cases/case-a.md', 'lessons/cases/case-b.md', 'lessons/patterns/pattern-p.md']);
     expect((await findings(root, base, head)).map((finding) => finding.message)).toEqual([
       '`case-b` was deleted but pattern-p still references it: retire it with `lessons retire` instead of deleting',
     ]);
@@ -83,9 +84,9 @@ describe('transition rules between a base and a head commit', () => {
   it('compares a base commit with the working tree when no head is given', async () => {
     const { root, base } = baseRepo();
     writeFiles(root, lessonFile({ id: 'case-a', title: 'Manifest kept the old version', status: 'candidate' }));
-    expect((await promotionFindings({ cwd: root, base })).map((finding) => finding.message)).toEqual([
+    expect((await findings(root, base, undefined, 'final')).map((finding) => finding.message)).toEqual([
       '`case-a` moved back from validated to candidate: status only moves candidate -> validated -> canonical; retire it with `lessons retire` instead',
     ]);
-    await expect(promotionFindings({ cwd: root, base: 'no-such-ref' })).rejects.toMatchObject({ code: 'GIT' });
+    await expect(findings(root, 'no-such-ref')).rejects.toMatchObject({ exitCode: 2 });
   });
 });
