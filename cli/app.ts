@@ -33,6 +33,11 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .middleware((argv) => {
       if (argv.C !== undefined) argv.C = resolveCwd(String(argv.C));
     })
+    // Listed for --help only: these run before yargs is loaded (cli/lessons.ts FAST_COMMANDS).
+    .command('preflight <task..>', 'Select the lessons that matter for a task, with their checklists (--help for options)')
+    .command('guard', 'Check the workflow gates for a stage: --stage pre-commit|pre-push|ci|final')
+    .command('hooks <action>', 'Install, remove or show the git hooks (or --claude|--codex|--cursor agent hooks)')
+    .command('hook <harness> [event]', 'Answer an agent harness hook (claude, codex, cursor) from stdin; never blocks')
     .command(lintCommand)
     .command(indexCommand)
     .command(newCommand)

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { STAGES, type Stage } from '../../src/policy/policy.js';
@@ -18,32 +18,16 @@ Exit codes: 0 nothing blocks, 1 blocked, 2 usage or configuration error.`;
 
 /** `lessons guard`: on the commit path, so it skips yargs and loads only what its gates use. */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        stage: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        base: { type: 'string' },
-        head: { type: 'string' },
-        C: { type: 'string', short: 'C' },
-        debug: { type: 'boolean', default: false },
-        color: { type: 'boolean' },
-        'no-color': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFastArgs(
+    args,
+    { stage: { type: 'string' }, json: { type: 'boolean', default: false }, base: { type: 'string' }, head: { type: 'string' } },
+    USAGE,
+  );
   if (values.help) {
     io.out(USAGE);
     return 0;
   }
-  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'\n${USAGE}`);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
   const stage = values.stage;
   if (stage === undefined) throw new UsageError(`say which stage to check with --stage\n${USAGE}`);
   if (!(STAGES as readonly string[]).includes(stage)) throw new UsageError(`unknown stage '${stage}': use one of ${STAGES.join(', ')}`);

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
@@ -32,28 +32,12 @@ const LABELS: Record<string, string> = {
 
 /** `lessons hooks`: prepare-commit-msg and commit-msg run on every commit, so no yargs here. */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        C: { type: 'string', short: 'C' },
-        debug: { type: 'boolean', default: false },
-        color: { type: 'boolean' },
-        'no-color': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        claude: { type: 'boolean', default: false },
-        codex: { type: 'boolean', default: false },
-        cursor: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
-  const [, action, ...rest] = positionals;
+  const { values, positionals } = parseFastArgs(
+    args,
+    { json: { type: 'boolean', default: false }, claude: { type: 'boolean', default: false }, codex: { type: 'boolean', default: false }, cursor: { type: 'boolean', default: false } },
+    USAGE,
+  );
+  const [action, ...rest] = positionals;
   if (values.help) {
     io.out(USAGE);
     return 0;

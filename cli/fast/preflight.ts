@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
@@ -36,35 +36,24 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
 }
 
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        C: { type: 'string', short: 'C' },
-        path: { type: 'string', multiple: true },
-        tool: { type: 'string' },
-        command: { type: 'string' },
-        project: { type: 'string' },
-        budget: { type: 'string' },
-        limit: { type: 'string' },
-        format: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        debug: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${HELP_HINT}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals: words } = parseFastArgs(
+    args,
+    {
+      path: { type: 'string', multiple: true },
+      tool: { type: 'string' },
+      command: { type: 'string' },
+      project: { type: 'string' },
+      budget: { type: 'string' },
+      limit: { type: 'string' },
+      format: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    HELP_HINT,
+  );
   if (values.help) {
     io.out(USAGE);
     return 0;
   }
-  const words = positionals[0] === 'preflight' ? positionals.slice(1) : positionals;
   const format = values.json ? 'json' : (values.format ?? 'text');
   if (format !== 'text' && format !== 'markdown' && format !== 'json') {
     throw new UsageError(`--format must be text, markdown or json, got '${format}'\n${HELP_HINT}`);

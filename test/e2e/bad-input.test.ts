@@ -110,6 +110,14 @@ describe('lint on bad input (built binary)', () => {
 });
 
 describe('usage errors (built binary)', () => {
+  it('--help lists every command, the hot-path ones included', () => {
+    const result = runCli(['--help']);
+    expect(result.exitCode).toBe(0);
+    for (const command of ['preflight', 'guard', 'hooks', 'hook', 'lint', 'index', 'new', 'capture', 'promote', 'review', 'init', 'export', 'ask', 'mcp']) {
+      expect(result.stdout).toMatch(new RegExp(`^  lessons ${command}\\b`, 'm'));
+    }
+  });
+
   it('an unknown command exits 2 with a hint and no stack trace', () => {
     const result = runCli(['frobnicate']);
     expect(result.exitCode).toBe(2);
