@@ -36,8 +36,14 @@ export class UsageError extends LessonsError {
   }
 }
 
+/**
+ * A LessonsError, recognised by its shape rather than its class: a bundled fast command carries
+ * its own copy of this module, whose class is not this one.
+ */
 export function isLessonsError(error: unknown): error is LessonsError {
-  return error instanceof LessonsError;
+  if (error instanceof LessonsError) return true;
+  const candidate = error as Partial<LessonsError> | null;
+  return error instanceof Error && candidate?.name !== undefined && /^(Lessons|Usage)Error$/.test(candidate.name) && typeof candidate.code === 'string' && (candidate.exitCode === 1 || candidate.exitCode === 2);
 }
 
 export function errorMessage(error: unknown): string {

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { findRepoRoot } from '../io/repo.js';
 import { readPolicyFile, resolvePolicy, type Policy } from '../policy/policy.js';
@@ -10,6 +9,7 @@ import { makeReceipt, writeReceipt, RECEIPT_FILE } from './receipt.js';
 import { openSearch } from './search-cache.js';
 import type { DocRecord, SearchIndex } from './search-index.js';
 import { selectLessons } from './select.js';
+import { VOCABULARY } from './vocabulary.js';
 
 export interface PreflightOptions extends PreflightInput {
   cwd: string;
@@ -28,12 +28,9 @@ export interface PreflightResult {
   warning: string | undefined;
 }
 
-let vocabulary: Vocabulary | undefined;
-
-/** The synonym groups and stopwords shipped beside this module. */
+/** The synonym groups and stopwords (src/preflight/vocabulary.ts). */
 export function loadVocabulary(): Vocabulary {
-  vocabulary ??= JSON.parse(fs.readFileSync(new URL('./synonyms.json', import.meta.url), 'utf8')) as Vocabulary;
-  return vocabulary;
+  return VOCABULARY;
 }
 
 const NO_MATCH = 'No lesson is relevant enough to this task (nothing passed the relevance floor).';

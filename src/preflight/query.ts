@@ -22,7 +22,7 @@ export interface Query extends PreflightInput {
   terms: QueryTerm[];
 }
 
-/** The data-driven vocabulary: synonym groups and stopwords (src/preflight/synonyms.json). */
+/** The data-driven vocabulary: synonym groups and stopwords (src/preflight/vocabulary.ts). */
 export interface Vocabulary {
   synonyms: string[][];
   stopwords: string[];

@@ -60,7 +60,7 @@ describe('lessons hook (built binary)', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(MANIFEST_ID);
     const loaded = result.stderr.split('\n').filter((line) => line.startsWith('LOAD '));
-    expect(loaded.some((line) => line.includes('/src/preflight/search-cache.js'))).toBe(true);
+    expect(loaded.some((line) => line.endsWith('/dist/fast/hook.js'))).toBe(true);
     expect(loaded.filter((line) => /node_modules|\/cli\/app\.js|\/src\/lesson\/(parse|load)\.js|\/schema\//.test(line))).toEqual([]);
   });
 
