@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { writeFileAtomic } from '../io/fs.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
-import { loadLessonsParallel, type LoadedTree } from '../lesson/load.js';
+import { listLessonEntries, loadEntries, type LoadedTree } from '../lesson/load.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
 import { validateAgainst } from '../schema/validate.js';
@@ -42,7 +42,7 @@ function indexBlockers(tree: LoadedTree): Finding[] {
 }
 
 async function freshIndexText(root: string): Promise<{ text: string; count: number }> {
-  return indexTextOf(await loadLessonsParallel(root, { validate: (data) => validateAgainst('lesson', data), validateInWorker: true }));
+  return indexTextOf(loadEntries(root, listLessonEntries(root), (data) => validateAgainst('lesson', data)));
 }
 
 /** The index of a loaded tree, or an error naming what keeps the tree from having one. */

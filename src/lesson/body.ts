@@ -31,12 +31,27 @@ export function findSection(body: string, heading: string): Section | undefined 
   return sections(body).find((section) => section.heading.toLowerCase() === wanted);
 }
 
+const CHECKLIST_LINE = new RegExp(`^##[ \\t]+${CHECKLIST_HEADING}[ \\t#]*$`, 'im');
+
+/**
+ * The text of the `## Prevention Checklist` section. Without code fences (nearly every lesson)
+ * a direct search finds it; with them, the full section parse keeps fenced `##` lines out.
+ */
+function checklistText(body: string): string | undefined {
+  if (body.includes('```') || body.includes('~~~')) return findSection(body, CHECKLIST_HEADING)?.text;
+  const heading = CHECKLIST_LINE.exec(body);
+  if (!heading) return undefined;
+  const rest = body.slice(heading.index + heading[0].length);
+  const next = /^##(?!#)\s/m.exec(rest);
+  return next ? rest.slice(0, next.index) : rest;
+}
+
 /** The items of the `## Prevention Checklist` list, without their `- [ ]` markers. */
 export function checklistItems(body: string): string[] {
-  const section = findSection(body, CHECKLIST_HEADING);
-  if (!section) return [];
+  const text = checklistText(body);
+  if (text === undefined) return [];
   const items: string[] = [];
-  for (const line of section.text.split('\n')) {
+  for (const line of text.split('\n')) {
     const match = /^\s*[-*+]\s+(.*)$/.exec(line);
     const item = match?.[1]?.replace(/^\[[ xX]\]/, '').trim();
     if (item) items.push(item);

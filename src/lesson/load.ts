@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { lessonDirs } from '../io/repo.js';
 import type { Finding } from '../lint/finding.js';
@@ -81,61 +80,6 @@ export function loadEntries(root: string, entries: readonly LessonEntry[], valid
 /** Reads and parses every lesson file of the repository at `root`, in path order. */
 export function loadLessons(root: string): LoadedTree {
   return loadEntries(root, listLessonEntries(root));
-}
-
-/** Below this many files a second thread costs more than it saves. */
-const PARALLEL_THRESHOLD = 2_000;
-
-/** What the load worker sends back: LoadedLesson without the lazy parts, which do not clone. */
-export interface WorkerLesson {
-  lesson: Lesson;
-  path: string;
-  folderLevel: Level;
-  data: Record<string, unknown>;
-  body: string;
-  frontmatter: string;
-  schemaErrors?: SchemaError[];
-}
-
-/**
- * loadLessons for large trees: the second half of the files is read, parsed and validated on a
- * worker thread while this thread does the first half. Same result, same order.
- */
-export async function loadLessonsParallel(root: string, options: { validate?: Validator; validateInWorker?: boolean } = {}): Promise<LoadedTree> {
-  const entries = listLessonEntries(root);
-  const workerUrl = new URL('./load-worker.js', import.meta.url);
-  if (entries.length < PARALLEL_THRESHOLD || !workerUrl.pathname.endsWith('.js') || !(await exists(workerUrl))) {
-    return loadEntries(root, entries, options.validate);
-  }
-  const half = Math.ceil(entries.length / 2);
-  const worker = new Worker(workerUrl, { workerData: { root, entries: entries.slice(half), validate: options.validateInWorker ?? false } });
-  const fromWorker = new Promise<{ lessons: WorkerLesson[]; problems: Finding[] }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the lesson loader thread stopped (exit ${code})`)));
-  });
-  const first = loadEntries(root, entries.slice(0, half), options.validate);
-  const second = await fromWorker;
-  await worker.terminate();
-  for (const item of second.lessons) {
-    first.lessons.push({
-      lesson: item.lesson,
-      path: item.path,
-      folderLevel: item.folderLevel,
-      parsed: parsedFile(item.data, item.body, item.frontmatter),
-      ...(item.schemaErrors ? { schemaErrors: item.schemaErrors } : {}),
-    });
-  }
-  first.problems.push(...second.problems);
-  return first;
-}
-
-async function exists(url: URL): Promise<boolean> {
-  const { access } = await import('node:fs/promises');
-  return access(url).then(
-    () => true,
-    () => false,
-  );
 }
 
 export function fileStem(relPath: string): string {

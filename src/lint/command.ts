@@ -1,4 +1,4 @@
-import { loadLessonsParallel } from '../lesson/load.js';
+import { listLessonEntries, loadEntries } from '../lesson/load.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { validateAgainst } from '../schema/validate.js';
@@ -15,7 +15,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const policy = loadPolicy(root);
   const schemaErrors = (data: unknown) => validateAgainst('lesson', data);
   return lintTree({
-    tree: await loadLessonsParallel(root, { validate: schemaErrors, validateInWorker: true }),
+    tree: loadEntries(root, listLessonEntries(root), schemaErrors),
     policy,
     today: toIsoDate(options.now),
     schemaErrors,

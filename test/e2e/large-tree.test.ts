@@ -9,12 +9,11 @@ import { validateAgainst } from '../../src/schema/validate.js';
 import { generateRepo } from '../bench/synthetic.js';
 import { runCli, tempDir, writeFiles } from '../helpers/repo.js';
 
-describe('a tree large enough to load on two threads (built binary)', () => {
-  it('indexes and lints exactly as the single-threaded loader does', async () => {
+describe('a large tree (built binary)', () => {
+  it('indexes and lints exactly as the library does in-process', async () => {
     const root = tempDir();
     await generateRepo(root, 2_600, 7);
     fs.rmSync(path.join(root, 'lessons/index.json'));
-    // A broken file in the second half, which the worker thread reads.
     writeFiles(root, { 'lessons/principles/zz-broken.md': '---\nid: [oops\n---\n', 'lessons/cases/zz-bad-id.md': '---\nid: Bad Id\ntitle: T\nlevel: case\nstatus: candidate\n---\n' });
     const refused = runCli(['index'], { cwd: root });
     expect(refused.exitCode).toBe(1);

@@ -134,3 +134,14 @@ describe('lesson body', () => {
     expect(firstParagraph('## Situation\n\nWe shipped\nthe wrong build.\n\nLater text.\n')).toBe('We shipped the wrong build.');
   });
 });
+
+describe('checklist extraction', () => {
+  it('finds the section by its heading in any case, up to the next ## heading', () => {
+    expect(checklistItems('## Fix\n\n- not this\n\n## prevention checklist ##\n\n- [ ] one\n### detail\n- [x] two\n\n## Notes\n\n- not this either\n')).toEqual(['one', 'two']);
+  });
+
+  it('ignores a checklist heading inside fenced code', () => {
+    const body = '## Fix\n\n```md\n## Prevention Checklist\n- [ ] fenced\n```\n\n## Prevention Checklist\n\n- [ ] real\n';
+    expect(checklistItems(body)).toEqual(['real']);
+  });
+});
