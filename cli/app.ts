@@ -2,7 +2,6 @@ import yargs from 'yargs';
 import { resolveCwd } from '../src/io/repo.js';
 import { outcome } from './command.js';
 import { setupColor } from './format.js';
-import indexCommand from './commands/index.js';
 import initCommand from './commands/init.js';
 import lintCommand from './commands/lint.js';
 import listCommand from './commands/list.js';
@@ -37,9 +36,9 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command('preflight <task..>', 'Select the lessons that matter for a task, with their checklists (--help for options)')
     .command('guard', 'Check the workflow gates for a stage: --stage pre-commit|pre-push|ci|final')
     .command('hooks <action>', 'Install, remove or show the git hooks (or --claude|--codex|--cursor agent hooks)')
+    .command('index', 'Write lessons/index.json from the lessons (--check: fail when the committed one is stale)')
     .command('hook <harness> [event]', 'Answer an agent harness hook (claude, codex, cursor) from stdin; never blocks')
     .command(lintCommand)
-    .command(indexCommand)
     .command(newCommand)
     .command(showCommand)
     .command(listCommand)

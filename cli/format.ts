@@ -13,6 +13,4 @@ export function findingLine(finding: Finding): string {
   return `${where}: ${label} [${finding.rule}] ${finding.message}`;
 }
 
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
+export { plural } from '../src/util/plural.js';

@@ -25,6 +25,7 @@ async function bundled(name: string, modules: () => Promise<FastCommand>): Promi
 const FAST_COMMANDS: Record<string, () => Promise<FastCommand>> = {
   preflight: () => bundled('preflight', () => import('./fast/preflight.js')),
   guard: () => import('./fast/guard.js'),
+  index: () => import('./fast/index.js'),
   hooks: () => import('./fast/hooks.js'),
   hook: () => bundled('hook', () => import('./fast/hook.js')),
 };
