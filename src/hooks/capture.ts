@@ -28,7 +28,7 @@ export async function captureBlocks(run: HookRun, sessionId: string | undefined,
   if (fresh.length === 0) return { outcomes: [] };
   try {
     const outcomes = await storeDrafts({ cwd: run.root, drafts: fresh.map(({ draft }) => draft), now: run.now });
-    if (sessionId) updateSession(run.root, sessionId, { captured: fresh.map(({ digest }) => digest) });
+    if (sessionId) await updateSession(run.root, sessionId, { captured: fresh.map(({ digest }) => digest) });
     return { outcomes };
   } catch (error) {
     return { outcomes: [], refused: errorMessage(error) };

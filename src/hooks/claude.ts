@@ -44,8 +44,8 @@ function messageAnswer(text: string): string {
 }
 
 /** Remembers what was shown; lessons shown for the task (`pending`) are checked at the next Stop. */
-function record(run: HookRun, sessionId: string | undefined, ids: readonly string[], kind: 'shown' | 'pending'): void {
-  if (sessionId && ids.length > 0) updateSession(run.root, sessionId, { [kind]: ids });
+async function record(run: HookRun, sessionId: string | undefined, ids: readonly string[], kind: 'shown' | 'pending'): Promise<void> {
+  if (sessionId && ids.length > 0) await updateSession(run.root, sessionId, { [kind]: ids });
 }
 
 export async function claudeStyleHook(dialect: Dialect, event: string, input: HookInput, run: HookRun): Promise<string> {
@@ -55,7 +55,7 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
       const entries = readIndexEntries(run.root) ?? [];
       const lessons = sessionStartLessons(entries);
       if (lessons.length === 0) return '';
-      record(run, sessionId, lessons.map((lesson) => lesson.id), 'shown');
+      await record(run, sessionId, lessons.map((lesson) => lesson.id), 'shown');
       return contextAnswer(event, formatLessons('Lessons from this repository (critical and high severity, canonical); keep their checklists in mind:', lessons));
     }
     case 'UserPromptSubmit': {
@@ -63,7 +63,7 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
       if (prompt.trim() === '') return '';
       const lessons = await selectLessons(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now });
       if (lessons.length === 0) return '';
-      record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
+      await record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
       return contextAnswer(event, formatLessons('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, { reasons: true }));
     }
     case 'PreToolUse': {
@@ -74,7 +74,7 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
       const state = sessionId ? readSession(run.root, sessionId) : undefined;
       const shown = new Set(state?.shown ?? []);
       const pending = new Set(state?.pending ?? []);
-      record(run, sessionId, lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id) || !pending.has(id)), 'pending');
+      await record(run, sessionId, lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id) || !pending.has(id)), 'pending');
       const text = formatLessons(`Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`, lessons, { reasons: true, repeated: shown });
       // Codex parses PreToolUse `additionalContext` but does not support it (its hooks docs;
       // openai/codex#19385), so there the text goes in the common `systemMessage`.
@@ -118,7 +118,7 @@ async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessio
     const shown = session.pending.map((id) => byId.get(id)).filter((entry): entry is IndexEntry => entry !== undefined);
     const note = formatUncovered(uncoveredItems(shown, finalAnswer));
     if (note !== '') notes.push(note);
-    updateSession(run.root, sessionId, { settled: session.pending });
+    await updateSession(run.root, sessionId, { settled: session.pending });
   }
   return notes.length > 0 ? messageAnswer(notes.join('\n')) : '';
 }

@@ -33,7 +33,7 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
     case 'sessionStart': {
       const lessons = sessionStartLessons(readIndexEntries(run.root) ?? []);
       if (lessons.length === 0) return cursorNeutral(event);
-      if (sessionId) updateSession(run.root, sessionId, { shown: lessons.map((lesson) => lesson.id) });
+      if (sessionId) await updateSession(run.root, sessionId, { shown: lessons.map((lesson) => lesson.id) });
       return `${JSON.stringify({ additional_context: formatLessons('Lessons from this repository (critical and high severity, canonical); keep their checklists in mind:', lessons) })}\n`;
     }
     case 'beforeShellExecution': {
@@ -41,7 +41,7 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
       if (!command) return cursorNeutral(event);
       const lessons = await selectLessons(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now });
       if (lessons.length === 0) return cursorNeutral(event);
-      if (sessionId) updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
+      if (sessionId) await updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
       const text = formatLessons('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, { reasons: true });
       return `${JSON.stringify({ permission: 'allow', agent_message: text })}\n`;
     }

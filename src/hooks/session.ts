@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../io/fs.js';
+import { withLock } from '../io/lock.js';
 import { STATE_DIR } from '../io/repo.js';
 import { formatJson } from '../util/json.js';
 import { uniqueSorted } from '../util/compare.js';
@@ -52,39 +53,10 @@ export function readSession(root: string, sessionId: string): SessionState {
   return { session_id: sessionId, shown: strings(data.shown), pending: strings(data.pending), captured: strings(data.captured) };
 }
 
+/** A hook waits this long for another hook of the same session, then gives up (it never blocks). */
 const LOCK_WAIT_MS = 200;
+/** A session lock this old belongs to a hook that was killed at its time limit. */
 const LOCK_STALE_MS = 5000;
-
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/** Runs `fn` holding `<file>.lock`; a lock older than LOCK_STALE_MS is a crashed writer's and is broken. */
-function withLock<T>(file: string, fn: () => T): T {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const lock = `${file}.lock`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      fs.closeSync(fs.openSync(lock, 'wx'));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
-      } catch {
-        // removed meanwhile
-      }
-      if (Date.now() > deadline) throw new Error(`session state is locked: ${lock}`);
-      sleep(5);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(lock, { force: true });
-  }
-}
 
 export interface SessionUpdate {
   shown?: readonly string[];
@@ -96,9 +68,10 @@ export interface SessionUpdate {
 }
 
 /** Applies an update to a session's state under its lock; returns the new state. */
-export function updateSession(root: string, sessionId: string, update: SessionUpdate): SessionState {
+export async function updateSession(root: string, sessionId: string, update: SessionUpdate): Promise<SessionState> {
   const file = sessionFile(root, sessionId);
-  return withLock(file, () => {
+  const lockName = `session-${path.basename(file, '.json')}`;
+  return withLock(root, lockName, () => {
     const state = readSession(root, sessionId);
     const settled = new Set(update.settled ?? []);
     const next: SessionState = {
@@ -107,7 +80,7 @@ export function updateSession(root: string, sessionId: string, update: SessionUp
       pending: uniqueSorted([...state.pending, ...(update.pending ?? [])]).filter((id) => !settled.has(id)),
       captured: uniqueSorted([...state.captured, ...(update.captured ?? [])]),
     };
-    writeFileAtomic(file, formatJson(next));
+    writeFileAtomic(file, formatJson(next), { durable: false });
     return next;
-  });
+  }, { timeoutMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
 }

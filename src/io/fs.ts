@@ -116,12 +116,12 @@ function tempPathFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${suffix}.tmp`);
 }
 
-function writeTemp(file: string, data: string | Uint8Array): string {
+function writeTemp(file: string, data: string | Uint8Array, durable = true): string {
   const temp = tempPathFor(file);
   const fd = fs.openSync(temp, 'wx', 0o644);
   try {
     fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } catch (error) {
     fs.closeSync(fd);
     fs.rmSync(temp, { force: true });
@@ -131,10 +131,19 @@ function writeTemp(file: string, data: string | Uint8Array): string {
   return temp;
 }
 
+export interface WriteOptions {
+  /**
+   * fsync before the rename (the default), so the content survives a crash too. Local state
+   * that is rebuilt or rewritten anyway (caches, receipts, hook sessions) turns it off: the
+   * rename alone keeps it whole, and an fsync on every tool call is the slowest part of a hook.
+   */
+  durable?: boolean;
+}
+
 /** Writes `file` so that readers see the old content or the new, never a part: temp file, fsync, rename. */
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: WriteOptions = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = writeTemp(file, data);
+  const temp = writeTemp(file, data, options.durable ?? true);
   try {
     fs.renameSync(temp, file);
   } catch (error) {

@@ -39,7 +39,7 @@ export function makeReceipt(input: PreflightInput, selected: readonly string[], 
 
 export function writeReceipt(root: string, receipt: PreflightReceipt): string {
   ensureStateDir(root);
-  writeFileAtomic(path.join(root, RECEIPT_FILE), formatJson(receipt));
+  writeFileAtomic(path.join(root, RECEIPT_FILE), formatJson(receipt), { durable: false });
   return RECEIPT_FILE;
 }
 

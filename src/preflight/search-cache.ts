@@ -89,7 +89,7 @@ function sameStat(a: IndexStat | null, b: IndexStat): boolean {
 function writeCache(root: string, bytes: Uint8Array): void {
   try {
     ensureStateDir(root);
-    writeFileAtomic(path.join(root, CACHE_FILE), bytes);
+    writeFileAtomic(path.join(root, CACHE_FILE), bytes, { durable: false });
   } catch {
     // A cache that cannot be written (read-only checkout) only costs speed.
   }
