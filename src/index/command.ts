@@ -6,7 +6,7 @@ import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { listLessonEntries, loadEntries, type LoadedTree } from '../lesson/load.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
-import { validateAgainst } from '../schema/validate.js';
+import { ID_MAX_LENGTH, ID_PATTERN, LEVELS, STATUSES } from '../lesson/model.js';
 import { buildIndex, serializeIndex, type IndexEntry } from './build.js';
 import { diffIndexes, type IndexDiff } from './diff.js';
 
@@ -24,9 +24,25 @@ export interface IndexCheckResult {
   diff: IndexDiff;
 }
 
+/** What an index entry cannot be built without; every other field falls back to its default. */
+function indexabilityIssues(data: Record<string, unknown>): string[] {
+  const issues: string[] = [];
+  const id = data.id;
+  if (typeof id !== 'string' || !ID_PATTERN.test(id) || id.length > ID_MAX_LENGTH) {
+    issues.push('id must be kebab-case: lower-case letters, digits and single hyphens (like `case-2026-05-12-missed-manifest`)');
+  }
+  if (typeof data.title !== 'string' || data.title.trim() === '') issues.push('title is required');
+  if (!(LEVELS as readonly unknown[]).includes(data.level)) issues.push(`level must be one of: ${LEVELS.join(', ')}`);
+  if (!(STATUSES as readonly unknown[]).includes(data.status)) issues.push(`status must be one of: ${STATUSES.join(', ')}`);
+  return issues;
+}
+
 /**
  * The index is only as good as the lessons: files that cannot be parsed, clashing ids and
- * schema errors stop it, so a committed index never silently leaves a lesson out.
+ * lessons without a usable id, title, level or status stop it, so a committed index never
+ * silently leaves a lesson out. The rest of the schema is lint's job (and the guard's): a field
+ * with a wrong value is indexed at its default, and `lessons lint` reports it. This keeps ajv,
+ * and its compile time, out of a command that runs after every change.
  */
 function indexBlockers(tree: LoadedTree): Finding[] {
   const blockers: Finding[] = tree.problems.filter((problem) => problem.severity === 'error' && problem.rule !== 'format');
@@ -34,15 +50,13 @@ function indexBlockers(tree: LoadedTree): Finding[] {
     if (items.length > 1) blockers.push({ rule: 'unique-id', severity: 'error', file: items[1]!.path, message: `id \`${id}\` is used by ${items.length} files` });
   }
   for (const item of tree.lessons) {
-    for (const error of item.schemaErrors ?? validateAgainst('lesson', item.parsed.data)) {
-      blockers.push({ rule: 'schema', severity: 'error', file: item.path, field: error.field, message: `${error.field} ${error.message}` });
-    }
+    for (const message of indexabilityIssues(item.parsed.data)) blockers.push({ rule: 'schema', severity: 'error', file: item.path, message });
   }
   return blockers.sort(compareFindings);
 }
 
 async function freshIndexText(root: string): Promise<{ text: string; count: number }> {
-  return indexTextOf(loadEntries(root, listLessonEntries(root), (data) => validateAgainst('lesson', data)));
+  return indexTextOf(loadEntries(root, listLessonEntries(root)));
 }
 
 /** The index of a loaded tree, or an error naming what keeps the tree from having one. */

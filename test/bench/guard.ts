@@ -4,9 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeIndex } from '../../src/index/command.js';
+import { BIN, runOnce, summarize } from './shared.js';
 
-/** The built CLI, from dist/test/bench/guard.js. */
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../cli/lessons.js');
 const POLICY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../policy/workflow-policy.json');
 
 const LESSONS = 1000;
@@ -14,19 +13,6 @@ const STAGED_FILES = 10;
 const RUNS = 15;
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-
-function run(command: string, args: string[], cwd: string): number {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { cwd, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}`);
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 const LEVEL_OF = (i: number): 'case' | 'pattern' | 'principle' => (i % 10 === 9 ? 'principle' : i % 3 === 2 ? 'pattern' : 'case');
 const FOLDER = { case: 'cases', pattern: 'patterns', principle: 'principles' } as const;
@@ -91,7 +77,7 @@ async function buildRepo(dir: string): Promise<void> {
   }
   fs.writeFileSync(path.join(dir, '.gitignore'), '.lessons/\n');
   await writeIndex({ cwd: dir });
-  const git = (...args: string[]) => run('git', args, dir);
+  const git = (...args: string[]) => runOnce('git', args, { cwd: dir, env: GIT_ENV });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '--no-verify', '-m', 'bench lessons');
@@ -106,7 +92,7 @@ function stageChange(dir: string, round: number): void {
     const { file, text } = lesson(i * 97 + 1, ` Edited in round ${round}.`);
     fs.writeFileSync(path.join(dir, file), text);
   }
-  run('git', ['add', '-A'], dir);
+  runOnce('git', ['add', '-A'], { cwd: dir, env: GIT_ENV });
 }
 
 /** Whole-process time of `lessons guard --stage pre-commit` beside `node -e 0` and `git status`. */
@@ -117,18 +103,17 @@ export async function bench(): Promise<void> {
     const samples = { node: [] as number[], git: [] as number[], guard: [] as number[], again: [] as number[] };
     // The first run parses every lesson and fills .lessons/cache; later commits re-parse only what they change.
     stageChange(dir, 0);
-    const cold = run(process.execPath, [BIN, 'guard', '--stage', 'pre-commit'], dir);
+    const opts = { cwd: dir, env: GIT_ENV };
+    const guardArgs = [BIN, 'guard', '--stage', 'pre-commit'];
+    const cold = runOnce(process.execPath, guardArgs, opts);
     for (let i = 1; i <= RUNS; i++) {
       stageChange(dir, i);
-      samples.node.push(run(process.execPath, ['-e', '0'], dir));
-      samples.git.push(run('git', ['status', '--porcelain'], dir));
-      samples.guard.push(run(process.execPath, [BIN, 'guard', '--stage', 'pre-commit'], dir));
-      samples.again.push(run(process.execPath, [BIN, 'guard', '--stage', 'pre-commit'], dir));
+      samples.node.push(runOnce(process.execPath, ['-e', '0'], opts));
+      samples.git.push(runOnce('git', ['status', '--porcelain'], opts));
+      samples.guard.push(runOnce(process.execPath, guardArgs, opts));
+      samples.again.push(runOnce(process.execPath, guardArgs, opts));
     }
-    const node = median(samples.node);
-    const gitStatus = median(samples.git);
-    const guard = median(samples.guard);
-    const again = median(samples.again);
+    const [node, gitStatus, guard, again] = [samples.node, samples.git, samples.guard, samples.again].map((values) => summarize('', values).median) as [number, number, number, number];
     console.log(`guard --stage pre-commit: ${LESSONS} lessons, ${STAGED_FILES} staged files, median of ${RUNS} runs`);
     console.log(`  node -e 0                  ${node.toFixed(1)} ms`);
     console.log(`  git status                 ${gitStatus.toFixed(1)} ms`);
@@ -140,4 +125,3 @@ export async function bench(): Promise<void> {
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await bench();

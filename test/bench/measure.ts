@@ -3,6 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+/**
+ * Whole-process timing for the benchmarks. Machines here are shared and noisy, so every figure
+ * is printed beside a baseline measured in the same run, and cases are interleaved round by
+ * round so that load hits them all alike.
+ */
+
 export interface Timing {
   label: string;
   median: number;
@@ -11,25 +17,53 @@ export interface Timing {
   runs: number;
 }
 
-function quantile(sorted: number[], q: number): number {
+export interface RunOptions {
+  cwd?: string | undefined;
+  input?: string | Buffer | undefined;
+  env?: Record<string, string> | undefined;
+}
+
+/** One run of a process, in ms; exits other than 0 and 1 (1: something was blocked or stale) throw. */
+export function runOnce(command: string, args: readonly string[], options: RunOptions = {}): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, args, { cwd: options.cwd, input: options.input ?? '', stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')}: exit ${result.status}: ${result.stderr?.toString().slice(0, 500)}`);
+  return elapsed;
+}
+
+function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-/** Runs a whole process `runs` times (after one warm-up) and returns wall-clock figures in ms. */
-export function timeProcess(label: string, command: string, args: string[], options: { cwd?: string; runs?: number; input?: string } = {}): Timing {
-  const runs = options.runs ?? 15;
-  const samples: number[] = [];
-  for (let i = 0; i <= runs; i++) {
-    const start = process.hrtime.bigint();
-    const result = spawnSync(command, args, { cwd: options.cwd, input: options.input ?? '', stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-    if (result.status !== 0 && result.status !== 1) {
-      throw new Error(`${label}: exit ${result.status}: ${result.stderr?.toString().slice(0, 500)}`);
-    }
-    if (i > 0) samples.push(elapsed);
+export function summarize(label: string, samples: readonly number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { label, median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), min: sorted[0]!, runs: sorted.length };
+}
+
+/** `runs` runs of one process after a warm-up run. */
+export function timeProcess(label: string, command: string, args: string[], options: RunOptions & { runs?: number } = {}): Timing {
+  runOnce(command, args, options);
+  return summarize(label, Array.from({ length: options.runs ?? 15 }, () => runOnce(command, args, options)));
+}
+
+export interface Case extends RunOptions {
+  label: string;
+  /** The program; node itself when left out. */
+  command?: string;
+  args: string[];
+}
+
+/** Every case once per round, for `rounds` rounds after a warm-up round. */
+export function timeInterleaved(cases: readonly Case[], rounds: number, cwd?: string): Timing[] {
+  const samples = cases.map(() => [] as number[]);
+  for (let round = 0; round <= rounds; round++) {
+    cases.forEach((c, i) => {
+      const ms = runOnce(c.command ?? process.execPath, c.args, { cwd: c.cwd ?? cwd, input: c.input, env: c.env });
+      if (round > 0) samples[i]!.push(ms);
+    });
   }
-  samples.sort((a, b) => a - b);
-  return { label, median: quantile(samples, 0.5), p95: quantile(samples, 0.95), min: samples[0]!, runs };
+  return cases.map((c, i) => summarize(c.label, samples[i]!));
 }
 
 const PROBE = `process.on('exit', () => { require('fs').writeFileSync(process.env.LESSONS_RSS_FILE, String(process.resourceUsage().maxRSS)); });`;

@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../../src/package-root.js';
+import { BIN, peakRssMiB, runOnce, timeInterleaved } from './shared.js';
 import { generateRepo } from './synthetic.js';
 
 /**
@@ -14,32 +13,7 @@ import { generateRepo } from './synthetic.js';
 const RUNS = 21;
 const TASK = 'bump the version and publish the release of the ledger api';
 const TARGETS: Record<number, number> = { 1000: 1.5, 10000: 2.5 };
-const TIME = '/usr/bin/time';
-
-function timeOnce(args: string[], cwd: string): number {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.toString()}`);
-  return ms;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** Peak resident set size in MiB, from GNU time; undefined where it is not installed. */
-function peakRssMiB(args: string[], cwd: string): number | undefined {
-  if (!fs.existsSync(TIME)) return undefined;
-  const result = spawnSync(TIME, ['-f', '%M', process.execPath, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-  const kib = Number(result.stderr.toString().trim().split('\n').pop());
-  return Number.isFinite(kib) ? kib / 1024 : undefined;
-}
-
 export async function bench(): Promise<void> {
-  const bin = path.join(packageRoot(), 'dist/cli/lessons.js');
   const out = (line: string): void => void process.stdout.write(`${line}\n`);
   out(`Preflight whole-process time (median of ${RUNS} runs, interleaved with \`node -e 0\`; task: "${TASK}")`);
   out('');
@@ -49,26 +23,25 @@ export async function bench(): Promise<void> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `lessons-bench-${count}-`));
     try {
       await generateRepo(dir, count, 42);
-      const task = [bin, 'preflight', TASK];
-      const hook = [bin, 'preflight', '--tool', 'Edit', '--path', 'services/api/package.json'];
-      const build = timeOnce(task, dir); // first run builds the search cache
+      const task = [BIN, 'preflight', TASK];
+      const hook = [BIN, 'preflight', '--tool', 'Edit', '--path', 'services/api/package.json'];
+      const build = runOnce(process.execPath, task, { cwd: dir }); // the first run builds the search cache
       // An ESM entry point alone costs more than `node -e 0`; shown so the ratio can be read against it.
       const empty = path.join(dir, 'empty.mjs');
       fs.writeFileSync(empty, '');
-      const esm: number[] = [];
-      const base: number[] = [];
-      const ours: number[] = [];
-      const hooks: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        base.push(timeOnce(['-e', '0'], dir));
-        esm.push(timeOnce([empty], dir));
-        ours.push(timeOnce(task, dir));
-        hooks.push(timeOnce(hook, dir));
-      }
-      const [b, e, o, h] = [median(base), median(esm), median(ours), median(hooks)];
-      const rss = peakRssMiB(task, dir);
+      const [b, e, o, h] = timeInterleaved(
+        [
+          { label: 'node -e 0', args: ['-e', '0'] },
+          { label: 'empty ESM script', args: [empty] },
+          { label: 'preflight', args: task },
+          { label: 'hook mode', args: hook },
+        ],
+        RUNS,
+        dir,
+      ).map((timing) => timing.median) as [number, number, number, number];
+      const rss = peakRssMiB(BIN, task.slice(1), dir);
       out(
-        `| ${count} | ${b.toFixed(1)} ms | ${e.toFixed(1)} ms | ${o.toFixed(1)} ms | ${(o / b).toFixed(2)}x | <= ${TARGETS[count]}x | ${h.toFixed(1)} ms | ${(h / b).toFixed(2)}x | ${rss === undefined ? 'n/a' : `${rss.toFixed(1)} MiB`} | ${build.toFixed(0)} ms |`,
+        `| ${count} | ${b.toFixed(1)} ms | ${e.toFixed(1)} ms | ${o.toFixed(1)} ms | ${(o / b).toFixed(2)}x | <= ${TARGETS[count]}x | ${h.toFixed(1)} ms | ${(h / b).toFixed(2)}x | ${rss.toFixed(1)} MiB | ${build.toFixed(0)} ms |`,
       );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -82,6 +82,19 @@ describe('lessons index', () => {
     expect(fs.existsSync(path.join(root, 'lessons/index.json'))).toBe(false);
   });
 
+  it('refuses lessons without a usable id, title, level or status; other wrong values are lint\'s to report', async () => {
+    const root = tempLessonsRepo({ ...FILES, 'lessons/cases/case-x.md': lessonText({ id: 'case-x', title: undefined, status: 'done' }) });
+    await expect(writeIndex({ cwd: root })).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringContaining('lessons/cases/case-x.md: status must be one of: candidate, validated, canonical, retired'),
+    });
+    writeFiles(root, { 'lessons/cases/case-x.md': lessonText({ id: 'case-x', severity: 'urgent' }) });
+    await writeIndex({ cwd: root });
+    const index = JSON.parse(readIndex(root));
+    expect(index.lessons.find((entry: { id: string }) => entry.id === 'case-x').severity).toBe('medium');
+    expect(validateAgainst('index', index)).toEqual([]);
+  });
+
   it('the committed index of this repository is fresh', () => {
     const result = runCli(['index', '--check'], { cwd: PACKAGE_ROOT });
     expect(result).toMatchObject({ exitCode: 0, stdout: 'lessons/index.json is up to date\n' });
