@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { captureLessons } from '../../src/capture/command.js';
 import { storeDrafts, type Draft } from '../../src/capture/store.js';
 import { loadLessons } from '../../src/lesson/load.js';
-import { lessonFile } from '../helpers/lessons.js';
+import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { BIN, GIT_ENV, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
@@ -83,10 +83,10 @@ describe('storeDrafts', () => {
 
 describe('a tree that cannot be indexed', () => {
   it('stops every lifecycle write before anything is written, naming the broken lesson', async () => {
-    const root = tempLessonsRepo({ ...lessonFile({ id: 'case-a', title: 'Version bump missed the manifest' }), ...lessonFile({ id: 'case-b', severity: 'extreme' }) });
+    const root = tempLessonsRepo({ ...lessonFile({ id: 'case-a', title: 'Version bump missed the manifest' }), 'lessons/cases/case-b.md': lessonText({ id: 'case-b', level: 'incident' }) });
     await expect(storeDrafts({ cwd: root, drafts: [draft('Version bump missed the manifest')], now })).rejects.toMatchObject({
       exitCode: 1,
-      message: 'cannot build lessons/index.json: 1 problem in the lessons:\n  lessons/cases/case-b.md: severity must be one of: "low", "medium", "high", "critical"\nrun `lessons lint` and fix them first',
+      message: 'cannot build lessons/index.json: 1 problem in the lessons:\n  lessons/cases/case-b.md: level must be one of: case, pattern, principle\nrun `lessons lint` and fix them first',
     });
     expect(lesson(root, 'case-a')!.occurrences).toBe(1);
   });
