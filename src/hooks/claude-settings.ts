@@ -11,11 +11,8 @@
  * are; an existing `lessons hook claude` handler is updated in place; a second run writes
  * nothing. A settings file that is not valid JSON is refused, never overwritten.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { toPosixRelative, writeFileAtomic } from '../io/fs.js';
-import { formatJson } from '../util/json.js';
+import { mergeSettingsFile } from './settings-file.js';
 
 export const CLAUDE_SETTINGS_FILE = '.claude/settings.json';
 /** Codex hooks (developers.openai.com/codex/hooks): <repo>/.codex/hooks.json, Claude Code's format. */
@@ -106,27 +103,5 @@ export function installCodexHooks(root: string, options: InstallClaudeOptions = 
 }
 
 function installClaudeStyle(root: string, style: ClaudeStyle, options: InstallClaudeOptions): InstallClaudeResult {
-  const file = path.join(root, STYLE[style].file);
-  const rel = toPosixRelative(root, file);
-  let before: string | undefined;
-  try {
-    before = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new LessonsError('IO', `cannot read ${rel}: ${(error as Error).message}`);
-  }
-  let settings: unknown = {};
-  if (before !== undefined && before.trim() !== '') {
-    try {
-      settings = JSON.parse(before);
-    } catch (error) {
-      throw new LessonsError('INVALID_CONFIG', `${rel} is not valid JSON (${(error as Error).message}); fix it, then run again: nothing was written`);
-    }
-  }
-  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
-    throw new LessonsError('INVALID_CONFIG', `${rel} is not a JSON object; fix it, then run again: nothing was written`);
-  }
-  const after = formatJson(mergeClaudeSettings(settings as Record<string, unknown>, options.command, style));
-  if (after === before) return { path: rel, changed: false };
-  writeFileAtomic(file, after);
-  return { path: rel, changed: true };
+  return mergeSettingsFile(root, STYLE[style].file, (settings) => mergeClaudeSettings(settings, options.command, style));
 }

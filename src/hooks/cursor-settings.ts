@@ -4,11 +4,8 @@
  * settings: other events and hooks are kept, our entries are updated in place, a second run
  * writes nothing, and a file that is not valid JSON is refused, never overwritten.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { writeFileAtomic } from '../io/fs.js';
-import { formatJson } from '../util/json.js';
+import { mergeSettingsFile } from './settings-file.js';
 import { isOurHandler, type InstallClaudeOptions, type InstallClaudeResult } from './claude-settings.js';
 
 export const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
@@ -31,26 +28,5 @@ export function mergeCursorHooks(config: Record<string, unknown>, command = 'les
 }
 
 export function installCursorHooks(root: string, options: InstallClaudeOptions = {}): InstallClaudeResult {
-  const file = path.join(root, CURSOR_HOOKS_FILE);
-  let before: string | undefined;
-  try {
-    before = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new LessonsError('IO', `cannot read ${CURSOR_HOOKS_FILE}: ${(error as Error).message}`);
-  }
-  let config: unknown = {};
-  if (before !== undefined && before.trim() !== '') {
-    try {
-      config = JSON.parse(before);
-    } catch (error) {
-      throw new LessonsError('INVALID_CONFIG', `${CURSOR_HOOKS_FILE} is not valid JSON (${(error as Error).message}); fix it, then run again: nothing was written`);
-    }
-  }
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw new LessonsError('INVALID_CONFIG', `${CURSOR_HOOKS_FILE} is not a JSON object; fix it, then run again: nothing was written`);
-  }
-  const after = formatJson(mergeCursorHooks(config as Record<string, unknown>, options.command));
-  if (after === before) return { path: CURSOR_HOOKS_FILE, changed: false };
-  writeFileAtomic(file, after);
-  return { path: CURSOR_HOOKS_FILE, changed: true };
+  return mergeSettingsFile(root, CURSOR_HOOKS_FILE, (config) => mergeCursorHooks(config, options.command));
 }

@@ -1,5 +1,4 @@
 import { simpleGit } from 'simple-git';
-import { LessonsError } from '../errors.js';
 
 /** The lesson ids one commit's `Lessons-Preflight:` trailers name (`none` names none). */
 export interface PreflightTrailer {
@@ -38,12 +37,4 @@ export async function preflightTrailers(root: string): Promise<PreflightTrailer[
     trailers.push({ commit, date, ids: [...new Set(ids)] });
   }
   return trailers;
-}
-
-async function gitRaw(root: string, args: string[]): Promise<string> {
-  try {
-    return await simpleGit(root).raw(args);
-  } catch (error) {
-    throw new LessonsError('GIT', `git ${args[0]} failed: ${(error as Error).message.trim()}`);
-  }
 }

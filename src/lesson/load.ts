@@ -4,7 +4,7 @@ import { lessonDirs } from '../io/repo.js';
 import type { Finding } from '../lint/finding.js';
 import type { SchemaError } from '../schema/validate.js';
 import { type Level, type Lesson } from './model.js';
-import { decodeUtf8, parseLessonText, parsedFile, toLesson, type ParsedFile } from './parse.js';
+import { decodeUtf8, parseLessonText, toLesson, type ParsedFile } from './parse.js';
 
 export interface LoadedLesson {
   lesson: Lesson;

@@ -177,7 +177,7 @@ function excerpt(text: string): string {
 }
 
 /** A ParsedFile from its parts (key lines are found on first use). */
-export function parsedFile(data: Record<string, unknown>, body: string, frontmatter: string): ParsedFile {
+function parsedFile(data: Record<string, unknown>, body: string, frontmatter: string): ParsedFile {
   let keyLines: Map<string, number> | undefined;
   return {
     data,

@@ -12,7 +12,6 @@ import { errorMessage, isLessonsError } from '../errors.js';
 import { extractDrafts } from '../capture/blocks.js';
 import { selectLessons } from '../hooks/engine.js';
 import { formatLessons } from '../hooks/format.js';
-import { readIndexEntries } from '../hooks/index-read.js';
 // REPLACE at merge: storeDrafts from src/capture/store.ts.
 import { storeDrafts } from '../capture/store.js';
 import { findRepoRoot } from '../io/repo.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateRepo } from '../bench/synthetic.js';
 import { lessonText } from '../helpers/lessons.js';
-import { BIN, PACKAGE_ROOT, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { BIN, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const GOOD = lessonText({ id: 'case-a' });
 

@@ -67,11 +67,15 @@ describe('trigger globs', () => {
     expect(pathMatches('**/.env.*', '.env.production')).toBe(true);
     expect(pathMatches('**/*.{test,spec}.ts', 'src/a.spec.ts')).toBe(true);
     expect(pathMatches('**/nginx*.conf', 'deploy/nginx.conf')).toBe(true);
+    expect(pathMatches('**/package.json', 'package.json.bak')).toBe(false);
+    expect(pathMatches('.github/workflows/*.yml', '.github/workflows/sub/ci.yml')).toBe(false);
+    expect(pathMatches('src/?.ts', 'src/a.ts')).toBe(true);
   });
 
   it('matches a glob without a slash against the file name in any folder', () => {
     expect(pathMatches('Dockerfile', 'services/api/Dockerfile')).toBe(true);
     expect(pathMatches('*.tfstate', 'infra/prod.tfstate')).toBe(true);
+    expect(pathMatches('Dockerfile', 'Dockerfile.dev')).toBe(false);
   });
 
   it('matches a --path glob against the trigger it would select', () => {
