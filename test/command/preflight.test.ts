@@ -9,19 +9,10 @@ import { readLastReceipt, RECEIPT_FILE } from '../../src/preflight/receipt.js';
 import { CACHE_FILE } from '../../src/preflight/search-cache.js';
 import { sha256 } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';
-import { NOW } from '../helpers/preflight.js';
+import { NOW, RELEASE_AND_FORCE_PUSH } from '../helpers/preflight.js';
 import { tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
-const LESSONS = {
-  ...lessonFile({ id: 'case-2026-01-01-version-bump-missed-manifest', title: 'Version bump missed the plugin manifest', tags: ['release', 'versioning'] }),
-  ...lessonFile({
-    id: 'case-2026-01-02-force-push-rewrote-main',
-    title: 'Force push rewrote main',
-    severity: 'critical',
-    tags: ['git'],
-    triggers: { tools: ['Bash'], commands: ['git push --force*'] },
-  }),
-};
+const LESSONS = RELEASE_AND_FORCE_PUSH;
 
 function options(cwd: string, task: string, extra: Partial<PreflightOptions> = {}): PreflightOptions {
   return { cwd, now: NOW, task, paths: [], tool: null, command: null, project: null, format: 'text', ...extra };

@@ -2,19 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lessonFile } from '../helpers/lessons.js';
+import { RELEASE_AND_FORCE_PUSH } from '../helpers/preflight.js';
 import { runCli, tempDir, tempLessonsRepo } from '../helpers/repo.js';
 
 function repo(): string {
-  const root = tempLessonsRepo({
-    ...lessonFile({ id: 'case-2026-01-01-version-bump-missed-manifest', title: 'Version bump missed the plugin manifest', tags: ['release', 'versioning'] }),
-    ...lessonFile({
-      id: 'case-2026-01-02-force-push-rewrote-main',
-      title: 'Force push rewrote main',
-      severity: 'critical',
-      tags: ['git'],
-      triggers: { tools: ['Bash'], commands: ['git push --force*'] },
-    }),
-  });
+  const root = tempLessonsRepo(RELEASE_AND_FORCE_PUSH);
   expect(runCli(['index', '-C', root]).exitCode).toBe(0);
   return root;
 }

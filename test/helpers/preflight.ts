@@ -3,6 +3,7 @@ import { emptyTriggers, type Triggers } from '../../src/lesson/model.js';
 import { buildSearchIndex } from '../../src/preflight/search-build.js';
 import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
+import { lessonFile } from './lessons.js';
 
 /** An index entry with defaults, for ranking tests that never touch disk. */
 export function indexEntry(fields: Partial<Omit<IndexEntry, 'triggers'>> & { id: string; triggers?: Partial<Triggers> }): IndexEntry {
@@ -47,3 +48,15 @@ export function taskInput(task: string, context: Partial<PreflightInput> = {}): 
 }
 
 export const NOW = new Date('2026-11-20T12:00:00Z');
+
+/** Two lessons on disk: a release case, and a critical one with a Bash command trigger. */
+export const RELEASE_AND_FORCE_PUSH = {
+  ...lessonFile({ id: 'case-2026-01-01-version-bump-missed-manifest', title: 'Version bump missed the plugin manifest', tags: ['release', 'versioning'] }),
+  ...lessonFile({
+    id: 'case-2026-01-02-force-push-rewrote-main',
+    title: 'Force push rewrote main',
+    severity: 'critical',
+    tags: ['git'],
+    triggers: { tools: ['Bash'], commands: ['git push --force*'] },
+  }),
+};
