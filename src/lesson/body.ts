@@ -59,12 +59,15 @@ export function checklistItems(body: string): string[] {
   return items;
 }
 
-/** The first paragraph of prose in the body, as one line: the summary when the frontmatter has none. */
+/**
+ * The first paragraph of prose in the body, as one line: the summary when the frontmatter has
+ * none. Headings and one-line HTML comments (a template's prompts) are not prose.
+ */
 export function firstParagraph(body: string): string {
   const paragraph: string[] = [];
   for (const raw of body.split('\n')) {
     const line = raw.trim();
-    if (line.startsWith('#') || line === '') {
+    if (line.startsWith('#') || line === '' || /^<!--.*-->$/.test(line)) {
       if (paragraph.length > 0) break;
       continue;
     }

@@ -46,21 +46,22 @@ export function baseId(level: Level, title: string, today: string): string {
   return `${prefix}-${slugify(title, ID_MAX_LENGTH - prefix.length - 4)}`;
 }
 
+/** The card to fill in; the prompts are HTML comments, so an unfilled card has no made-up summary. */
 export const TEMPLATE_BODY = `## Situation
 
-What was being done, where, and what happened.
+<!-- What was being done, where, and what happened. -->
 
 ## Mistake
 
-What was done wrong, or left undone.
+<!-- What was done wrong, or left undone. -->
 
 ## Root Cause
 
-Why it happened: the missing check, the wrong assumption.
+<!-- Why it happened: the missing check, the wrong assumption. -->
 
 ## Fix
 
-What was changed, and where.
+<!-- What was changed, and where. -->
 
 ## ${CHECKLIST_HEADING}
 

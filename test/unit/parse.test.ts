@@ -145,3 +145,10 @@ describe('checklist extraction', () => {
     expect(checklistItems(body)).toEqual(['real']);
   });
 });
+
+describe('summary from the body', () => {
+  it('skips a template prompt written as an HTML comment', () => {
+    expect(firstParagraph('## Situation\n\n<!-- What was being done. -->\n\n## Mistake\n\nWe tagged from a red main.\n')).toBe('We tagged from a red main.');
+    expect(firstParagraph('## Situation\n\n<!-- prompt -->\n')).toBe('');
+  });
+});
