@@ -3,7 +3,7 @@ import { findRepoRoot } from '../io/repo.js';
 import { readPolicyFile, resolvePolicy, type Policy } from '../policy/policy.js';
 import { explain } from './explain.js';
 import { renderWithinBudget, type OutputFormat, type PreflightReport, type SelectedLesson } from './format.js';
-import { buildQuery, isHookMode, type PreflightInput, type Vocabulary } from './query.js';
+import { buildQuery, isHookMode, type PreflightInput } from './query.js';
 import { rankLessons } from './rank.js';
 import { makeReceipt, writeReceipt, RECEIPT_FILE } from './receipt.js';
 import { openSearch } from './search-cache.js';
@@ -28,11 +28,6 @@ export interface PreflightResult {
   warning: string | undefined;
 }
 
-/** The synonym groups and stopwords (src/preflight/vocabulary.ts). */
-export function loadVocabulary(): Vocabulary {
-  return VOCABULARY;
-}
-
 const NO_MATCH = 'No lesson is relevant enough to this task (nothing passed the relevance floor).';
 const NO_TRIGGER = 'No lesson has a trigger matching this tool, path or command.';
 
@@ -44,7 +39,7 @@ export function selectFromIndex(
   now: Date,
   limit?: number,
 ): { selected: SelectedLesson[]; records: Map<string, DocRecord> } {
-  const query = buildQuery(input, loadVocabulary());
+  const query = buildQuery(input, VOCABULARY);
   const chosen = selectLessons(rankLessons(index, query, policy, now), input, policy, limit);
   const records = new Map<string, DocRecord>();
   const selected = chosen.map((ranked): SelectedLesson => {

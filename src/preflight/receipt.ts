@@ -49,30 +49,32 @@ function isStringArray(value: unknown): value is string[] {
 
 const nullableString = (value: unknown): boolean => value === null || typeof value === 'string';
 
-/** The receipt of the last preflight run in `root`, or undefined when there is none or it is not a valid receipt. */
-export function readLastReceipt(root: string): PreflightReceipt | undefined {
+/** A receipt's text checked against the format; the reason says what is wrong with it. */
+export function parseReceipt(text: string): { receipt: PreflightReceipt } | { reason: string } {
   let data: unknown;
   try {
-    data = JSON.parse(fs.readFileSync(path.join(root, RECEIPT_FILE), 'utf8'));
+    data = JSON.parse(text);
+  } catch {
+    return { reason: 'it is not valid JSON' };
+  }
+  const r = data as Record<string, unknown> | null;
+  if (r === null || typeof r !== 'object' || r.version !== 1) return { reason: 'it has no `"version": 1`' };
+  if (typeof r.task !== 'string' || !isStringArray(r.selected)) return { reason: 'it lacks `task` or `selected`' };
+  if (typeof r.created_at !== 'string' || Number.isNaN(Date.parse(r.created_at))) return { reason: '`created_at` is not an ISO time' };
+  if (!isStringArray(r.paths) || !nullableString(r.tool) || !nullableString(r.command) || !nullableString(r.project) || typeof r.index_digest !== 'string') {
+    return { reason: 'it lacks `paths`, `tool`, `command`, `project` or `index_digest`' };
+  }
+  return { receipt: r as unknown as PreflightReceipt };
+}
+
+/** The receipt of the last preflight run in `root`, or undefined when there is none or it is not a valid receipt. */
+export function readLastReceipt(root: string): PreflightReceipt | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, RECEIPT_FILE), 'utf8');
   } catch {
     return undefined;
   }
-  const r = data as Record<string, unknown> | null;
-  if (
-    r === null ||
-    typeof r !== 'object' ||
-    r.version !== 1 ||
-    typeof r.task !== 'string' ||
-    !isStringArray(r.paths) ||
-    !nullableString(r.tool) ||
-    !nullableString(r.command) ||
-    !nullableString(r.project) ||
-    !isStringArray(r.selected) ||
-    typeof r.index_digest !== 'string' ||
-    typeof r.created_at !== 'string' ||
-    Number.isNaN(Date.parse(r.created_at))
-  ) {
-    return undefined;
-  }
-  return r as unknown as PreflightReceipt;
+  const parsed = parseReceipt(text);
+  return 'receipt' in parsed ? parsed.receipt : undefined;
 }

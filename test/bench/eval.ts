@@ -4,7 +4,8 @@ import { buildIndex, type IndexEntry } from '../../src/index/build.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { packageRoot } from '../../src/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
-import { loadVocabulary, selectFromIndex } from '../../src/preflight/command.js';
+import { selectFromIndex } from '../../src/preflight/command.js';
+import { VOCABULARY } from '../../src/preflight/vocabulary.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
 import { buildSearchIndex } from '../../src/preflight/search-build.js';
 import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
@@ -115,7 +116,7 @@ export function evaluate(dir = EVAL_DIR): Evaluation {
   const tasks = JSON.parse(fs.readFileSync(path.join(dir, 'tasks.json'), 'utf8')) as EvalTask[];
   const entries = buildIndex(loadLessons(path.join(dir, 'corpus')).lessons).lessons;
   const index = SearchIndex.open(memorySource(buildSearchIndex(entries, { digest: '', stat: null, verifiedMtimeMs: 0 })))!;
-  const stopwords = new Set(loadVocabulary().stopwords);
+  const stopwords = new Set(VOCABULARY.stopwords);
   const ours = new Map<string, string[]>();
   const baseline = new Map<string, string[]>();
   const misses: string[] = [];

@@ -76,10 +76,15 @@ describe('levels', () => {
 
 describe('receipts', () => {
   const now = new Date('2026-11-21T12:00:00Z');
-  const receipt = (created: string) => JSON.stringify({ version: 1, task: 't', selected: ['a', 'b'], created_at: created });
+  const receipt = (created: string) =>
+    JSON.stringify({ version: 1, task: 't', paths: [], tool: null, command: null, project: null, selected: ['a', 'b'], index_digest: 'd', created_at: created });
   it('judges missing, invalid, stale and fresh receipts', () => {
     expect(judgeReceipt(undefined, now, 60)).toEqual({ state: 'missing' });
     expect(judgeReceipt('{', now, 60)).toEqual({ state: 'invalid', reason: 'it is not valid JSON' });
+    expect(judgeReceipt(JSON.stringify({ version: 1, task: 't', selected: [], created_at: '2026-11-21T11:30:00Z' }), now, 60)).toEqual({
+      state: 'invalid',
+      reason: 'it lacks `paths`, `tool`, `command`, `project` or `index_digest`',
+    });
     expect(judgeReceipt(receipt('2026-11-21T10:00:00Z'), now, 60)).toMatchObject({ state: 'stale', ageMinutes: 120 });
     const fresh = judgeReceipt(receipt('2026-11-21T11:30:00Z'), now, 60);
     expect(fresh).toMatchObject({ state: 'fresh', ageMinutes: 30 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildQuery } from '../../src/preflight/query.js';
-import { loadVocabulary } from '../../src/preflight/command.js';
+import { VOCABULARY } from '../../src/preflight/vocabulary.js';
 import { stem, terms, words } from '../../src/preflight/text.js';
 import { commandMatches, globToRegExp, pathMatches } from '../../src/preflight/triggers.js';
 import { boundedDistance, expandTerm } from '../../src/preflight/expand.js';
@@ -24,7 +24,7 @@ describe('text', () => {
 
 describe('query', () => {
   it('drops stopwords and adds the other words of a synonym group at a lower weight', () => {
-    const query = buildQuery(taskInput('ship the new release'), loadVocabulary());
+    const query = buildQuery(taskInput('ship the new release'), VOCABULARY);
     const task = query.terms.filter((t) => t.from === 'task').map((t) => t.word);
     expect(task).toEqual(['ship', 'release']);
     const publish = query.terms.find((t) => t.term === stem('publish'))!;
@@ -33,9 +33,9 @@ describe('query', () => {
   });
 
   it('matches multi-word synonym phrases only as a phrase', () => {
-    const phrase = buildQuery(taskInput('handle too many requests from the api'), loadVocabulary());
+    const phrase = buildQuery(taskInput('handle too many requests from the api'), VOCABULARY);
     expect(phrase.terms.some((t) => t.term === stem('throttle'))).toBe(true);
-    const scattered = buildQuery(taskInput('too few requests, many users'), loadVocabulary());
+    const scattered = buildQuery(taskInput('too few requests, many users'), VOCABULARY);
     expect(scattered.terms.some((t) => t.term === stem('throttle'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTriggers, type Lesson } from '../../src/lesson/model.js';
+import { candidateLesson, emptyTriggers, type Lesson } from '../../src/lesson/model.js';
 import { parseLessonText, toLesson } from '../../src/lesson/parse.js';
 import { serializeLesson } from '../../src/lesson/serialize.js';
 
@@ -9,35 +9,28 @@ function reparse(text: string): Lesson {
   return toLesson(result.file.data, result.file.body, 'case');
 }
 
+/** A validated case; every field the canonical form below shows is set here, the rest are defaults. */
 function lesson(overrides: Partial<Lesson> = {}): Lesson {
-  return {
-    id: 'case-2026-05-12-plugin-version-bump',
-    title: 'Version bump missed the marketplace manifest',
-    level: 'case',
-    status: 'validated',
-    severity: 'high',
-    tags: ['release', 'versioning'],
-    confidence: 4,
-    transferability: 2,
-    source: 'curated',
-    occurrences: 2,
-    created_at: '2026-05-12',
-    last_seen: '2026-06-01',
-    last_validated_at: '2026-06-01',
-    summary: 'One manifest kept the old version.',
-    project: null,
-    source_case_ids: [],
-    applications: [],
-    source_pattern_ids: [],
-    duplicate_of: null,
-    superseded_by: null,
-    retired_reason: null,
-    promoted_to: [],
-    triggers: { ...emptyTriggers(), paths: ['**/package.json'], commands: ['npm publish*'] },
-    extra: {},
-    body: '## Prevention Checklist\n\n- [ ] Bump every manifest.\n',
-    ...overrides,
-  };
+  return candidateLesson(
+    {
+      id: 'case-2026-05-12-plugin-version-bump',
+      title: 'Version bump missed the marketplace manifest',
+      level: 'case',
+      status: 'validated',
+      severity: 'high',
+      tags: ['release', 'versioning'],
+      confidence: 4,
+      transferability: 2,
+      occurrences: 2,
+      last_seen: '2026-06-01',
+      last_validated_at: '2026-06-01',
+      summary: 'One manifest kept the old version.',
+      triggers: { ...emptyTriggers(), paths: ['**/package.json'], commands: ['npm publish*'] },
+      body: '## Prevention Checklist\n\n- [ ] Bump every manifest.\n',
+      ...overrides,
+    },
+    '2026-05-12',
+  );
 }
 
 describe('serializeLesson', () => {
