@@ -117,6 +117,11 @@ async function fromEntries(entries: readonly IndexEntry[], digest: string, stat:
   return { bytes, index: SearchIndex.open(memorySource(bytes))! };
 }
 
+/** A search index held in memory, for lessons that are not the working tree's (a commit the guard checks). */
+export async function searchInMemory(entries: readonly IndexEntry[], digest: string): Promise<SearchIndex> {
+  return (await fromEntries(entries, digest, null, 0)).index;
+}
+
 async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {
   const tree = scanned ?? (await scanTree(root));
   const digest = await sha256(tree.text);
