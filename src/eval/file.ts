@@ -16,6 +16,8 @@ export interface EvalCase {
   must_not: string[];
   /** Preflight must select nothing. */
   no_match: boolean;
+  /** Why the case exists, shown when it fails. */
+  note: string | null;
 }
 
 export interface EvalFile {
@@ -35,6 +37,7 @@ interface RawCase {
   must?: string[];
   must_not?: string[];
   no_match?: boolean;
+  note?: string;
 }
 
 function invalid(file: string, problems: string[]): LessonsError {
@@ -84,6 +87,7 @@ function toCase(raw: RawCase, field: string): EvalCase {
     must: raw.must ?? [],
     must_not: raw.must_not ?? [],
     no_match: raw.no_match === true,
+    note: raw.note ?? null,
   };
 }
 

@@ -28,7 +28,7 @@ function lessonLines(lesson: ChosenLesson, indent: string): string[] {
 }
 
 function caseDetail(result: CaseResult): string[] {
-  const lines: string[] = [];
+  const lines: string[] = result.note === null ? [] : [`  note: ${result.note}`];
   for (const miss of result.misses) {
     lines.push(`  missed ${miss.id}: ${describePlacement(miss, result.mode)}`);
     for (const reason of miss.reasons) lines.push(`    ${reason}`);

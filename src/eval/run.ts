@@ -36,6 +36,7 @@ export interface CaseResult {
   must: string[];
   must_not: string[];
   no_match: boolean;
+  note: string | null;
   /** What preflight selected, in rank order. */
   selected: ChosenLesson[];
   /** Each `must` lesson that was not selected, and where it stood. */
@@ -113,6 +114,7 @@ function runCase(evalCase: EvalCase, index: SearchIndex, policy: Policy, now: Da
     must: evalCase.must,
     must_not: evalCase.must_not,
     no_match: evalCase.no_match,
+    note: evalCase.note,
     selected: picks,
     misses,
     false_positives,

@@ -105,7 +105,7 @@ export const DEFAULT_POLICY: Policy = {
     promotion: gate('block', 'block', 'block'),
     secrets: gate('block', 'block', 'block'),
     quality: gate('off', 'off', 'warn'),
-    retrieval: gate('off', 'warn', 'block'),
+    retrieval: gate('off', 'off', 'block'),
   },
   capture: { similarity_threshold: 0.82 },
   review: {

@@ -105,14 +105,14 @@ describe('lessons eval', () => {
     const root = await repoWithEvals({
       version: 1,
       cases: [
-        { task: 'bump the plugin version for the release', must: [RELEASE, MIGRATION] },
+        { task: 'bump the plugin version for the release', must: [RELEASE, MIGRATION], note: 'both lessons, for the test' },
         { name: 'editing a migration', tool: 'Edit', paths: ['migrations/001.sql'], must: [MIGRATION, RELEASE] },
       ],
     });
     const result = runLessons(['eval'], { cwd: root });
     expect(result.exitCode).toBe(1);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toBe('FAIL bump the plugin version for the release');
+    expect(lines.slice(0, 2)).toEqual(['FAIL bump the plugin version for the release', '  note: both lessons, for the test']);
     expect(lines).toContain(`  missed ${MIGRATION}: not ranked: no word of the task reached it`);
     expect(lines).toContain('  selected instead:');
     expect(lines.some((line) => line.startsWith(`    ${RELEASE} (score `))).toBe(true);
@@ -165,7 +165,7 @@ describe('lessons eval', () => {
       modes: { task: { expected: 2, selected: 1, recall: 0.5 }, hook: { expected: 0, selected: 0, recall: null } },
     });
     const [only] = data.cases;
-    expect(Object.keys(only!)).toEqual(['name', 'mode', 'task', 'paths', 'tool', 'command', 'project', 'passed', 'must', 'must_not', 'no_match', 'selected', 'misses', 'false_positives']);
+    expect(Object.keys(only!)).toEqual(['name', 'mode', 'task', 'paths', 'tool', 'command', 'project', 'passed', 'must', 'must_not', 'no_match', 'note', 'selected', 'misses', 'false_positives']);
     expect(only).toMatchObject({ name: 'bump the plugin version for the release', mode: 'task', project: 'web', passed: false });
     expect(only!.misses).toEqual([{ id: MIGRATION, rank: null, ranked: expect.any(Number), score: null, dropped: 'not-ranked', reasons: [] }]);
     expect((only!.selected as { id: string; score: number; reasons: string[] }[])[0]).toMatchObject({ id: RELEASE, score: expect.any(Number), reasons: expect.any(Array) });
