@@ -12,7 +12,10 @@ import { VOCABULARY } from './vocabulary.js';
  */
 export interface Placement {
   id: string;
-  /** 1-based place in the ranking before the floor and the quotas; null when it was not ranked. */
+  /**
+   * 1-based place in the order preflight takes lessons in (by score; in hook mode critical
+   * ones first), before the floor and the quotas; null when it was not ranked.
+   */
   rank: number | null;
   /** How many lessons the ranking scored for this input. */
   ranked: number;
@@ -29,10 +32,12 @@ export interface Placement {
 
 /** The place of each of `ids` in the preflight run for `input`. */
 export function placeLessons(index: SearchIndex, input: PreflightInput, policy: Policy, now: Date, ids: readonly string[]): Placement[] {
-  const ranked = rankLessons(index, buildQuery(input, VOCABULARY), policy, now);
-  const selected = new Set(selectLessons(ranked, input, policy));
-  const passed = new Set(aboveFloor(ranked));
   const hook = isHookMode(input);
+  const byScore = rankLessons(index, buildQuery(input, VOCABULARY), policy, now);
+  // Hook mode takes lessons in its own order: selecting with no maximum gives all of them in it.
+  const ranked = hook ? selectLessons(byScore, input, { ...policy, preflight: { ...policy.preflight, hook_max: byScore.length } }) : byScore;
+  const selected = new Set(selectLessons(byScore, input, policy));
+  const passed = new Set(aboveFloor(byScore));
   const records = ranked.map((lesson) => index.record(lesson.doc));
   return ids.map((id): Placement => {
     const at = records.findIndex((record) => record.id === id);

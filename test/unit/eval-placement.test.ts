@@ -35,4 +35,23 @@ describe('where an expected lesson stood in the preflight run', () => {
       { id: 'case-c-migration-lock', rank: null, ranked: 2, score: null, dropped: 'not-ranked', reasons: [] },
     ]);
   });
+
+  it('in hook mode, counts places in hook order (critical lessons first), so a lesson past hook_max is ranked past it', () => {
+    const index = searchIndexOf([
+      indexEntry({ id: 'pattern-a-schema-changes', level: 'pattern', triggers: { paths: ['db/**'] } }),
+      indexEntry({ id: 'pattern-b-data-changes', level: 'pattern', triggers: { paths: ['db/**'] } }),
+      indexEntry({ id: 'case-c-dropped-table', severity: 'critical', status: 'candidate', triggers: { paths: ['db/**'] } }),
+    ]);
+    const two = policy({ hook_max: 2 });
+    const input = taskInput('', { paths: ['db/001.sql'] });
+    const selected = selectFromIndex(index, input, two, NOW).selected.map((lesson) => lesson.id);
+    expect(selected).toHaveLength(2);
+    expect(selected).toContain('case-c-dropped-table');
+    const left = ['pattern-a-schema-changes', 'pattern-b-data-changes'].find((id) => !selected.includes(id))!;
+    // By score alone the critical case comes last; preflight takes it first.
+    expect(placeLessons(index, input, two, NOW, ['case-c-dropped-table', left])).toEqual([
+      expect.objectContaining({ rank: 1, dropped: null }),
+      expect.objectContaining({ rank: 3, dropped: 'hook-max' }),
+    ]);
+  });
 });
