@@ -1,9 +1,7 @@
 import { isLessonsError } from '../errors.js';
 import type { Snapshot } from '../guard/snapshot.js';
-import { buildIndex, serializeIndex } from '../index/build.js';
 import type { Policy } from '../policy/policy.js';
-import { searchInMemory } from '../preflight/search-cache.js';
-import { sha256 } from '../util/digest.js';
+import { searchFromLessons } from '../preflight/search-cache.js';
 import { EVALS_FILE, parseEvals } from './file.js';
 import { evaluate, type EvalResult } from './run.js';
 
@@ -19,9 +17,8 @@ export async function evaluateSnapshot(snapshot: Snapshot, policy: Policy, now: 
   if (bytes === undefined) return undefined;
   try {
     const evals = parseEvals(Buffer.from(bytes).toString('utf8'), EVALS_FILE);
-    const index = buildIndex(snapshot.tree.lessons);
-    const digest = sha256(serializeIndex(index));
-    return { file: EVALS_FILE, result: evaluate(evals, await searchInMemory(index.lessons, digest), digest, policy, now) };
+    const { index, digest } = await searchFromLessons(snapshot.tree.lessons);
+    return { file: EVALS_FILE, result: evaluate(evals, index, digest, policy, now) };
   } catch (error) {
     if (isLessonsError(error)) return { file: EVALS_FILE, error: error.message };
     throw error;
