@@ -203,6 +203,7 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   }
   if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
   if (on('quality')) input.quality = await runQuality(policy, root);
+  if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, options.now);
   const findings = runGates(input);
   cache.save();
   if (options.stage === 'final' && policy.review.enabled) {

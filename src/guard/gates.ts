@@ -7,6 +7,8 @@ import { lintTree } from '../lint/lint.js';
 import { GATES, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
 import { toIsoDate } from '../util/dates.js';
+import { describePlacement } from '../eval/format.js';
+import type { RetrievalOutcome } from '../eval/snapshot.js';
 import { incidentIssues, preflightTrailerIssues } from './commits.js';
 import { applyLevel, compareGuardFindings, type GuardFinding, type Issue } from './finding.js';
 import type { ReceiptState } from './receipt.js';
@@ -40,6 +42,8 @@ export interface GateInput {
   incidentPatterns: RegExp[];
   secrets?: SecretMatch[];
   quality?: QualityOutcome[];
+  /** lessons/evals.json run against the head's lessons; absent when the file is. */
+  retrieval?: RetrievalOutcome;
   schemaErrors: (data: unknown) => SchemaError[];
 }
 
@@ -143,6 +147,27 @@ export const qualityGate: GateCheck = (input) =>
       message: `quality command \`${outcome.name}\` (${outcome.argv.join(' ')}) failed: ${outcome.detail}; fix it and run the guard again`,
     }));
 
+/**
+ * The team's retrieval evals: a threshold missed is an error; each miss and false positive
+ * is a warning that says where the lesson went, so a rename that breaks retrieval is visible.
+ */
+export const retrievalGate: GateCheck = (input) => {
+  const outcome = input.retrieval;
+  if (outcome === undefined) return [];
+  if ('error' in outcome) return [{ rule: 'retrieval-evals', severity: 'error', file: outcome.file, message: outcome.error }];
+  const { file, result } = outcome;
+  const issues: Issue[] = result.failures.map((failure) => ({ rule: 'retrieval-threshold', severity: 'error', file, message: `${failure}: run \`lessons eval\` for the reasons` }));
+  for (const c of result.cases) {
+    for (const miss of c.misses) {
+      issues.push({ rule: 'retrieval-miss', severity: 'warning', file, message: `"${c.name}": preflight does not select ${miss.id} (${describePlacement(miss, c.mode)})` });
+    }
+    for (const lesson of c.false_positives) {
+      issues.push({ rule: 'retrieval-false-positive', severity: 'warning', file, message: `"${c.name}": preflight selects ${lesson.id}, which it must not` });
+    }
+  }
+  return issues;
+};
+
 /** The checker: each gate by name. */
 export const GATE_CHECKS: Record<Gate, GateCheck> = {
   schema: schemaGate,
@@ -152,6 +177,7 @@ export const GATE_CHECKS: Record<Gate, GateCheck> = {
   promotion: promotionGate,
   secrets: secretsGate,
   quality: qualityGate,
+  retrieval: retrievalGate,
 };
 
 /** The level of each gate in a stage, as the policy sets it. */

@@ -54,7 +54,7 @@ function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }
 
-const GATE_ORDER: Gate[] = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality'];
+const GATE_ORDER: Gate[] = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval'];
 
 /** The job summary in markdown: verdict, the level of each gate, and the findings as a table. */
 export function stepSummary(report: GuardReport): string {

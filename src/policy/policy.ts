@@ -4,7 +4,7 @@ import { LessonsError } from '../errors.js';
 import { POLICY_FILE } from '../io/repo.js';
 import type { Level, Severity } from '../lesson/model.js';
 
-export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality'] as const;
+export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval'] as const;
 export const STAGES = ['pre-commit', 'pre-push', 'ci', 'final'] as const;
 export type Gate = (typeof GATES)[number];
 export type Stage = (typeof STAGES)[number];
@@ -21,6 +21,7 @@ export interface Policy {
   incident: IncidentPolicy;
   secrets: SecretsPolicy;
   quality: QualityPolicy;
+  eval: EvalPolicy;
 }
 
 /** The advisory reviewer: a command run without a shell, the prompt on its stdin. */
@@ -76,6 +77,14 @@ export interface QualityPolicy {
   timeout_seconds: number;
 }
 
+/** What `lessons eval` (and the guard's retrieval gate) must reach on lessons/evals.json. */
+export interface EvalPolicy {
+  /** Share (0..1) of the must lessons of all cases that preflight must select. */
+  min_recall: number;
+  /** Share (0..1) of the must-not and no-match cases in which preflight may select a lesson it must not. */
+  max_false_positive_rate: number;
+}
+
 const gate = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
   'pre-commit': preCommit,
   'pre-push': prePush,
@@ -96,6 +105,7 @@ export const DEFAULT_POLICY: Policy = {
     promotion: gate('block', 'block', 'block'),
     secrets: gate('block', 'block', 'block'),
     quality: gate('off', 'off', 'warn'),
+    retrieval: gate('off', 'off', 'block'),
   },
   capture: { similarity_threshold: 0.82 },
   review: {
@@ -147,6 +157,7 @@ export const DEFAULT_POLICY: Policy = {
     allowlist: [],
   },
   quality: { commands: [], timeout_seconds: 600 },
+  eval: { min_recall: 1, max_false_positive_rate: 0 },
 };
 
 export interface RawPolicy {

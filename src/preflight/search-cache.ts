@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
+import type { LoadedLesson } from '../lesson/load.js';
 import { writeFileAtomic } from '../io/fs.js';
 import { INDEX_FILE, lessonDirs } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
@@ -100,10 +101,15 @@ interface ScannedTree {
   text: string;
 }
 
-async function scanTree(root: string): Promise<ScannedTree> {
-  const [{ loadLessons }, { buildIndex, serializeIndex }] = await Promise.all([import('../lesson/load.js'), import('../index/build.js')]);
-  const index = buildIndex(loadLessons(root).lessons);
+async function indexTree(lessons: readonly LoadedLesson[]): Promise<ScannedTree> {
+  const { buildIndex, serializeIndex } = await import('../index/build.js');
+  const index = buildIndex(lessons);
   return { entries: index.lessons, text: serializeIndex(index) };
+}
+
+async function scanTree(root: string): Promise<ScannedTree> {
+  const { loadLessons } = await import('../lesson/load.js');
+  return indexTree(loadLessons(root).lessons);
 }
 
 /** Building and hashing happen only when the cache is stale, so their modules load only then. */
@@ -115,6 +121,16 @@ async function fromEntries(entries: readonly IndexEntry[], digest: string, stat:
   const { buildSearchIndex } = await import('./search-build.js');
   const bytes = buildSearchIndex(entries, { digest, stat, verifiedMtimeMs });
   return { bytes, index: SearchIndex.open(memorySource(bytes))! };
+}
+
+/**
+ * The search index of lessons already loaded, held in memory, built as a scan of the lesson
+ * files builds it: for lessons that are not the working tree's (a commit the guard checks).
+ */
+export async function searchFromLessons(lessons: readonly LoadedLesson[]): Promise<{ index: SearchIndex; digest: string }> {
+  const tree = await indexTree(lessons);
+  const digest = await sha256(tree.text);
+  return { index: (await fromEntries(tree.entries, digest, null, 0)).index, digest };
 }
 
 async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {

@@ -10,6 +10,7 @@ const CREATED = [
   'lessons/cases/.gitkeep',
   'lessons/patterns/.gitkeep',
   'lessons/principles/.gitkeep',
+  'schemas/evals.schema.json',
   'schemas/index.schema.json',
   'schemas/lesson-draft.schema.json',
   'schemas/lesson.schema.json',

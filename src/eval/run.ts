@@ -1,0 +1,154 @@
+import { LessonsError } from '../errors.js';
+import type { Policy } from '../policy/policy.js';
+import { selectFromIndex } from '../preflight/command.js';
+import { placeLessons, type Placement } from '../preflight/placement.js';
+import { isHookMode } from '../preflight/query.js';
+import type { SearchIndex } from '../preflight/search-index.js';
+import type { EvalCase, EvalFile } from './file.js';
+
+/**
+ * Runs a team's retrieval regression tests through preflight's own selection (selectFromIndex,
+ * the function `lessons preflight` prints) and scores them against the policy's thresholds.
+ * Pure apart from the lazy reads behind `index`.
+ */
+
+export interface EvalThresholds {
+  min_recall: number;
+  max_false_positive_rate: number;
+}
+
+/** A selected lesson and the reasons preflight gave for it. */
+export interface ChosenLesson {
+  id: string;
+  score: number;
+  reasons: string[];
+}
+
+export interface CaseResult {
+  name: string;
+  mode: 'task' | 'hook';
+  task: string;
+  paths: string[];
+  tool: string | null;
+  command: string | null;
+  project: string | null;
+  passed: boolean;
+  must: string[];
+  must_not: string[];
+  no_match: boolean;
+  note: string | null;
+  /** What preflight selected, in rank order. */
+  selected: ChosenLesson[];
+  /** Each `must` lesson that was not selected, and where it stood. */
+  misses: Placement[];
+  /** Each `must_not` lesson that was selected; in a no_match case, everything selected. */
+  false_positives: ChosenLesson[];
+}
+
+/** Must lessons expected and selected; recall is null when there were none. */
+export interface RecallTally {
+  expected: number;
+  selected: number;
+  recall: number | null;
+}
+
+export interface EvalResult {
+  file: string;
+  passed: boolean;
+  thresholds: EvalThresholds;
+  /** Share of all must lessons selected. */
+  recall: number | null;
+  /** Share of the cases with a must_not or no_match expectation in which preflight selected a lesson it must not. */
+  false_positive_rate: number | null;
+  must: RecallTally;
+  negatives: { cases: number; false_positive: number };
+  modes: { task: RecallTally; hook: RecallTally };
+  cases: CaseResult[];
+  /** Why the run did not pass: each threshold it missed. */
+  failures: string[];
+  /** Digest of the lessons index the run selected from. */
+  index_digest: string;
+}
+
+/** Thresholds are compared with exact counts, not with the printed (rounded) ratios; this absorbs float error. */
+const EPSILON = 1e-9;
+
+const ratio = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
+
+function tally(cases: readonly CaseResult[]): RecallTally {
+  const expected = cases.reduce((sum, c) => sum + c.must.length, 0);
+  const selected = expected - cases.reduce((sum, c) => sum + c.misses.length, 0);
+  return { expected, selected, recall: ratio(selected, expected) };
+}
+
+/** Every id in the file is a lesson preflight can select; otherwise a configuration error naming each. */
+function checkIds(evals: EvalFile, index: SearchIndex): void {
+  const known = new Set<string>();
+  for (let doc = 0; doc < index.docCount; doc++) known.add(index.record(doc).id);
+  const problems: string[] = [];
+  for (const evalCase of evals.cases) {
+    for (const key of ['must', 'must_not'] as const) {
+      evalCase[key].forEach((id, i) => {
+        if (!known.has(id)) problems.push(`  ${evalCase.field}.${key}[${i}]: no lesson "${id}" that preflight can select (no such id, or it is retired)`);
+      });
+    }
+  }
+  if (problems.length > 0) {
+    throw new LessonsError('INVALID_CONFIG', `${evals.file} names unknown lessons:\n${problems.join('\n')}\nfix the ids (\`lessons list\` shows them) or remove them`);
+  }
+}
+
+function runCase(evalCase: EvalCase, index: SearchIndex, policy: Policy, now: Date): CaseResult {
+  const { input } = evalCase;
+  const { selected } = selectFromIndex(index, input, policy, now);
+  const picks: ChosenLesson[] = selected.map(({ id, score, reasons }) => ({ id, score, reasons }));
+  const chosen = new Set(picks.map((pick) => pick.id));
+  const missing = evalCase.must.filter((id) => !chosen.has(id));
+  const misses = missing.length === 0 ? [] : placeLessons(index, input, policy, now, missing);
+  const false_positives = evalCase.no_match ? picks : picks.filter((pick) => evalCase.must_not.includes(pick.id));
+  return {
+    name: evalCase.name,
+    mode: isHookMode(input) ? 'hook' : 'task',
+    ...input,
+    passed: misses.length === 0 && false_positives.length === 0,
+    must: evalCase.must,
+    must_not: evalCase.must_not,
+    no_match: evalCase.no_match,
+    note: evalCase.note,
+    selected: picks,
+    misses,
+    false_positives,
+  };
+}
+
+export function evaluate(evals: EvalFile, index: SearchIndex, digest: string, policy: Policy, now: Date): EvalResult {
+  checkIds(evals, index);
+  const cases = evals.cases.map((evalCase) => runCase(evalCase, index, policy, now));
+  const must = tally(cases);
+  const negativeCases = cases.filter((c) => c.no_match || c.must_not.length > 0);
+  const negatives = { cases: negativeCases.length, false_positive: negativeCases.filter((c) => c.false_positives.length > 0).length };
+  const falsePositiveRate = ratio(negatives.false_positive, negatives.cases);
+  const thresholds = policy.eval;
+  const failures: string[] = [];
+  if (must.expected > 0 && must.selected / must.expected < thresholds.min_recall - EPSILON) {
+    failures.push(`recall ${must.recall} (${must.selected} of ${must.expected} must lessons selected) is below the policy's eval.min_recall ${thresholds.min_recall}`);
+  }
+  if (negatives.cases > 0 && negatives.false_positive / negatives.cases > thresholds.max_false_positive_rate + EPSILON) {
+    failures.push(
+      `false-positive rate ${falsePositiveRate} (${negatives.false_positive} of ${negatives.cases} must-not and no-match cases) is above the policy's eval.max_false_positive_rate ${thresholds.max_false_positive_rate}`,
+    );
+  }
+  return {
+    file: evals.file,
+    passed: failures.length === 0,
+    thresholds,
+    recall: must.recall,
+    false_positive_rate: falsePositiveRate,
+    must,
+    negatives,
+    modes: { task: tally(cases.filter((c) => c.mode === 'task')), hook: tally(cases.filter((c) => c.mode === 'hook')) },
+    cases,
+    failures,
+    index_digest: digest,
+  };
+}
