@@ -15,7 +15,8 @@ import { writeIndex } from '../../src/index/command.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { startMessagesStub, type MessagesReply, type MessagesRequest, type MessagesStub } from '../helpers/messages-stub.js';
-import { BIN, GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { installBinWrapper } from '../helpers/guard.js';
+import { GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
 
 function claudeBinary(): string {
   const candidates = [process.env.LESSONS_CLAUDE_BIN, path.join(PACKAGE_ROOT, 'node_modules/.bin/claude')].filter((c): c is string => Boolean(c));
@@ -70,10 +71,7 @@ async function repo(options: { install?: boolean; root?: string } = {}): Promise
   const root = initGitRepo(options.root ?? (await hookRepo()));
   writeFiles(root, { 'package.json': '{\n  "name": "app",\n  "version": "1.0.0"\n}\n', '.gitignore': '.lessons/\nnode_modules/\n' });
   expect(runCli(['hooks', 'install', '--claude'], { cwd: root }).exitCode).toBe(0);
-  if (options.install !== false) {
-    writeFiles(root, { 'node_modules/.bin/lessons': `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n` });
-    fs.chmodSync(path.join(root, 'node_modules/.bin/lessons'), 0o755);
-  }
+  if (options.install !== false) installBinWrapper(root);
   git(root, 'add', '-A');
   git(root, 'commit', '-qm', 'initial');
   return root;
