@@ -35,7 +35,8 @@ const STYLE: Record<ClaudeStyle, { file: string; matcher: string }> = {
 /** Seconds Claude Code waits before it cancels the hook; the hook's own limit is far lower. */
 const HARNESS_TIMEOUT_S = 10;
 
-const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
+/** The events install writes a handler for. */
+export const INSTALLED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
 
 export interface InstallClaudeOptions {
   /**
@@ -86,7 +87,7 @@ export function mergeClaudeSettings(settings: Record<string, unknown>, command?:
   const { file, matcher } = STYLE[style];
   const isOurs = (handler: unknown) => isOurHandler(handler, style);
   const merged = hooksObject(settings, file);
-  for (const event of EVENTS) {
+  for (const event of INSTALLED_EVENTS) {
     const handler = { type: 'command', command: command ? `${command} hook ${style} ${event}` : agentHookCommand(style, event), timeout: HARNESS_TIMEOUT_S };
     const existing = merged[event];
     if (existing !== undefined && !Array.isArray(existing)) {

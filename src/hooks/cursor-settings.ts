@@ -11,7 +11,8 @@ import { isOurHandler, type InstallClaudeOptions, type InstallClaudeResult } fro
 import { agentHookCommand, isGeneratedCommand } from './agent-command.js';
 
 export const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
-const EVENTS = ['sessionStart', 'beforeShellExecution', 'afterAgentResponse'] as const;
+/** The events install writes a handler for. */
+export const CURSOR_INSTALLED_EVENTS = ['sessionStart', 'beforeShellExecution', 'afterAgentResponse'] as const;
 
 function hooksOf(config: Record<string, unknown>): Record<string, unknown> {
   const hooks = config.hooks ?? {};
@@ -23,7 +24,7 @@ function hooksOf(config: Record<string, unknown>): Record<string, unknown> {
 
 export function mergeCursorHooks(config: Record<string, unknown>, command?: string): Record<string, unknown> {
   const merged = hooksOf(config);
-  for (const event of EVENTS) {
+  for (const event of CURSOR_INSTALLED_EVENTS) {
     const entry = { command: command ? `${command} hook cursor ${event}` : agentHookCommand('cursor', event) };
     const existing = merged[event] ?? [];
     if (!Array.isArray(existing)) throw new LessonsError('INVALID_CONFIG', `${CURSOR_HOOKS_FILE}: \`hooks.${event}\` is not a list; fix it by hand, then run again`);
