@@ -25,17 +25,23 @@ export interface DoctorOptions {
   pathValue: string | undefined;
 }
 
-/** A hook script of another tool that runs lessons (husky, lefthook, the pre-commit framework with lessons in its config). */
-function otherRunsLessons(root: string, text: string): boolean {
-  if (/\blessons\b/.test(text)) return true;
-  const config = ['.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml'].map((file) => {
-    try {
-      return fs.readFileSync(path.join(root, file), 'utf8');
-    } catch {
-      return '';
-    }
-  });
-  return /pre-commit|lefthook/.test(text) && config.some((content) => /\blessons\b/.test(content));
+function readOrEmpty(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A hook script of another tool that runs lessons: one that names it, husky's (whose generated
+ * script runs .husky/<hook>), or lefthook's and the pre-commit framework's with lessons in their config.
+ */
+function otherRunsLessons(root: string, hook: string, text: string): boolean {
+  const mentions = (content: string) => /\blessons\b/.test(content);
+  if (mentions(text) || mentions(readOrEmpty(path.join(root, '.husky', hook)))) return true;
+  const configs = ['.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml'].map((file) => readOrEmpty(path.join(root, file)));
+  return /pre-commit|lefthook/.test(text) && configs.some(mentions);
 }
 
 /** A multi-line error message as one line of the report. */
@@ -54,11 +60,7 @@ async function gitHooksCheck(root: string, binary: string | undefined): Promise<
   const running = status.hooks.filter((hook) => {
     if (hook.state === 'lessons') return true;
     if (hook.state !== 'other') return false;
-    try {
-      return otherRunsLessons(root, fs.readFileSync(path.join(status.dir, hook.hook), 'utf8'));
-    } catch {
-      return false;
-    }
+    return otherRunsLessons(root, hook.hook, readOrEmpty(path.join(status.dir, hook.hook)));
   });
   const install = 'run `lessons hooks install` (husky, lefthook, pre-commit framework: references/git-hooks.md)';
   if (running.length === 0) return check('git-hooks', 'fail', `no git hook in ${path.relative(root, status.dir) || status.dir} runs lessons: commits and pushes are not checked`, install);
@@ -66,7 +68,10 @@ async function gitHooksCheck(root: string, binary: string | undefined): Promise<
     return check('git-hooks', 'fail', 'the git hooks find `lessons` neither in node_modules/.bin nor on PATH: pre-commit and pre-push block, the trailer is never added', 'run `npm install --save-dev lessons` (or install it globally)');
   }
   const missing = MANAGED_HOOKS.filter((hook) => !running.some((item) => item.hook === hook));
-  if (missing.length > 0) return check('git-hooks', 'warn', `${running.map((hook) => hook.hook).join(', ')} run lessons; ${missing.join(', ')} do not`, install);
+  if (missing.length > 0) {
+    const [runs, doNot] = [running.length === 1 ? 'runs' : 'run', missing.length === 1 ? 'does not' : 'do not'];
+    return check('git-hooks', 'warn', `${running.map((hook) => hook.hook).join(', ')} ${runs} lessons; ${missing.join(', ')} ${doNot}`, install);
+  }
   return check('git-hooks', 'ok', `${MANAGED_HOOKS.join(', ')} run lessons (${binary})`);
 }
 

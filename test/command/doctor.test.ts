@@ -5,7 +5,7 @@ import { doctor } from '../../src/doctor/doctor.js';
 import { installClaudeHooks } from '../../src/hooks/claude-settings.js';
 import { installHooks } from '../../src/hooks/install.js';
 import { committedLessonsRepo, installBinWrapper } from '../helpers/guard.js';
-import { runCli, writeFiles } from '../helpers/repo.js';
+import { git, runCli, writeFiles } from '../helpers/repo.js';
 
 /** A PATH with git and sh but no `lessons` and no `codex`. */
 const BARE_PATH = '/usr/bin:/bin';
@@ -87,6 +87,20 @@ describe('lessons doctor', () => {
     expect(await statuses(root)).toMatchObject({ exports: 'ok' });
     writeFiles(root, { 'CLAUDE.md': fs.readFileSync(path.join(root, 'CLAUDE.md'), 'utf8').replace('Example lesson', 'Edited by hand') });
     expect((await doctor({ cwd: root, pathValue: BARE_PATH })).checks.find((item) => item.name === 'exports')).toMatchObject({ status: 'fail', fix: 'lessons export --to claude' });
+  });
+
+  it('husky: a hook in .husky that runs lessons counts; one that does not is named', async () => {
+    const root = await committedLessonsRepo();
+    installBinWrapper(root);
+    writeFiles(root, { '.husky/_/pre-commit': '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n', '.husky/_/pre-push': '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n', '.husky/pre-commit': 'npx --no-install lessons guard --stage pre-commit\n', '.husky/pre-push': 'npm test\n' });
+    fs.chmodSync(path.join(root, '.husky/_/pre-commit'), 0o755);
+    fs.chmodSync(path.join(root, '.husky/_/pre-push'), 0o755);
+    git(root, 'config', 'core.hooksPath', '.husky/_');
+    expect((await doctor({ cwd: root, pathValue: BARE_PATH })).checks[0]).toMatchObject({
+      name: 'git-hooks',
+      status: 'warn',
+      message: 'pre-commit runs lessons; prepare-commit-msg, commit-msg, pre-push do not',
+    });
   });
 
   it('the command: exit 1 when something is broken, --json with every check', async () => {
