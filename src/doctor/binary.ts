@@ -27,3 +27,14 @@ export function hookBinary(root: string, pathValue: string | undefined): string 
   const local = path.join(root, 'node_modules/.bin/lessons');
   return isExecutable(local) ? local : findOnPath('lessons', pathValue);
 }
+
+/**
+ * PATH as a harness or git sees it: without the node_modules/.bin folders that `npm run` and
+ * `npx` put in front while `lessons doctor` itself runs through them.
+ */
+export function withoutNpmBins(pathValue: string | undefined): string {
+  return (pathValue ?? '')
+    .split(path.delimiter)
+    .filter((dir) => !/(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir))
+    .join(path.delimiter);
+}

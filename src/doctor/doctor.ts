@@ -9,7 +9,7 @@ import { MANAGED_HOOKS } from '../hooks/scripts.js';
 import { findRepoRoot } from '../io/repo.js';
 import type { Policy } from '../policy/policy.js';
 import { checkAllAgentSettings } from './agent-settings.js';
-import { findOnPath, hookBinary } from './binary.js';
+import { findOnPath, hookBinary, withoutNpmBins } from './binary.js';
 import { check, type Check } from './check.js';
 
 export interface DoctorReport {
@@ -138,8 +138,9 @@ function reviewerCheck(policy: Policy | undefined, pathValue: string | undefined
 
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const root = findRepoRoot(options.cwd);
-  const binary = hookBinary(root, options.pathValue);
-  const onPath = findOnPath('lessons', options.pathValue) !== undefined;
+  const hookPath = withoutNpmBins(options.pathValue);
+  const binary = hookBinary(root, hookPath);
+  const onPath = findOnPath('lessons', hookPath) !== undefined;
   const policy = await policyCheck(root);
   const checks = [
     await gitHooksCheck(root, binary),

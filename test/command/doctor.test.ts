@@ -62,6 +62,9 @@ describe('lessons doctor', () => {
     const bareCheck = (await doctor({ cwd: root, pathValue: BARE_PATH })).checks[1]!;
     expect(bareCheck).toMatchObject({ status: 'fail', fix: expect.stringContaining('lessons hooks install --claude') });
     expect(bareCheck.message).toContain('exits 127');
+    // Run through `npx lessons doctor`, PATH starts with node_modules/.bin; the harness's does not.
+    const npxPath = `${path.join(root, 'node_modules/.bin')}:${BARE_PATH}`;
+    expect((await doctor({ cwd: root, pathValue: npxPath })).checks[1]).toMatchObject({ status: 'fail', message: expect.stringContaining('exits 127') });
     fs.writeFileSync(settingsFile, '{"hooks": ');
     expect((await doctor({ cwd: root, pathValue: BARE_PATH })).checks[1]).toMatchObject({ status: 'fail', message: expect.stringContaining('.claude/settings.json is not valid JSON') });
     fs.writeFileSync(settingsFile, settings);
