@@ -4,7 +4,7 @@ import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
 
 const USAGE = `usage: lessons hooks install|uninstall|status [--json] [-C <dir>]
-       lessons hooks install --claude|--codex|--cursor [--json] [-C <dir>]
+       lessons hooks install|uninstall --claude|--codex|--cursor [--json] [-C <dir>]
 
   install     write pre-commit, prepare-commit-msg, commit-msg and pre-push hooks where git runs
               hooks from (core.hooksPath aware); a hook already there is moved aside and runs first
@@ -13,7 +13,10 @@ const USAGE = `usage: lessons hooks install|uninstall|status [--json] [-C <dir>]
   --claude    merge the agent hook entries into .claude/settings.json (Claude Code)
   --codex     merge them into .codex/hooks.json (Codex CLI)
   --cursor    merge them into .cursor/hooks.json (Cursor)
-              (with any of these, only the agent settings are written; never clobbered)
+              (with any of these, only the agent settings are written; never clobbered;
+              uninstall removes only the lessons entries; a command you edited is kept)
+Agent hooks run the project's node_modules/.bin/lessons, else \`lessons\` on PATH, and say
+on stderr when neither exists. \`lessons doctor\` checks the whole set-up.
 The hooks call \`lessons hooks prepare-commit-msg|commit-msg <file> [source]\` to add the
 Lessons-Preflight trailer, and \`lessons guard\` to check commits and pushes.
 LESSONS_DISABLE=1 turns every hook into a no-op.`;
@@ -72,8 +75,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'\n${USAGE}`);
   const harnesses = (['claude', 'codex', 'cursor'] as const).filter((name) => values[name]);
   if (harnesses.length > 0) {
-    if (action !== 'install') throw new UsageError(`--${harnesses[0]} goes with \`lessons hooks install\`\n${USAGE}`);
-    return installAgentHooks(cwd, harnesses, values.json === true);
+    if (action === 'status') throw new UsageError(`--${harnesses[0]} goes with \`lessons hooks install\` or \`uninstall\` (\`lessons doctor\` checks the agent settings)\n${USAGE}`);
+    return agentHooks(action, cwd, harnesses, values.json === true);
   }
   const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/hooks/install.js');
   if (action === 'status') {
@@ -100,15 +103,19 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   return refused ? 1 : 0;
 }
 
-/** `lessons hooks install --claude|--codex|--cursor`: the agent harness settings, merged. */
-async function installAgentHooks(cwd: string, harnesses: readonly ('claude' | 'codex' | 'cursor')[], json: boolean): Promise<0> {
+/** `lessons hooks install|uninstall --claude|--codex|--cursor`: the agent harness settings, merged. */
+async function agentHooks(action: 'install' | 'uninstall', cwd: string, harnesses: readonly ('claude' | 'codex' | 'cursor')[], json: boolean): Promise<0> {
   const { findRepoRoot } = await import('../../src/io/repo.js');
-  const { installClaudeHooks, installCodexHooks } = await import('../../src/hooks/claude-settings.js');
-  const { installCursorHooks } = await import('../../src/hooks/cursor-settings.js');
+  const { installClaudeHooks, installCodexHooks, uninstallClaudeStyleHooks } = await import('../../src/hooks/claude-settings.js');
+  const { installCursorHooks, uninstallCursorHooks } = await import('../../src/hooks/cursor-settings.js');
   const root = findRepoRoot(cwd);
-  const install = { claude: installClaudeHooks, codex: installCodexHooks, cursor: installCursorHooks };
-  const results = harnesses.map((name) => ({ harness: name, ...install[name](root) }));
+  const run = {
+    install: { claude: installClaudeHooks, codex: installCodexHooks, cursor: installCursorHooks },
+    uninstall: { claude: (at: string) => uninstallClaudeStyleHooks(at, 'claude'), codex: (at: string) => uninstallClaudeStyleHooks(at, 'codex'), cursor: uninstallCursorHooks },
+  }[action];
+  const results = harnesses.map((name) => ({ harness: name, ...run[name](root) }));
+  const said = action === 'install' ? ['lessons hooks written', 'already has the lessons hooks'] : ['lessons hooks removed', 'has no lessons hooks'];
   if (json) io.out(JSON.stringify(results, null, 2));
-  else for (const result of results) io.out(`${result.path}: ${result.changed ? 'lessons hooks written' : 'already has the lessons hooks'}`);
+  else for (const result of results) io.out(`${result.path}: ${result.changed ? said[0] : said[1]}`);
   return 0;
 }

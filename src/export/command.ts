@@ -15,11 +15,17 @@ export type ExportTarget = (typeof EXPORT_TARGETS)[number];
 export interface ExportResult {
   target: ExportTarget;
   lessons: number;
-  /** Repo-relative files written because their content changed. */
+  /** Repo-relative files written because their content changed (with `check`: that would be). */
   written: string[];
   unchanged: string[];
-  /** Generated rules of lessons no longer exported. */
+  /** Generated rules of lessons no longer exported (with `check`: that would be). */
   removed: string[];
+  /** `check`: nothing was written; `written` and `removed` say what is stale. */
+  checked: boolean;
+}
+
+export function isStale(result: ExportResult): boolean {
+  return result.written.length + result.removed.length > 0;
 }
 
 function readIfExists(file: string): string | undefined {
@@ -31,15 +37,32 @@ function readIfExists(file: string): string | undefined {
   }
 }
 
-export async function exportLessons(options: { cwd: string; to: ExportTarget }): Promise<ExportResult> {
+/**
+ * The targets this repository exports to: a CLAUDE.md or AGENTS.md with the export markers, or
+ * a rule in .cursor/rules that `export --to cursor` generated. What `lessons doctor` and the
+ * guard's ci stage check for staleness.
+ */
+export function exportedTargets(root: string): ExportTarget[] {
+  const targets: ExportTarget[] = [];
+  const dir = path.join(root, CURSOR_RULES_DIR);
+  const names = fs.existsSync(dir) ? sortStrings(fs.readdirSync(dir)) : [];
+  if (names.some((name) => name.startsWith(CURSOR_RULE_PREFIX) && name.endsWith('.mdc') && (readIfExists(path.join(dir, name)) ?? '').includes(CURSOR_GENERATED))) targets.push('cursor');
+  if ((readIfExists(path.join(root, 'CLAUDE.md')) ?? '').includes(BEGIN_MARKER)) targets.push('claude');
+  if ((readIfExists(path.join(root, 'AGENTS.md')) ?? '').includes(BEGIN_MARKER)) targets.push('agents-md');
+  return targets;
+}
+
+/** Renders the lessons for `to`; with `check`, writes nothing and reports what is stale. */
+export async function exportLessons(options: { cwd: string; to: ExportTarget; check?: boolean }): Promise<ExportResult> {
   const root = findRepoRoot(options.cwd);
+  const check = options.check === true;
   const entries = exportableLessons(buildIndex(loadLessons(root).lessons).lessons);
-  const result: ExportResult = { target: options.to, lessons: entries.length, written: [], unchanged: [], removed: [] };
+  const result: ExportResult = { target: options.to, lessons: entries.length, written: [], unchanged: [], removed: [], checked: check };
   const put = (rel: string, content: string): void => {
     const file = path.join(root, rel);
     if (readIfExists(file) === content) result.unchanged.push(rel);
     else {
-      writeFileAtomic(file, content);
+      if (!check) writeFileAtomic(file, content);
       result.written.push(rel);
     }
   };
@@ -58,7 +81,7 @@ export async function exportLessons(options: { cwd: string; to: ExportTarget }):
       if (!name.startsWith(CURSOR_RULE_PREFIX) || !name.endsWith('.mdc') || wanted.has(rel)) continue;
       // Only rules this command wrote are removed: a hand-written lessons-*.mdc stays.
       if (!(readIfExists(path.join(root, rel)) ?? '').includes(CURSOR_GENERATED)) continue;
-      fs.rmSync(path.join(root, rel));
+      if (!check) fs.rmSync(path.join(root, rel));
       result.removed.push(rel);
     }
     return result;

@@ -19,6 +19,7 @@ import type { SchemaError } from '../schema/validate.js';
 import { sha256 } from '../util/digest.js';
 import { formatJson } from '../util/json.js';
 import { compileIncidentPatterns } from './commits.js';
+import { staleExportFindings } from './exports.js';
 import type { GuardFinding } from './finding.js';
 import { runGates, stageLevels, type GateInput, type QualityOutcome } from './gates.js';
 import { resolveRange, type Range } from './range.js';
@@ -205,6 +206,7 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   if (on('quality')) input.quality = await runQuality(policy, root);
   if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, options.now);
   const findings = runGates(input);
+  if (options.stage === 'ci') findings.push(...(await staleExportFindings(root, levels['index-fresh'])));
   cache.save();
   if (options.stage === 'final' && policy.review.enabled) {
     // The semantic lane after the deterministic one; it never throws (its problems are findings).

@@ -8,10 +8,12 @@
  * for events without matchers. Project settings live in .claude/settings.json (committed).
  *
  * The file is merged, never clobbered: other keys, other events and other hooks stay as they
- * are; an existing `lessons hook claude` handler is updated in place; a second run writes
- * nothing. A settings file that is not valid JSON is refused, never overwritten.
+ * are; an existing `lessons hook claude` handler is updated in place when install wrote it and
+ * kept as it is when the user edited its command; a second run writes nothing. A settings file
+ * that is not valid JSON is refused, never overwritten. Uninstall removes only our handlers.
  */
 import { LessonsError } from '../errors.js';
+import { agentHookCommand, isGeneratedCommand, runsLessonsHook } from './agent-command.js';
 import { mergeSettingsFile } from './settings-file.js';
 
 export const CLAUDE_SETTINGS_FILE = '.claude/settings.json';
@@ -33,10 +35,14 @@ const STYLE: Record<ClaudeStyle, { file: string; matcher: string }> = {
 /** Seconds Claude Code waits before it cancels the hook; the hook's own limit is far lower. */
 const HARNESS_TIMEOUT_S = 10;
 
-const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
+/** The events install writes a handler for. */
+export const INSTALLED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
 
 export interface InstallClaudeOptions {
-  /** How the hook runs `lessons` (default `lessons`, on PATH; e.g. `npx --no-install lessons`). */
+  /**
+   * How the hook runs `lessons` (e.g. `npx --no-install lessons`); by default the project's
+   * node_modules/.bin/lessons, else `lessons` on PATH (agent-command.ts).
+   */
   command?: string;
 }
 
@@ -60,20 +66,29 @@ interface Group {
 /** A handler this command wrote: its command runs `lessons hook <harness>`. */
 export function isOurHandler(handler: unknown, harness: string): boolean {
   if (!handler || typeof handler !== 'object' || typeof (handler as Handler).command !== 'string') return false;
-  return new RegExp(`(?:^|[\\s/"'])lessons(?:\\.js)?["']?\\s+hook\\s+${harness}(?:\\s|$)`).test((handler as Handler).command as string);
+  return runsLessonsHook((handler as Handler).command as string, harness);
 }
 
-/** The settings object with our four hook entries merged in; pure. */
-export function mergeClaudeSettings(settings: Record<string, unknown>, command = 'lessons', style: ClaudeStyle = 'claude'): Record<string, unknown> {
-  const { file, matcher } = STYLE[style];
-  const isOurs = (handler: unknown) => isOurHandler(handler, style);
+/** Our handler for `event`, or the user's edit of it when the command is not one install wrote. */
+function ourHandler(existing: Handler, fresh: Handler, style: ClaudeStyle, event: string): Handler {
+  return isGeneratedCommand(String(existing.command), style, event) ? { ...existing, ...fresh } : existing;
+}
+
+function hooksObject(settings: Record<string, unknown>, file: string): Record<string, unknown> {
   const hooks = settings.hooks ?? {};
   if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) {
     throw new LessonsError('INVALID_CONFIG', `${file}: \`hooks\` is not an object; fix it by hand, then run again`);
   }
-  const merged: Record<string, unknown> = { ...(hooks as Record<string, unknown>) };
-  for (const event of EVENTS) {
-    const handler = { type: 'command', command: `${command} hook ${style} ${event}`, timeout: HARNESS_TIMEOUT_S };
+  return { ...(hooks as Record<string, unknown>) };
+}
+
+/** The settings object with our four hook entries merged in; pure. */
+export function mergeClaudeSettings(settings: Record<string, unknown>, command?: string, style: ClaudeStyle = 'claude'): Record<string, unknown> {
+  const { file, matcher } = STYLE[style];
+  const isOurs = (handler: unknown) => isOurHandler(handler, style);
+  const merged = hooksObject(settings, file);
+  for (const event of INSTALLED_EVENTS) {
+    const handler = { type: 'command', command: command ? `${command} hook ${style} ${event}` : agentHookCommand(style, event), timeout: HARNESS_TIMEOUT_S };
     const existing = merged[event];
     if (existing !== undefined && !Array.isArray(existing)) {
       throw new LessonsError('INVALID_CONFIG', `${file}: \`hooks.${event}\` is not a list; fix it by hand, then run again`);
@@ -82,7 +97,7 @@ export function mergeClaudeSettings(settings: Record<string, unknown>, command =
     const at = groups.findIndex((group) => Array.isArray(group?.hooks) && (group.hooks as unknown[]).some(isOurs));
     if (at >= 0) {
       const group = groups[at]!;
-      groups[at] = { ...group, hooks: (group.hooks as unknown[]).map((item) => (isOurs(item) ? { ...(item as Handler), ...handler } : item)) };
+      groups[at] = { ...group, hooks: (group.hooks as unknown[]).map((item) => (isOurs(item) ? ourHandler(item as Handler, handler, style, event) : item)) };
       if (event === 'PreToolUse' && (group.hooks as unknown[]).length === 1) groups[at] = { ...groups[at], matcher };
     } else {
       groups.push(event === 'PreToolUse' ? { matcher, hooks: [handler] } : { hooks: [handler] });
@@ -90,6 +105,28 @@ export function mergeClaudeSettings(settings: Record<string, unknown>, command =
     merged[event] = groups;
   }
   return { ...settings, hooks: merged };
+}
+
+/** The settings object without our handlers (groups and events left empty by that go too); pure. */
+export function removeClaudeSettings(settings: Record<string, unknown>, style: ClaudeStyle = 'claude'): Record<string, unknown> {
+  if (settings.hooks === undefined) return settings;
+  const hooks = hooksObject(settings, STYLE[style].file);
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const kept = (groups as Group[]).flatMap((group) => {
+      if (!Array.isArray(group?.hooks) || !(group.hooks as unknown[]).some((item) => isOurHandler(item, style))) return [group];
+      const rest = (group.hooks as unknown[]).filter((item) => !isOurHandler(item, style));
+      return rest.length > 0 ? [{ ...group, hooks: rest }] : [];
+    });
+    if (kept.length > 0) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  return { ...settings, hooks };
+}
+
+/** Removes our handlers from `<root>/.claude/settings.json` or `.codex/hooks.json`; other hooks stay. */
+export function uninstallClaudeStyleHooks(root: string, style: ClaudeStyle): InstallClaudeResult {
+  return mergeSettingsFile(root, STYLE[style].file, (settings) => removeClaudeSettings(settings, style), { create: false });
 }
 
 /** Writes (or merges into) `<root>/.claude/settings.json`. */

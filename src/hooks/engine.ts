@@ -6,7 +6,7 @@
  */
 import { selectInRepository } from '../preflight/command.js';
 import type { SelectedLesson } from '../preflight/format.js';
-import { readPolicyFile, resolvePolicy } from '../policy/policy.js';
+import { readPolicyFile, resolvePolicy, type Policy } from '../policy/policy.js';
 
 /** The most lessons a tool call shows (issue: at most 3, never in the way). */
 export const TOOL_CALL_LIMIT = 3;
@@ -18,14 +18,19 @@ export interface SelectOptions {
   command?: string | undefined;
   limit?: number | undefined;
   now?: Date | undefined;
+  /** The policy to select with (the hooks pass theirs, which falls back to the default). */
+  policy?: Policy | undefined;
+  /** Where a hook collects what is broken (an index that had to be scanned around). */
+  problems?: string[] | undefined;
 }
 
 /** A selected lesson, in the shape of `lessons preflight --json` (SPEC §5). */
 export type Selected = SelectedLesson;
 
 export async function selectLessons(root: string, options: SelectOptions): Promise<Selected[]> {
-  const policy = resolvePolicy(readPolicyFile(root).data);
+  const policy = options.policy ?? resolvePolicy(readPolicyFile(root).data);
   const input = { task: options.task, paths: [...(options.paths ?? [])], tool: options.tool ?? null, command: options.command ?? null, project: null };
-  const { selected } = await selectInRepository(root, input, policy, options.now ?? new Date(), options.limit);
+  const { selected, warning } = await selectInRepository(root, input, policy, options.now ?? new Date(), options.limit);
+  if (warning) options.problems?.push(`lessons: ${warning}`);
   return selected;
 }

@@ -1,27 +1,14 @@
 /**
  * The index as the hooks read it: lessons/index.json only, never the lesson files, never ajv or
- * gray-matter (SPEC §4: the index holds enough that hooks never read bodies).
+ * gray-matter (SPEC §4: the index holds enough that hooks never read bodies), unless it is
+ * broken (health.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
-import { INDEX_FILE } from '../io/repo.js';
-
-/** The entries of lessons/index.json, or undefined when it is missing or not an index. */
-export function readIndexEntries(root: string): IndexEntry[] | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(root, INDEX_FILE), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const data = JSON.parse(text) as { lessons?: unknown };
-  if (!data || !Array.isArray(data.lessons)) return undefined;
-  return (data.lessons as IndexEntry[]).filter(isUsableEntry);
-}
 
 /** Entries whose shape the hooks rely on; anything else is skipped rather than crashing a hook. */
-function isUsableEntry(entry: IndexEntry): boolean {
+export function isUsableEntry(entry: IndexEntry): boolean {
   return (
     typeof entry === 'object' &&
     entry !== null &&

@@ -1,8 +1,10 @@
 /**
  * Per-session state of the agent hooks, in .lessons/sessions/<session id>.json: the lessons
  * shown so far; those shown for the task (by a prompt or a tool call) whose checklists the next
- * Stop has yet to check against the final answer; and digests of the blocks already captured
- * (so a block is captured once however often Stop fires).
+ * Stop has yet to check against the final answer; digests of the blocks already captured
+ * (so a block is captured once however often Stop fires); the problems already reported (so a
+ * broken index or policy is said once); and the critical lessons whose first matching tool call
+ * was already stopped (so the retry goes through).
  * Writes are atomic and serialised by a lock file, so two hooks firing at once lose nothing.
  */
 import fs from 'node:fs';
@@ -18,6 +20,8 @@ export interface SessionState {
   shown: string[];
   pending: string[];
   captured: string[];
+  notified: string[];
+  gated: string[];
 }
 
 /** FNV-1a, 32 bits twice with different seeds: a stable file name without loading node:crypto on the hook path. */
@@ -42,7 +46,7 @@ export function sessionFile(root: string, sessionId: string): string {
 }
 
 export function readSession(root: string, sessionId: string): SessionState {
-  const empty: SessionState = { session_id: sessionId, shown: [], pending: [], captured: [] };
+  const empty: SessionState = { session_id: sessionId, shown: [], pending: [], captured: [], notified: [], gated: [] };
   let data: Partial<SessionState>;
   try {
     data = JSON.parse(fs.readFileSync(sessionFile(root, sessionId), 'utf8')) as Partial<SessionState>;
@@ -50,7 +54,14 @@ export function readSession(root: string, sessionId: string): SessionState {
     return empty;
   }
   const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
-  return { session_id: sessionId, shown: strings(data.shown), pending: strings(data.pending), captured: strings(data.captured) };
+  return {
+    session_id: sessionId,
+    shown: strings(data.shown),
+    pending: strings(data.pending),
+    captured: strings(data.captured),
+    notified: strings(data.notified),
+    gated: strings(data.gated),
+  };
 }
 
 /** A hook waits this long for another hook of the same session, then gives up (it never blocks). */
@@ -65,6 +76,8 @@ export interface SessionUpdate {
   /** Checked by a Stop: no longer pending. */
   settled?: readonly string[];
   captured?: readonly string[];
+  notified?: readonly string[];
+  gated?: readonly string[];
 }
 
 /** Applies an update to a session's state under its lock; returns the new state. */
@@ -79,6 +92,8 @@ export async function updateSession(root: string, sessionId: string, update: Ses
       shown: uniqueSorted([...state.shown, ...(update.shown ?? []), ...(update.pending ?? [])]),
       pending: uniqueSorted([...state.pending, ...(update.pending ?? [])]).filter((id) => !settled.has(id)),
       captured: uniqueSorted([...state.captured, ...(update.captured ?? [])]),
+      notified: uniqueSorted([...state.notified, ...(update.notified ?? [])]),
+      gated: uniqueSorted([...state.gated, ...(update.gated ?? [])]),
     };
     writeFileAtomic(file, formatJson(next), { durable: false });
     return next;

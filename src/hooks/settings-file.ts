@@ -13,9 +13,15 @@ export interface SettingsResult {
 /**
  * Merges into a harness's JSON settings file (`rel`, under `root`): reads it (missing or empty
  * is `{}`), applies `merge`, and writes it back atomically only when the bytes change. A file
- * that is not a JSON object is refused with nothing written: it is never clobbered.
+ * that is not a JSON object is refused with nothing written: it is never clobbered. With
+ * `create: false` a missing file stays missing (uninstall).
  */
-export function mergeSettingsFile(root: string, rel: string, merge: (settings: Record<string, unknown>) => Record<string, unknown>): SettingsResult {
+export function mergeSettingsFile(
+  root: string,
+  rel: string,
+  merge: (settings: Record<string, unknown>) => Record<string, unknown>,
+  options: { create?: boolean } = {},
+): SettingsResult {
   const file = path.join(root, rel);
   let before: string | undefined;
   try {
@@ -23,6 +29,7 @@ export function mergeSettingsFile(root: string, rel: string, merge: (settings: R
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new LessonsError('IO', `cannot read ${rel}: ${(error as Error).message}`);
   }
+  if (before === undefined && options.create === false) return { path: rel, changed: false };
   let settings: unknown = {};
   if (before !== undefined && before.trim() !== '') {
     try {

@@ -22,6 +22,17 @@ export interface Policy {
   secrets: SecretsPolicy;
   quality: QualityPolicy;
   eval: EvalPolicy;
+  hooks: HooksPolicy;
+}
+
+/** Agent harness hooks. */
+export interface HooksPolicy {
+  /**
+   * `deny` or `ask`: the first tool call in a session that a critical lesson matches is answered
+   * with that decision and the checklist as its reason, so the model reads the lesson before the
+   * call rather than after its result; the retry goes through. `off`: context only.
+   */
+  critical_gate: 'off' | 'deny' | 'ask';
 }
 
 /** The advisory reviewer: a command run without a shell, the prompt on its stdin. */
@@ -158,6 +169,7 @@ export const DEFAULT_POLICY: Policy = {
   },
   quality: { commands: [], timeout_seconds: 600 },
   eval: { min_recall: 1, max_false_positive_rate: 0 },
+  hooks: { critical_gate: 'off' },
 };
 
 export interface RawPolicy {

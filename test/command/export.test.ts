@@ -110,3 +110,22 @@ describe('lessons export (built binary)', () => {
     expect(bad.stderr).toContain('Invalid values');
   });
 });
+
+describe('lessons export --check', () => {
+  it('exits 0 when the export is current, 1 naming the files when it is stale, and writes nothing', async () => {
+    const root = await hookRepo();
+    expect(runCli(['export', '--to', 'claude', '--check'], { cwd: root })).toMatchObject({ exitCode: 1, stdout: 'the claude export is stale: run `lessons export --to claude` and commit the result\n  out of date: CLAUDE.md\n' });
+    expect(fs.existsSync(path.join(root, 'CLAUDE.md'))).toBe(false);
+    expect(runCli(['export', '--to', 'claude'], { cwd: root }).exitCode).toBe(0);
+    expect(runCli(['export', '--to', 'claude', '--check'], { cwd: root })).toMatchObject({ exitCode: 0, stdout: 'the claude export is current (3 lessons)\n' });
+    expect(runCli(['export', '--to', 'cursor'], { cwd: root }).exitCode).toBe(0);
+    fs.rmSync(path.join(root, `lessons/cases/${MANIFEST_ID}.md`));
+    const before = read(root, 'CLAUDE.md');
+    const cursor = runCli(['export', '--to', 'cursor', '--check', '--json'], { cwd: root });
+    expect(cursor.exitCode).toBe(1);
+    expect(JSON.parse(cursor.stdout)).toMatchObject({ target: 'cursor', checked: true, written: [], removed: [`.cursor/rules/lessons-${MANIFEST_ID}.mdc`] });
+    expect(fs.existsSync(path.join(root, `.cursor/rules/lessons-${MANIFEST_ID}.mdc`))).toBe(true);
+    expect(runCli(['export', '--to', 'claude', '--check'], { cwd: root }).exitCode).toBe(1);
+    expect(read(root, 'CLAUDE.md')).toBe(before);
+  });
+});

@@ -91,6 +91,17 @@ describe('lessons hooks install --claude|--codex|--cursor (built binary)', () =>
     expect(fs.existsSync(path.join(root, '.git/hooks/pre-commit'))).toBe(false);
   });
 
+  it('hooks uninstall --claude --cursor removes only the lessons entries', async () => {
+    const root = await hookRepo();
+    fs.mkdirSync(path.join(root, '.claude'));
+    fs.writeFileSync(path.join(root, '.claude/settings.json'), JSON.stringify({ model: 'x', hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }] } }));
+    expect(runCli(['hooks', 'install', '--claude', '--cursor'], { cwd: root }).exitCode).toBe(0);
+    const removed = runCli(['hooks', 'uninstall', '--claude', '--cursor'], { cwd: root });
+    expect(removed).toMatchObject({ exitCode: 0, stdout: '.claude/settings.json: lessons hooks removed\n.cursor/hooks.json: lessons hooks removed\n' });
+    expect(JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8'))).toEqual({ model: 'x', hooks: { Stop: [{ hooks: [{ type: 'command', command: './notify.sh' }] }] } });
+    expect(runCli(['hooks', 'uninstall', '--codex'], { cwd: root }).stdout).toBe('.codex/hooks.json: has no lessons hooks\n');
+  });
+
   it('refuses a harness flag on another action', async () => {
     const root = await hookRepo();
     const result = runCli(['hooks', 'status', '--claude'], { cwd: root });

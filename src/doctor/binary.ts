@@ -1,0 +1,40 @@
+/** Where the hooks would find the `lessons` binary, looked up the way their commands look it up. */
+import fs from 'node:fs';
+import path from 'node:path';
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `name` in the directories of a PATH value, as `command -v` finds it; undefined when absent. */
+export function findOnPath(name: string, pathValue: string | undefined): string | undefined {
+  if (name.includes('/')) return isExecutable(name) ? name : undefined;
+  for (const dir of (pathValue ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const file = path.join(dir, name);
+    if (isExecutable(file)) return file;
+  }
+  return undefined;
+}
+
+/** The project's node_modules/.bin/lessons, else `lessons` on PATH: what the git and agent hooks run. */
+export function hookBinary(root: string, pathValue: string | undefined): string | undefined {
+  const local = path.join(root, 'node_modules/.bin/lessons');
+  return isExecutable(local) ? local : findOnPath('lessons', pathValue);
+}
+
+/**
+ * PATH as a harness or git sees it: without the node_modules/.bin folders that `npm run` and
+ * `npx` put in front while `lessons doctor` itself runs through them.
+ */
+export function withoutNpmBins(pathValue: string | undefined): string {
+  return (pathValue ?? '')
+    .split(path.delimiter)
+    .filter((dir) => !/(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir))
+    .join(path.delimiter);
+}

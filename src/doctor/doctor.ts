@@ -1,0 +1,155 @@
+/**
+ * `lessons doctor`: every integration that fails silently, checked, each with the command that
+ * fixes it. A check that fails makes the command exit 1; `warn` and `skip` are advice.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { errorMessage } from '../errors.js';
+import { MANAGED_HOOKS } from '../hooks/scripts.js';
+import { findRepoRoot } from '../io/repo.js';
+import type { Policy } from '../policy/policy.js';
+import { checkAllAgentSettings } from './agent-settings.js';
+import { findOnPath, hookBinary, withoutNpmBins } from './binary.js';
+import { check, type Check } from './check.js';
+
+export interface DoctorReport {
+  root: string;
+  checks: Check[];
+  /** Some check failed: the command exits 1. */
+  broken: boolean;
+}
+
+export interface DoctorOptions {
+  cwd: string;
+  /** The PATH the hooks would see (the caller's environment). */
+  pathValue: string | undefined;
+}
+
+function readOrEmpty(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A hook script of another tool that runs lessons: one that names it, husky's (whose generated
+ * script runs .husky/<hook>), or lefthook's and the pre-commit framework's with lessons in their config.
+ */
+function otherRunsLessons(root: string, hook: string, text: string): boolean {
+  const mentions = (content: string) => /\blessons\b/.test(content);
+  if (mentions(text) || mentions(readOrEmpty(path.join(root, '.husky', hook)))) return true;
+  const configs = ['.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml'].map((file) => readOrEmpty(path.join(root, file)));
+  return /pre-commit|lefthook/.test(text) && configs.some(mentions);
+}
+
+/** A multi-line error message as one line of the report. */
+function oneLine(text: string): string {
+  return text.split('\n').map((line) => line.trim()).filter((line) => line !== '').join(' ');
+}
+
+async function gitHooksCheck(root: string, binary: string | undefined): Promise<Check> {
+  const { hooksStatus } = await import('../hooks/install.js');
+  let status: Awaited<ReturnType<typeof hooksStatus>>;
+  try {
+    status = await hooksStatus({ cwd: root });
+  } catch (error) {
+    return check('git-hooks', 'fail', `cannot read the git hooks: ${errorMessage(error)}`, 'run it inside a git repository');
+  }
+  const running = status.hooks.filter((hook) => {
+    if (hook.state === 'lessons') return true;
+    if (hook.state !== 'other') return false;
+    return otherRunsLessons(root, hook.hook, readOrEmpty(path.join(status.dir, hook.hook)));
+  });
+  const install = 'run `lessons hooks install` (husky, lefthook, pre-commit framework: references/git-hooks.md)';
+  if (running.length === 0) return check('git-hooks', 'fail', `no git hook in ${path.relative(root, status.dir) || status.dir} runs lessons: commits and pushes are not checked`, install);
+  if (binary === undefined) {
+    return check('git-hooks', 'fail', 'the git hooks find `lessons` neither in node_modules/.bin nor on PATH: pre-commit and pre-push block, the trailer is never added', 'run `npm install --save-dev lessons` (or install it globally)');
+  }
+  const missing = MANAGED_HOOKS.filter((hook) => !running.some((item) => item.hook === hook));
+  if (missing.length > 0) {
+    const [runs, doNot] = [running.length === 1 ? 'runs' : 'run', missing.length === 1 ? 'does not' : 'do not'];
+    return check('git-hooks', 'warn', `${running.map((hook) => hook.hook).join(', ')} ${runs} lessons; ${missing.join(', ')} ${doNot}`, install);
+  }
+  return check('git-hooks', 'ok', `${MANAGED_HOOKS.join(', ')} run lessons (${binary})`);
+}
+
+async function indexCheck(root: string): Promise<Check> {
+  const { checkIndex } = await import('../index/command.js');
+  try {
+    const result = await checkIndex({ cwd: root });
+    if (result.fresh) return check('index', 'ok', `${result.path} is fresh`);
+    const { added, removed, changed } = result.diff;
+    const what = result.missing ? 'is missing' : `is stale (${added.length} added, ${removed.length} removed, ${changed.length} changed)`;
+    return check('index', 'fail', `${result.path} ${what}: preflight and the hooks scan the lesson files on every run, and the guard blocks`, 'run `lessons index` and commit it');
+  } catch (error) {
+    return check('index', 'fail', oneLine(errorMessage(error)), 'run `lessons lint`, fix what it reports, then `lessons index`');
+  }
+}
+
+async function policyCheck(root: string): Promise<{ check: Check; policy: Policy | undefined }> {
+  const { loadPolicy } = await import('../policy/validate-policy.js');
+  try {
+    return { check: check('policy', 'ok', 'policy/workflow-policy.json is valid'), policy: loadPolicy(root) };
+  } catch (error) {
+    return { check: check('policy', 'fail', `${oneLine(errorMessage(error))}; until then the hooks use the default policy`, 'fix the fields named (schemas/policy.schema.json)'), policy: undefined };
+  }
+}
+
+async function searchCacheCheck(root: string): Promise<Check> {
+  const { CACHE_FILE, openSearch } = await import('../preflight/search-cache.js');
+  try {
+    const opened = await openSearch(root);
+    opened.close();
+    if (opened.warning) return check('search-cache', 'fail', opened.warning, 'run `lessons index`');
+    if (!fs.existsSync(path.join(root, CACHE_FILE))) {
+      return check('search-cache', 'warn', `${CACHE_FILE} cannot be written: every preflight and hook rebuilds the search index`, 'make .lessons/ writable');
+    }
+    return check('search-cache', 'ok', `${CACHE_FILE} matches the index`);
+  } catch (error) {
+    return check('search-cache', 'fail', `the search index cannot be built: ${errorMessage(error)}`, 'run `lessons lint` and `lessons index`');
+  }
+}
+
+async function exportsCheck(root: string): Promise<Check> {
+  const { exportLessons, exportedTargets, isStale } = await import('../export/command.js');
+  const targets = exportedTargets(root);
+  if (targets.length === 0) return check('exports', 'skip', 'no exports (.cursor/rules, CLAUDE.md or AGENTS.md sections from `lessons export`)');
+  try {
+    const stale: string[] = [];
+    for (const target of targets) if (isStale(await exportLessons({ cwd: root, to: target, check: true }))) stale.push(target);
+    if (stale.length === 0) return check('exports', 'ok', `${targets.join(', ')} current`);
+    return check('exports', 'fail', `stale: ${stale.join(', ')} (agents read old lessons; the ci stage blocks)`, stale.map((target) => `lessons export --to ${target}`).join(' && '));
+  } catch (error) {
+    return check('exports', 'fail', `the exports cannot be checked: ${errorMessage(error)}`, 'run `lessons lint`');
+  }
+}
+
+function reviewerCheck(policy: Policy | undefined, pathValue: string | undefined): Check {
+  if (!policy) return check('reviewer', 'skip', 'not checked: the policy is invalid');
+  const program = policy.review.command[0] ?? '';
+  const found = program !== '' && findOnPath(program, pathValue) !== undefined;
+  if (found) return check('reviewer', 'ok', `the reviewer command \`${program}\` is on PATH`);
+  const fix = `install \`${program}\` or set review.command in the policy`;
+  if (policy.review.enabled) return check('reviewer', 'fail', `the reviewer command \`${program}\` is not on PATH: the final guard and \`lessons review\` report reviewer-failed`, fix);
+  return check('reviewer', 'skip', `the reviewer command \`${program}\` is not on PATH (review.enabled is false; \`lessons review\` and \`capture --from-error\` need it)`, fix);
+}
+
+export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
+  const root = findRepoRoot(options.cwd);
+  const hookPath = withoutNpmBins(options.pathValue);
+  const binary = hookBinary(root, hookPath);
+  const onPath = findOnPath('lessons', hookPath) !== undefined;
+  const policy = await policyCheck(root);
+  const checks = [
+    await gitHooksCheck(root, binary),
+    ...checkAllAgentSettings(root, binary, onPath),
+    await indexCheck(root),
+    policy.check,
+    await searchCacheCheck(root),
+    await exportsCheck(root),
+    reviewerCheck(policy.policy, options.pathValue),
+  ];
+  return { root, checks, broken: checks.some((item) => item.status === 'fail') };
+}

@@ -1,0 +1,27 @@
+/**
+ * The ci stage's export check: a repository that exports its lessons (CLAUDE.md or AGENTS.md
+ * sections, Cursor rules) must commit them current, or agents read yesterday's lessons. Stale
+ * exports are findings of the index-fresh gate: like the index, they are generated from the
+ * lessons and must be regenerated with them.
+ */
+import type { GateLevel } from '../policy/policy.js';
+import { applyLevel, type GuardFinding } from './finding.js';
+
+export async function staleExportFindings(root: string, level: GateLevel): Promise<GuardFinding[]> {
+  if (level === 'off') return [];
+  const { exportLessons, exportedTargets, isStale } = await import('../export/command.js');
+  const findings: GuardFinding[] = [];
+  for (const target of exportedTargets(root)) {
+    const result = await exportLessons({ cwd: root, to: target, check: true });
+    if (!isStale(result)) continue;
+    const files = [...result.written, ...result.removed];
+    const finding = applyLevel('index-fresh', 'ci', level, {
+      rule: 'export-stale',
+      severity: 'error',
+      file: files[0]!,
+      message: `the ${target} export is behind the lessons (${files.join(', ')}): run \`lessons export --to ${target}\` and commit the result`,
+    });
+    if (finding) findings.push(finding);
+  }
+  return findings;
+}

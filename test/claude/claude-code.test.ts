@@ -1,0 +1,245 @@
+/**
+ * The real Claude Code CLI (`claude -p`) in a temp lessons repository with the hooks that
+ * `lessons hooks install --claude` writes, talking to a stub Messages API on 127.0.0.1. The stub
+ * plays the model: it reads package.json, edits it, and ends with a `[LESSON]` block; every
+ * request it gets is kept, so the tests see exactly what reached the model.
+ * Run with `npm run test:claude` after `npm install --no-save @anthropic-ai/claude-code` (or
+ * point LESSONS_CLAUDE_BIN at a claude binary); `.ci/run` does both.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NOT_FOUND_MESSAGE } from '../../src/hooks/agent-command.js';
+import { writeIndex } from '../../src/index/command.js';
+import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
+import { lessonFile } from '../helpers/lessons.js';
+import { startMessagesStub, type MessagesReply, type MessagesRequest, type MessagesStub } from '../helpers/messages-stub.js';
+import { installBinWrapper } from '../helpers/guard.js';
+import { GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+
+function claudeBinary(): string {
+  const candidates = [process.env.LESSONS_CLAUDE_BIN, path.join(PACKAGE_ROOT, 'node_modules/.bin/claude')].filter((c): c is string => Boolean(c));
+  const found = candidates.find((candidate) => fs.existsSync(candidate));
+  if (!found) throw new Error('Claude Code is not installed: run `npm install --no-save @anthropic-ai/claude-code` or set LESSONS_CLAUDE_BIN');
+  return found;
+}
+
+const PROMPT = 'Do the version bump for the next release in package.json';
+const LESSON_TITLE = 'Release notes forgot the migration step';
+const FINAL_TEXT = `Bumped the version.\n[LESSON]\n${LESSON_TITLE}\nThe notes for 1.1.0 did not say that the config must be migrated.\n- Every release note names the migrations it needs\n[/LESSON]`;
+
+const stubs: MessagesStub[] = [];
+afterEach(async () => {
+  while (stubs.length > 0) await stubs.pop()!.close();
+});
+
+function toolResults(request: MessagesRequest): { id: string; isError: boolean }[] {
+  const results: { id: string; isError: boolean }[] = [];
+  for (const message of (request.body.messages as { content?: unknown }[] | undefined) ?? []) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as Record<string, unknown>[]) {
+      if (block.type === 'tool_result') results.push({ id: String(block.tool_use_id), isError: block.is_error === true });
+    }
+  }
+  return results;
+}
+
+/**
+ * The model's side of the task: Read package.json, then Edit it (again after a denied Edit),
+ * then a final answer with a [LESSON] block. Requests without the Read tool (titles, summaries)
+ * get a short text.
+ */
+function model(root: string): (request: MessagesRequest) => MessagesReply {
+  const file = path.join(root, 'package.json');
+  return (request) => {
+    const tools = ((request.body.tools as { name?: string }[] | undefined) ?? []).map((tool) => tool.name);
+    if (!tools.includes('Read')) return { content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' };
+    const results = toolResults(request);
+    const last = results[results.length - 1];
+    const edits = results.filter((result) => result.id.startsWith('toolu_edit')).length;
+    if (!last) return { content: [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: file } }], stop_reason: 'tool_use' };
+    if (last.id === 'toolu_read' || (last.isError && edits < 3)) {
+      return { content: [{ type: 'tool_use', id: `toolu_edit_${edits + 1}`, name: 'Edit', input: { file_path: file, old_string: '"1.0.0"', new_string: '"1.1.0"' } }], stop_reason: 'tool_use' };
+    }
+    return { content: [{ type: 'text', text: FINAL_TEXT }], stop_reason: 'end_turn' };
+  };
+}
+
+/** A committed lessons repository with the Claude hooks installed and `lessons` in node_modules/.bin (as a devDependency puts it). */
+async function repo(options: { install?: boolean; root?: string } = {}): Promise<string> {
+  const root = initGitRepo(options.root ?? (await hookRepo()));
+  writeFiles(root, { 'package.json': '{\n  "name": "app",\n  "version": "1.0.0"\n}\n', '.gitignore': '.lessons/\nnode_modules/\n' });
+  expect(runCli(['hooks', 'install', '--claude'], { cwd: root }).exitCode).toBe(0);
+  if (options.install !== false) installBinWrapper(root);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'initial');
+  return root;
+}
+
+interface ClaudeRun {
+  requests: MessagesRequest[];
+  /** Every request to the model with the Read tool (the agent loop), as text. */
+  sent: string;
+  events: Record<string, unknown>[];
+  exitCode: number;
+  stderr: string;
+}
+
+async function claude(root: string, env: Record<string, string> = {}): Promise<ClaudeRun> {
+  const stub = await startMessagesStub(model(root));
+  stubs.push(stub);
+  const result = await execa(claudeBinary(), ['-p', PROMPT, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'], {
+    cwd: root,
+    reject: false,
+    stdin: 'ignore',
+    timeout: 90_000,
+    extendEnv: false,
+    env: {
+      ...GIT_ENV,
+      // No `lessons` on this PATH: the hooks find it in node_modules/.bin or not at all.
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+      HOME: tempDir('claude-home-'),
+      ANTHROPIC_BASE_URL: stub.baseUrl,
+      ANTHROPIC_API_KEY: 'stub-key',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+      NO_COLOR: '1',
+      ...env,
+    },
+  });
+  const events = String(result.stdout)
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const loop = stub.requests.filter((request) => JSON.stringify(request.body.tools ?? []).includes('"Read"'));
+  return { requests: loop, sent: loop.map((request) => JSON.stringify(request.body.messages)).join('\n'), events, exitCode: result.exitCode ?? -1, stderr: String(result.stderr) };
+}
+
+function hookResponses(run: ClaudeRun, event: string): Record<string, unknown>[] {
+  return run.events.filter((e) => e.subtype === 'hook_response' && e.hook_event === event);
+}
+
+function candidates(root: string): string[] {
+  return fs.readdirSync(path.join(root, 'lessons/cases')).filter((name) => name.includes('release-notes-forgot-the-migration-step'));
+}
+
+function version(root: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+describe('Claude Code with the lessons hooks', () => {
+  it('SessionStart, UserPromptSubmit and PreToolUse context reach the model, and Stop writes the candidate', async () => {
+    const root = await repo();
+    const run = await claude(root);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.requests.length).toBeGreaterThanOrEqual(3);
+    const [first] = run.requests;
+    const firstText = JSON.stringify(first!.body.messages);
+    // SessionStart: the critical canonical lesson; UserPromptSubmit: the lesson for the task.
+    expect(firstText).toContain('Lessons from this repository (critical and high severity, canonical)');
+    expect(firstText).toContain(FORCE_PUSH_ID);
+    expect(firstText).toContain('Lessons relevant to this request');
+    expect(firstText).toContain(MANIFEST_ID);
+    // PreToolUse: the lesson whose path trigger matches package.json, for the Edit call.
+    expect(run.sent).toContain('Lessons that apply to this Edit call');
+    expect(run.sent).toContain('Every manifest carries the new version in the bump commit.');
+    expect(version(root)).toBe('1.1.0');
+    // Stop: the [LESSON] block of the final answer is a candidate case.
+    const [candidate] = candidates(root);
+    expect(candidate).toBeDefined();
+    const text = fs.readFileSync(path.join(root, 'lessons/cases', candidate!), 'utf8');
+    expect(text).toContain('status: candidate');
+    expect(text).toContain('source: auto');
+    expect(text).toContain('- [ ] Every release note names the migrations it needs');
+    expect(hookResponses(run, 'SessionStart')[0]).toMatchObject({ exit_code: 0, outcome: 'success' });
+  });
+
+  it('LESSONS_DISABLE=1: the session runs as if the hooks were not there', async () => {
+    const root = await repo();
+    const run = await claude(root, { LESSONS_DISABLE: '1' });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.sent).not.toContain(FORCE_PUSH_ID);
+    expect(run.sent).not.toContain(MANIFEST_ID);
+    expect(version(root)).toBe('1.1.0');
+    expect(candidates(root)).toEqual([]);
+  });
+
+  it('a malformed lesson: the other lessons still reach the model, and Stop tells the user why the block was not captured', async () => {
+    const root = await repo();
+    writeFiles(root, { 'lessons/cases/case-2026-02-02-broken.md': '---\nid: case-2026-02-02-broken\ntitle: [unclosed\n---\nbody\n' });
+    const run = await claude(root);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.sent).toContain(FORCE_PUSH_ID);
+    expect(run.sent).toContain('Lessons relevant to this request');
+    expect(run.sent).toContain('Lessons that apply to this Edit call');
+    expect(version(root)).toBe('1.1.0');
+    // Claude Code shows a Stop hook's systemMessage to the user ("Stop says: ...").
+    const shown = run.events.filter((e) => e.subtype === 'informational').map((e) => String(e.content)).join('\n');
+    expect(shown).toContain('Stop says: lessons: the [LESSON] blocks were not captured');
+    expect(shown).toContain('lessons/cases/case-2026-02-02-broken.md: malformed YAML');
+    expect(shown).toContain('run `lessons lint` and fix them first');
+    expect(candidates(root)).toEqual([]);
+  });
+
+  it('a truncated index: the hooks scan the lesson files, say so once, and Stop still writes the candidate', async () => {
+    const root = await repo();
+    const index = path.join(root, 'lessons/index.json');
+    fs.writeFileSync(index, fs.readFileSync(index, 'utf8').slice(0, 200));
+    const run = await claude(root);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.sent).toContain(FORCE_PUSH_ID);
+    expect(run.sent).toContain('Lessons relevant to this request');
+    expect(run.sent).toContain('Lessons that apply to this Edit call');
+    const notice = 'lessons/index.json is not valid JSON (truncated?); the hooks scan the lesson files instead: run `lessons index`';
+    expect(JSON.stringify(run.events)).toContain(notice);
+    expect(candidates(root)).toHaveLength(1);
+  });
+
+  it('binary not found: every hook says so on stderr with a non-blocking exit, and the session goes on', async () => {
+    const root = await repo({ install: false });
+    const run = await claude(root);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(hookResponses(run, 'SessionStart')[0]).toMatchObject({ exit_code: 1, outcome: 'error', stderr: `${NOT_FOUND_MESSAGE}\n` });
+    expect(run.sent).not.toContain(FORCE_PUSH_ID);
+    expect(version(root)).toBe('1.1.0');
+    expect(candidates(root)).toEqual([]);
+  });
+
+  it('hooks.critical_gate deny: the first Edit a critical lesson matches is denied with its checklist, the retry goes through', async () => {
+    const base = await hookRepo();
+    writeFiles(
+      base,
+      lessonFile(
+        {
+          id: 'pattern-lockstep-version-bump',
+          level: 'pattern',
+          title: 'Bump every manifest in lockstep',
+          severity: 'critical',
+          status: 'canonical',
+          tags: ['release'],
+          source_case_ids: [],
+          triggers: { paths: ['**/package.json'] },
+        },
+        '## Situation\n\nManifests drifted.\n\n## Prevention Checklist\n\n- [ ] Bump the version from one input for every manifest.\n',
+      ),
+    );
+    const policyFile = path.join(base, 'policy/workflow-policy.json');
+    const policy = JSON.parse(fs.readFileSync(policyFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(policyFile, JSON.stringify({ ...policy, hooks: { critical_gate: 'deny' } }, null, 2));
+    await writeIndex({ cwd: base });
+    const root = await repo({ root: base });
+    const run = await claude(root);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const denied = run.requests.find((request) => toolResults(request).some((result) => result.id === 'toolu_edit_1'));
+    expect(denied).toBeDefined();
+    const deniedText = JSON.stringify(denied!.body.messages);
+    expect(deniedText).toContain('Stopped once by `lessons` (policy hooks.critical_gate) before this Edit call');
+    expect(deniedText).toContain('Bump the version from one input for every manifest.');
+    expect(toolResults(denied!).find((result) => result.id === 'toolu_edit_1')?.isError).toBe(true);
+    // The retry was allowed: the second Edit changed the file.
+    expect(run.sent).toContain('toolu_edit_2');
+    expect(run.sent).not.toContain('toolu_edit_3');
+    expect(version(root)).toBe('1.1.0');
+  });
+});
