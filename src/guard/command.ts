@@ -11,7 +11,7 @@ import {
   worktreeChanges,
   type ChangedFile,
   type GitRepo,
-} from '../io/git.js';
+} from '../io/git/repo.js';
 import { STATE_DIR, findRepoRoot } from '../io/repo.js';
 import { packageFile } from '../package-root.js';
 import { readPolicyFile, resolvePolicy, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';

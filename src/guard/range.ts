@@ -1,5 +1,5 @@
 import { LessonsError } from '../errors.js';
-import { defaultBranch, mergeBase, resolveCommit, upstreamOf, type GitRepo } from '../io/git.js';
+import { defaultBranch, mergeBase, resolveCommit, upstreamOf, type GitRepo } from '../io/git/repo.js';
 import type { Stage } from '../policy/policy.js';
 
 /** The commits a push or a pull request brings: reachable from `head`, not from `base`. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readMarkdownFiles, toPosixRelative } from '../io/fs.js';
-import { indexFiles, readBlobs, treeFiles, type GitRepo, type TreeFile } from '../io/git.js';
+import { indexFiles, readBlobs, treeFiles, type GitRepo, type TreeFile } from '../io/git/repo.js';
 import { INDEX_FILE, LESSONS_DIR, lessonDirs } from '../io/repo.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { levelOfFolder, type Level } from '../lesson/model.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../io/fs.js';
-import { configValue, hooksDir, openRepo } from '../io/git.js';
+import { configValue, hooksDir, openRepo } from '../io/git/repo.js';
 import { MANAGED_HOOKS, MANAGED_MARKER, PREVIOUS_SUFFIX, hookScript, type ManagedHook } from './scripts.js';
 
 export type HookAction =

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readTextIfExists } from '../io/fs.js';
-import { addTrailerIfAbsent, configValue, openRepo, resolveCommit, type GitRepo } from '../io/git.js';
+import { addTrailerIfAbsent, configValue, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { findRepoRoot } from '../io/repo.js';
 import { readPolicyFile, resolvePolicy } from '../policy/policy.js';
 import { PREFLIGHT_TRAILER } from '../guard/commits.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGuard } from '../../src/guard/command.js';
-import { changesBetween, commitsInRange, hooksDir, openRepo, stagedChanges } from '../../src/io/git.js';
+import { changesBetween, commitsInRange, hooksDir, openRepo, stagedChanges } from '../../src/io/git/repo.js';
 import { CASE_ID, commitAll, committedLessonsRepo, stageIndex, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';

@@ -1,7 +1,7 @@
 import { execa } from 'execa';
-import { LessonsError, UsageError } from '../errors.js';
-import type { DiffSection } from '../review/prompt.js';
-import { uniqueSorted } from '../util/compare.js';
+import { LessonsError, UsageError } from '../../errors.js';
+import type { DiffSection } from '../../review/prompt.js';
+import { uniqueSorted } from '../../util/compare.js';
 
 /** What a review looks at: the diff in sections, the commit messages, the paths touched. */
 export interface ChangeSet {

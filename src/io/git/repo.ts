@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { LessonsError } from '../errors.js';
+import { LessonsError } from '../../errors.js';
 
 /**
  * Git plumbing for the guard, the hooks and init. Every path git prints is read with `-z`
