@@ -2,16 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
-import {
-  changesBetween,
-  commitsInRange,
-  openRepo,
-  resolveCommit,
-  stagedChanges,
-  worktreeChanges,
-  type ChangedFile,
-  type GitRepo,
-} from '../io/git/repo.js';
+import { changesBetween, stagedChanges, worktreeChanges, type ChangedFile } from '../io/git/changes.js';
+import { commitsInRange } from '../io/git/log.js';
+import { openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { STATE_DIR, findRepoRoot } from '../io/repo.js';
 import { packageFile } from '../package-root.js';
 import { readPolicyFile, resolvePolicy, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';

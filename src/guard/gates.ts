@@ -1,7 +1,7 @@
 import { buildIndex, serializeIndex, type IndexEntry } from '../index/build.js';
 import { diffIndexes } from '../index/diff.js';
 import { INDEX_FILE } from '../io/repo.js';
-import type { CommitInfo } from '../io/git/repo.js';
+import type { CommitInfo } from '../io/git/log.js';
 import { transitionFindings } from '../lifecycle/transitions.js';
 import { lintTree } from '../lint/lint.js';
 import { GATES, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';

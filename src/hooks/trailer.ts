@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readTextIfExists } from '../io/fs.js';
-import { addTrailerIfAbsent, configValue, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
+import { addTrailerIfAbsent } from '../io/git/log.js';
+import { configValue, gitPath, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { findRepoRoot } from '../io/repo.js';
 import { readPolicyFile, resolvePolicy } from '../policy/policy.js';
 import { PREFLIGHT_TRAILER } from '../guard/commits.js';
@@ -39,8 +40,7 @@ async function commentChar(repo: GitRepo): Promise<string> {
 /** git is concluding a merge or a squash (commit-msg gets no source argument, so it asks the repository). */
 async function mergeOrSquashInProgress(repo: GitRepo): Promise<boolean> {
   if (await resolveCommit(repo, 'MERGE_HEAD')) return true;
-  const squash = (await repo.git.raw(['rev-parse', '--git-path', 'SQUASH_MSG'])).trim();
-  return fs.existsSync(path.resolve(repo.topLevel, squash));
+  return fs.existsSync(await gitPath(repo, 'SQUASH_MSG'));
 }
 
 export interface TrailerOptions {

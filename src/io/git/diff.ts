@@ -1,7 +1,12 @@
-import { execa } from 'execa';
 import { LessonsError, UsageError } from '../../errors.js';
-import type { DiffSection } from '../../review/prompt.js';
 import { uniqueSorted } from '../../util/compare.js';
+import { git, spawnGit } from './run.js';
+
+export interface DiffSection {
+  /** What the section holds, like `committed since main` or `uncommitted`. */
+  label: string;
+  text: string;
+}
 
 /** What a review looks at: the diff in sections, the commit messages, the paths touched. */
 export interface ChangeSet {
@@ -15,18 +20,13 @@ const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-renames'];
 /** A diff bigger than this is not read whole; the prompt budget is far smaller anyway. */
 const MAX_GIT_OUTPUT = 64 * 1024 * 1024;
 
-async function git(root: string, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
-  const result = await execa('git', ['-c', 'core.quotepath=false', ...args], { cwd: root, reject: false, maxBuffer: MAX_GIT_OUTPUT, stripFinalNewline: false });
-  if (result.failed && result.exitCode === undefined) {
-    throw new LessonsError('GIT', `cannot run git: ${result.shortMessage ?? 'not found'}; install git and put it on PATH`);
-  }
-  return { ok: result.exitCode === 0, stdout: String(result.stdout ?? ''), stderr: String(result.stderr ?? '') };
+/** Text output with paths unquoted (`--name-only` without `-z` would quote non-ASCII names). */
+function diffText(root: string, args: string[]): Promise<string> {
+  return git(root, ['-c', 'core.quotepath=false', ...args], { maxBytes: MAX_GIT_OUTPUT });
 }
 
-async function must(root: string, args: string[]): Promise<string> {
-  const result = await git(root, args);
-  if (!result.ok) throw new LessonsError('GIT', `git ${args.join(' ')} failed: ${result.stderr.trim()}`);
-  return result.stdout;
+async function succeeds(root: string, args: string[]): Promise<boolean> {
+  return (await spawnGit(root, args)).exitCode === 0;
 }
 
 function names(text: string): string[] {
@@ -39,30 +39,30 @@ function names(text: string): string[] {
  * staged and unstaged (`git diff HEAD`, or the index and the work tree before a first commit).
  */
 export async function collectChanges(root: string, base: string | undefined): Promise<ChangeSet> {
-  if (!(await git(root, ['rev-parse', '--is-inside-work-tree'])).ok) {
+  if (!(await succeeds(root, ['rev-parse', '--is-inside-work-tree']))) {
     throw new LessonsError('GIT', 'not inside a git work tree: `lessons review` reviews a git diff; run it in a clone (or pass -C <dir>)');
   }
-  const hasHead = (await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD'])).ok;
+  const hasHead = await succeeds(root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   const sections: DiffSection[] = [];
   const paths: string[] = [];
   let commitMessages = '';
   if (base !== undefined) {
     if (!hasHead) throw new UsageError(`--base ${base}: the repository has no commits yet; commit first or leave out --base`);
-    if (!(await git(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`])).ok) {
+    if (!(await succeeds(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]))) {
       throw new UsageError(`unknown base \`${base}\`: pass a branch, tag or commit that exists here (in CI, fetch it first: git fetch origin ${base})`);
     }
     const range = `${base}...HEAD`;
-    sections.push({ label: `committed since ${base}`, text: await must(root, ['diff', ...DIFF_FLAGS, range]) });
-    paths.push(...names(await must(root, ['diff', '--name-only', ...DIFF_FLAGS, range])));
-    commitMessages = await must(root, ['log', '--no-color', '--format=%B%n', `${base}..HEAD`]);
+    sections.push({ label: `committed since ${base}`, text: await diffText(root, ['diff', ...DIFF_FLAGS, range]) });
+    paths.push(...names(await diffText(root, ['diff', '--name-only', ...DIFF_FLAGS, range])));
+    commitMessages = await diffText(root, ['log', '--no-color', '--format=%B%n', `${base}..HEAD`]);
   }
   if (hasHead) {
-    sections.push({ label: 'uncommitted (staged and unstaged)', text: await must(root, ['diff', ...DIFF_FLAGS, 'HEAD']) });
-    paths.push(...names(await must(root, ['diff', '--name-only', ...DIFF_FLAGS, 'HEAD'])));
+    sections.push({ label: 'uncommitted (staged and unstaged)', text: await diffText(root, ['diff', ...DIFF_FLAGS, 'HEAD']) });
+    paths.push(...names(await diffText(root, ['diff', '--name-only', ...DIFF_FLAGS, 'HEAD'])));
   } else {
-    sections.push({ label: 'staged', text: await must(root, ['diff', '--cached', ...DIFF_FLAGS]) });
-    sections.push({ label: 'unstaged', text: await must(root, ['diff', ...DIFF_FLAGS]) });
-    paths.push(...names(await must(root, ['diff', '--cached', '--name-only', ...DIFF_FLAGS])), ...names(await must(root, ['diff', '--name-only', ...DIFF_FLAGS])));
+    sections.push({ label: 'staged', text: await diffText(root, ['diff', '--cached', ...DIFF_FLAGS]) });
+    sections.push({ label: 'unstaged', text: await diffText(root, ['diff', ...DIFF_FLAGS]) });
+    paths.push(...names(await diffText(root, ['diff', '--cached', '--name-only', ...DIFF_FLAGS])), ...names(await diffText(root, ['diff', '--name-only', ...DIFF_FLAGS])));
   }
   return { base: base ?? null, sections: sections.filter((section) => section.text.trim() !== ''), commitMessages: commitMessages.trim(), paths: uniqueSorted(paths) };
 }
