@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
-import { STAGES, type Stage } from '../../src/policy/policy.js';
+import { checkStageFlags, disabledBy } from '../../src/guard/stages.js';
 import { io } from '../command.js';
 
 const USAGE = `usage: lessons guard --stage pre-commit|pre-push|ci|final [--json] [--base <ref>] [--head <ref>] [-C <dir>]
@@ -28,21 +28,15 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
-  const stage = values.stage;
-  if (stage === undefined) throw new UsageError(`say which stage to check with --stage\n${USAGE}`);
-  if (!(STAGES as readonly string[]).includes(stage)) throw new UsageError(`unknown stage '${stage}': use one of ${STAGES.join(', ')}`);
-  if (values.head !== undefined && (stage === 'pre-commit' || stage === 'final')) {
-    throw new UsageError(`--head applies to pre-push and ci; ${stage} checks the ${stage === 'pre-commit' ? 'staged tree' : 'working tree'}`);
-  }
-  if (values.base !== undefined && stage === 'pre-commit') throw new UsageError('--base applies to pre-push, ci and final; pre-commit compares the staged tree with HEAD');
-  if (process.env.LESSONS_DISABLE === '1' && (stage === 'pre-commit' || stage === 'pre-push')) {
-    io.err(`lessons: LESSONS_DISABLE=1: skipping the ${stage} guard`);
+  const profile = checkStageFlags(values.stage, values, USAGE);
+  if (disabledBy(profile, process.env)) {
+    io.err(`lessons: LESSONS_DISABLE=1: skipping the ${profile.stage} guard`);
     return 0;
   }
   const { runGuard } = await import('../../src/guard/command.js');
   const report = await runGuard({
     cwd: resolveCwd(values.C),
-    stage: stage as Stage,
+    stage: profile.stage,
     now: new Date(),
     env: process.env,
     base: values.base,

@@ -12,6 +12,7 @@ import { applyLevel, compareGuardFindings, type GuardFinding, type Issue } from 
 import type { ReceiptState } from './receipt.js';
 import type { SecretMatch } from './secrets.js';
 import type { Snapshot } from './snapshot.js';
+import { STAGE_PROFILES } from './stages.js';
 
 export interface QualityOutcome {
   name: string;
@@ -32,7 +33,7 @@ export interface GateInput {
   head: Snapshot;
   /** The other side for the promotion gate: HEAD for pre-commit, the range's base otherwise. */
   base?: Snapshot;
-  /** Commits of the range (pre-push, ci, final); undefined where there are none yet (pre-commit). */
+  /** Commits of the range (stages whose base is a range); undefined where there is none (pre-commit). */
   commits?: CommitInfo[];
   /** Lessons-root-relative paths the change adds or modifies. */
   changedPaths: string[];
@@ -67,7 +68,7 @@ function indexEntries(text: string): IndexEntry[] {
 export const indexFreshGate: GateCheck = (input) => {
   const fresh = serializeIndex(buildIndex(input.head.tree.lessons));
   const current = input.head.indexText;
-  const stageHint = input.stage === 'pre-commit' ? `run \`lessons index\` and \`git add ${INDEX_FILE}\`` : `run \`lessons index\` and commit ${INDEX_FILE}`;
+  const stageHint = STAGE_PROFILES[input.stage].indexFix(INDEX_FILE);
   if (current === fresh) return [];
   if (current === undefined) {
     return [{ rule: 'index-missing', severity: 'error', file: INDEX_FILE, message: `${INDEX_FILE} is missing: ${stageHint}` }];
@@ -84,7 +85,7 @@ export const indexFreshGate: GateCheck = (input) => {
 
 /** Locally a fresh preflight receipt; for commits, the `Lessons-Preflight:` trailer on each. */
 export const preflightEvidenceGate: GateCheck = (input) => {
-  if (input.commits !== undefined && input.stage !== 'final') return preflightTrailerIssues(input.commits);
+  if (STAGE_PROFILES[input.stage].evidence === 'trailers') return preflightTrailerIssues(input.commits ?? []);
   const receipt = input.receipt ?? { state: 'missing' };
   const run = 'run `lessons preflight "<task>"` at the start of the task';
   const max = input.policy.preflight.receipt_max_age_minutes;

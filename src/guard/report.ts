@@ -1,16 +1,12 @@
 import type { Gate } from '../policy/policy.js';
 import type { GuardReport } from './command.js';
 import type { GuardFinding } from './finding.js';
+import { STAGE_PROFILES } from './stages.js';
 
 function where(finding: GuardFinding): string {
   if (finding.file !== undefined) return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}`;
   return finding.commit !== undefined ? `commit ${finding.commit.slice(0, 12)}` : '(repository)';
 }
-
-const BYPASS: Partial<Record<GuardReport['stage'], string>> = {
-  'pre-commit': 'git commit --no-verify',
-  'pre-push': 'git push --no-verify',
-};
 
 /** The report for people: one line per finding, then the verdict. */
 export function reportText(report: GuardReport): string {
@@ -19,7 +15,7 @@ export function reportText(report: GuardReport): string {
   const subject = `lessons guard (${report.stage})`;
   if (block > 0) {
     lines.push(`${subject}: blocked by ${block} finding${block === 1 ? '' : 's'}${warn > 0 ? `, ${warn} warning${warn === 1 ? '' : 's'}` : ''}`);
-    const bypass = BYPASS[report.stage];
+    const bypass = STAGE_PROFILES[report.stage].bypass;
     lines.push(`fix what each finding says${bypass ? `, or bypass the guard knowingly with \`${bypass}\`` : ''}`);
   }
   else if (warn > 0) lines.push(`${subject}: passed with ${warn} warning${warn === 1 ? '' : 's'}`);
