@@ -9,8 +9,8 @@ export default defineCommand<{ base?: string; json: boolean }>({
       .option('json', { type: 'boolean', default: false, describe: 'Print the review as JSON' }) as never,
   run: async (argv, io) => {
     const { review } = await import('../../src/review/command.js');
-    const { reviewAnnotations, reviewJson, reviewText } = await import('../../src/review/report.js');
-    const { inGitHubActions } = await import('../../src/util/workflow-commands.js');
+    const { reviewAnnotations, reviewJson, reviewText } = await import('../../src/reporters/review.js');
+    const { inGitHubActions } = await import('../../src/reporters/github.js');
     const pullRequestBase = process.env.GITHUB_BASE_REF ? `origin/${process.env.GITHUB_BASE_REF}` : undefined;
     const result = await review({ cwd: argv.C ?? process.cwd(), base: argv.base ?? pullRequestBase });
     if (argv.json) {

@@ -42,7 +42,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     base: values.base,
     head: values.head,
   });
-  const { reportText, annotations, stepSummary } = await import('../../src/guard/report.js');
+  const { reportText, annotations, stepSummary } = await import('../../src/reporters/guard.js');
   // GitHub sets GITHUB_ACTIONS=true in every step.
   const actions = (process.env.GITHUB_ACTIONS ?? '') !== '' && process.env.GITHUB_ACTIONS !== 'false';
   if (values.json) io.out(JSON.stringify(report, null, 2));

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { findRepoRoot } from '../io/repo.js';
 import { readPolicyFile, resolvePolicy, type Policy } from '../policy/policy.js';
 import { explain } from './explain.js';
-import { renderWithinBudget, type OutputFormat, type PreflightReport, type SelectedLesson } from './format.js';
+import { renderWithinBudget, type OutputFormat, type PreflightReport, type SelectedLesson } from '../reporters/preflight.js';
 import { buildQuery, isHookMode, type PreflightInput } from './query.js';
 import { rankLessons } from './rank.js';
 import { makeReceipt, writeReceipt, RECEIPT_FILE } from './receipt.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, formatReport, renderWithinBudget, type PreflightReport, type SelectedLesson } from '../../src/preflight/format.js';
+import { estimateTokens, formatReport, renderWithinBudget, type PreflightReport, type SelectedLesson } from '../../src/reporters/preflight.js';
 import { makeReceipt } from '../../src/preflight/receipt.js';
 import { taskInput } from '../helpers/preflight.js';
 

@@ -1,6 +1,6 @@
-import { annotationLine, type AnnotationLevel } from '../util/workflow-commands.js';
-import type { ReviewResult } from './command.js';
-import { isBlocking, type ReviewFinding } from './findings.js';
+import { annotationLine, type AnnotationLevel } from './github.js';
+import type { ReviewResult } from '../review/command.js';
+import { isBlocking, type ReviewFinding } from '../review/findings.js';
 
 function where(finding: ReviewFinding): string {
   if (finding.file === null) return '';

@@ -1,7 +1,7 @@
 import type { Gate } from '../policy/policy.js';
-import type { GuardReport } from './command.js';
-import type { GuardFinding } from './finding.js';
-import { STAGE_PROFILES } from './stages.js';
+import type { GuardReport } from '../guard/command.js';
+import type { GuardFinding } from '../guard/finding.js';
+import { STAGE_PROFILES } from '../guard/stages.js';
 
 function where(finding: GuardFinding): string {
   if (finding.file !== undefined) return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}`;
