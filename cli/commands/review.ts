@@ -9,16 +9,11 @@ export default defineCommand<{ base?: string; json: boolean }>({
       .option('json', { type: 'boolean', default: false, describe: 'Print the review as JSON' }) as never,
   run: async (argv, io) => {
     const { review } = await import('../../src/review/command.js');
-    const { reviewAnnotations, reviewJson, reviewText } = await import('../../src/reporters/review.js');
-    const { inGitHubActions } = await import('../../src/reporters/github.js');
+    const { reviewReporters } = await import('../../src/reporters/review.js');
+    const { renderStdout } = await import('../../src/reporters/registry.js');
     const pullRequestBase = process.env.GITHUB_BASE_REF ? `origin/${process.env.GITHUB_BASE_REF}` : undefined;
     const result = await review({ cwd: argv.C ?? process.cwd(), base: argv.base ?? pullRequestBase });
-    if (argv.json) {
-      io.out(JSON.stringify(reviewJson(result), null, 2));
-    } else {
-      if (inGitHubActions(process.env)) for (const line of reviewAnnotations(result)) io.out(line);
-      for (const line of reviewText(result)) io.out(line);
-    }
+    io.out(renderStdout(reviewReporters, argv.json ? 'json' : 'text', result, process.env));
     return result.blocked ? 1 : 0;
   },
 });

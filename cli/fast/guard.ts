@@ -42,15 +42,10 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     base: values.base,
     head: values.head,
   });
-  const { reportText, annotations, stepSummary } = await import('../../src/reporters/guard.js');
-  // GitHub sets GITHUB_ACTIONS=true in every step.
-  const actions = (process.env.GITHUB_ACTIONS ?? '') !== '' && process.env.GITHUB_ACTIONS !== 'false';
-  if (values.json) io.out(JSON.stringify(report, null, 2));
-  else {
-    if (actions) process.stdout.write(annotations(report));
-    process.stdout.write(reportText(report));
-  }
-  const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (actions && summary) fs.appendFileSync(summary, stepSummary(report));
+  const { guardReporters } = await import('../../src/reporters/guard.js');
+  const { renderStdout, stepSummaryFor } = await import('../../src/reporters/registry.js');
+  io.out(renderStdout(guardReporters, values.json ? 'json' : 'text', report, process.env));
+  const summary = stepSummaryFor(guardReporters, report, process.env);
+  if (summary) fs.appendFileSync(summary.file, summary.text);
   return report.blocked ? 1 : 0;
 }

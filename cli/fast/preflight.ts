@@ -2,6 +2,8 @@ import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
+import { OUTPUT_FORMATS, isOutputFormat } from '../../src/reporters/registry.js';
+import { listWords } from '../../src/util/plural.js';
 
 const USAGE = `Usage: lessons preflight "<task>" [options]
 
@@ -55,9 +57,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return 0;
   }
   const format = values.json ? 'json' : (values.format ?? 'text');
-  if (format !== 'text' && format !== 'markdown' && format !== 'json') {
-    throw new UsageError(`--format must be text, markdown or json, got '${format}'\n${HELP_HINT}`);
-  }
+  if (!isOutputFormat(format)) throw new UsageError(`--format must be ${listWords(OUTPUT_FORMATS, 'or')}, got '${format}'\n${HELP_HINT}`);
   const task = words.join(' ');
   const paths = values.path ?? [];
   if (task.trim() === '' && paths.length === 0 && values.tool === undefined && values.command === undefined) {

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { STAGES, type Stage } from '../policy/policy.js';
+import { listWords } from '../util/plural.js';
 
 /**
  * What each guard stage means, as data: the guard's plan, its gates, its report and the
@@ -103,13 +104,8 @@ export function stageProfile(stage: Stage): StageProfile {
   return STAGE_PROFILES[stage];
 }
 
-/** `a`, `a and b`, `a, b and c`. */
-function listed(words: readonly string[]): string {
-  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
-}
-
 function stagesTaking(flag: keyof StageProfile['flags']): string {
-  return listed(STAGES.filter((stage) => STAGE_PROFILES[stage].flags[flag]));
+  return listWords(STAGES.filter((stage) => STAGE_PROFILES[stage].flags[flag]), 'and');
 }
 
 /** The stage a command line names, with the flags that stage does not take refused (usage errors). */

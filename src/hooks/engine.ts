@@ -5,7 +5,7 @@
  * hook mode (trigger matches, at most the policy's hook_max, critical ones first).
  */
 import { selectInRepository } from '../preflight/command.js';
-import type { SelectedLesson } from '../reporters/preflight.js';
+import type { SelectedLesson } from '../preflight/report.js';
 import { readPolicyFile, resolvePolicy } from '../policy/policy.js';
 
 /** The most lessons a tool call shows (issue: at most 3, never in the way). */

@@ -29,7 +29,7 @@ export function annotationLine(annotation: Annotation): string {
   return `${head}::${escapeData(annotation.message)}`;
 }
 
-/** True inside a GitHub Actions job, where these lines become annotations. */
-export function inGitHubActions(env: NodeJS.ProcessEnv): boolean {
+/** True inside a GitHub Actions job (the runner sets GITHUB_ACTIONS=true in every step), where these lines become annotations. */
+export function inGitHubActions(env: Record<string, string | undefined>): boolean {
   return env.GITHUB_ACTIONS === 'true';
 }

@@ -2,6 +2,8 @@ import type { Gate } from '../policy/policy.js';
 import type { GuardReport } from '../guard/command.js';
 import type { GuardFinding } from '../guard/finding.js';
 import { STAGE_PROFILES } from '../guard/stages.js';
+import { annotationLine } from './github.js';
+import { joinLines, jsonReporter, type Reporters } from './registry.js';
 
 function where(finding: GuardFinding): string {
   if (finding.file !== undefined) return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}`;
@@ -23,27 +25,13 @@ export function reportText(report: GuardReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Workflow-command escaping of a message: %, CR and LF. */
-export function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** Workflow-command escaping of a property value: the message's, plus `:` and `,`. */
-export function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
 /** GitHub Actions annotations (`::error file=…,line=…,title=…::message`), one line each. */
 export function annotations(report: GuardReport): string {
-  return report.findings
-    .map((finding) => {
-      const properties: string[] = [];
-      if (finding.file !== undefined) properties.push(`file=${escapeProperty(finding.file)}`);
-      if (finding.file !== undefined && finding.line !== undefined) properties.push(`line=${finding.line}`);
-      properties.push(`title=${escapeProperty(`lessons guard: ${finding.gate}`)}`);
-      return `::${finding.level === 'block' ? 'error' : 'warning'} ${properties.join(',')}::${escapeData(finding.message)}\n`;
-    })
-    .join('');
+  return joinLines(
+    report.findings.map((finding) =>
+      annotationLine({ level: finding.level === 'block' ? 'error' : 'warning', file: finding.file, line: finding.line, title: `lessons guard: ${finding.gate}`, message: finding.message }),
+    ),
+  );
 }
 
 function cell(text: string): string {
@@ -71,3 +59,5 @@ export function stepSummary(report: GuardReport): string {
   }
   return `${lines.join('\n')}\n\n`;
 }
+
+export const guardReporters: Reporters<GuardReport> = { text: reportText, json: jsonReporter, github: annotations, summary: stepSummary };

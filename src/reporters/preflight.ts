@@ -1,37 +1,6 @@
-import type { Level, Severity, Status } from '../lesson/model.js';
-import { formatJson } from '../util/json.js';
-
-/** One lesson as preflight shows it; also the shape of `selected[]` in --json. */
-export interface SelectedLesson {
-  id: string;
-  level: Level;
-  status: Status;
-  severity: Severity;
-  title: string;
-  path: string;
-  score: number;
-  reasons: string[];
-  checklist: string[];
-}
-
-export interface PreflightReport {
-  task: string;
-  paths: string[];
-  tool: string | null;
-  command: string | null;
-  project: string | null;
-  mode: 'task' | 'hook';
-  /** In rank order. */
-  selected: SelectedLesson[];
-  /** Lessons that were selected but left out to fit --budget. */
-  omitted_by_budget: number;
-  /** Set when nothing was selected: why. */
-  message: string | null;
-  index_digest: string;
-  receipt: string;
-}
-
-export type OutputFormat = 'text' | 'markdown' | 'json';
+import type { Level } from '../lesson/model.js';
+import type { PreflightReport, SelectedLesson } from '../preflight/report.js';
+import { jsonReporter, reporter, type OutputFormat, type Reporters } from './registry.js';
 
 const GROUPS: [Level, string][] = [
   ['principle', 'Principles'],
@@ -109,9 +78,13 @@ export function formatMarkdown(report: PreflightReport, summary: (id: string) =>
   return lines.join('\n') + '\n';
 }
 
+/** Preflight's reporters; a lesson without a checklist shows its summary, which `summary` looks up. */
+export function preflightReporters(summary: (id: string) => string): Reporters<PreflightReport> {
+  return { text: (report) => formatText(report, summary), markdown: (report) => formatMarkdown(report, summary), json: jsonReporter };
+}
+
 export function formatReport(report: PreflightReport, format: OutputFormat, summary: (id: string) => string): string {
-  if (format === 'json') return formatJson(report);
-  return format === 'markdown' ? formatMarkdown(report, summary) : formatText(report, summary);
+  return reporter(preflightReporters(summary), format)(report);
 }
 
 /**

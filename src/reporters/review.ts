@@ -1,4 +1,5 @@
 import { annotationLine, type AnnotationLevel } from './github.js';
+import { joinLines, jsonReporter, type Reporters } from './registry.js';
 import type { ReviewResult } from '../review/command.js';
 import { isBlocking, type ReviewFinding } from '../review/findings.js';
 
@@ -55,3 +56,9 @@ export function reviewAnnotations(result: ReviewResult): string[] {
 export function reviewJson(result: ReviewResult): unknown {
   return { ...result, findings: result.findings.map((finding) => ({ ...finding, blocking: isBlocking(finding, result.block_on) })) };
 }
+
+export const reviewReporters: Reporters<ReviewResult> = {
+  text: (result) => joinLines(reviewText(result)),
+  json: (result) => jsonReporter(reviewJson(result)),
+  github: (result) => joinLines(reviewAnnotations(result)),
+};
