@@ -35,12 +35,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     io.out(`${result.path} is up to date`);
     return 0;
   }
-  const { added, removed, changed } = result.diff;
-  const lines = [result.missing ? `${result.path} is missing: run \`lessons index\` and commit it` : `${result.path} is stale: run \`lessons index\` and commit it`];
-  if (added.length > 0) lines.push(`  not in the index: ${added.join(', ')}`);
-  if (removed.length > 0 && !result.missing) lines.push(`  no longer in the tree: ${removed.join(', ')}`);
-  if (changed.length > 0) lines.push(`  changed: ${changed.join(', ')}`);
-  if (!result.missing && added.length + removed.length + changed.length === 0) lines.push("  the lessons are the same; only the file's formatting differs");
-  io.err(lines.join('\n'));
+  const { indexStaleness } = await import('../../src/index/diff.js');
+  const { headline, details } = indexStaleness(result.missing, result.diff);
+  io.err([`${headline}: run \`lessons index\` and commit it`, ...details.map((detail) => `  ${detail}`)].join('\n'));
   return 1;
 }

@@ -1,5 +1,6 @@
-import { buildIndex, serializeIndex, type IndexEntry } from '../index/build.js';
-import { diffIndexes } from '../index/diff.js';
+import { buildIndex, serializeIndex } from '../index/build.js';
+import { parseIndexEntries } from '../index/read.js';
+import { diffIndexes, indexStaleness } from '../index/diff.js';
 import { INDEX_FILE } from '../io/repo.js';
 import type { CommitInfo } from '../io/git/log.js';
 import { transitionFindings } from '../lifecycle/transitions.js';
@@ -55,14 +56,7 @@ export const schemaGate: GateCheck = (input) => {
   return fromLint(result.findings.filter((finding) => finding.severity === 'error'));
 };
 
-function indexEntries(text: string): IndexEntry[] {
-  try {
-    const data = JSON.parse(text) as { lessons?: unknown };
-    return Array.isArray(data.lessons) ? (data.lessons as IndexEntry[]).filter((entry) => typeof entry?.id === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+const NO_DIFF = { added: [], removed: [], changed: [] };
 
 /** The committed (or staged) index is exactly what `lessons index` would write for this tree. */
 export const indexFreshGate: GateCheck = (input) => {
@@ -71,16 +65,10 @@ export const indexFreshGate: GateCheck = (input) => {
   const stageHint = STAGE_PROFILES[input.stage].indexFix(INDEX_FILE);
   if (current === fresh) return [];
   if (current === undefined) {
-    return [{ rule: 'index-missing', severity: 'error', file: INDEX_FILE, message: `${INDEX_FILE} is missing: ${stageHint}` }];
+    return [{ rule: 'index-missing', severity: 'error', file: INDEX_FILE, message: `${indexStaleness(true, NO_DIFF).headline}: ${stageHint}` }];
   }
-  const diff = diffIndexes(indexEntries(current), buildIndex(input.head.tree.lessons).lessons);
-  const parts = [
-    diff.added.length > 0 ? `not in the index: ${diff.added.join(', ')}` : '',
-    diff.removed.length > 0 ? `no longer in the tree: ${diff.removed.join(', ')}` : '',
-    diff.changed.length > 0 ? `changed: ${diff.changed.join(', ')}` : '',
-  ].filter(Boolean);
-  const what = parts.length > 0 ? ` (${parts.join('; ')})` : ' (only its formatting differs)';
-  return [{ rule: 'index-stale', severity: 'error', file: INDEX_FILE, message: `${INDEX_FILE} is stale${what}: ${stageHint}` }];
+  const { headline, details } = indexStaleness(false, diffIndexes(parseIndexEntries(current) ?? [], buildIndex(input.head.tree.lessons).lessons));
+  return [{ rule: 'index-stale', severity: 'error', file: INDEX_FILE, message: `${headline} (${details.join('; ')}): ${stageHint}` }];
 };
 
 /** Locally a fresh preflight receipt; for commits, the `Lessons-Preflight:` trailer on each. */

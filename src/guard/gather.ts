@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { readTextIfExists } from '../io/fs.js';
+import { readReceiptText } from '../io/receipt-file.js';
 import { changesBetween, stagedChanges, worktreeChanges, type ChangedFile } from '../io/git/changes.js';
 import { commitsInRange } from '../io/git/log.js';
 import { resolveCommit, type GitRepo } from '../io/git/repo.js';
@@ -10,7 +9,7 @@ import { sha256 } from '../util/digest.js';
 import type { GateInput, QualityOutcome } from './gates.js';
 import type { LessonCache } from './lesson-cache.js';
 import { resolveRange, type Range } from './range.js';
-import { RECEIPT_FILE, judgeReceipt } from './receipt.js';
+import { judgeReceipt } from './receipt.js';
 import { compileSecretRules, scanText, type SecretMatch } from './secrets.js';
 import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
 import type { StageProfile } from './stages.js';
@@ -156,7 +155,7 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     schemaErrors: on('schema') ? await schemaErrorsOf(head, cache) : () => [],
   };
   if (on('preflight-evidence') && profile.evidence === 'receipt') {
-    input.receipt = judgeReceipt(readTextIfExists(path.join(root, RECEIPT_FILE)), plan.now, policy.preflight.receipt_max_age_minutes);
+    input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);
   }
   if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
   if (on('quality')) input.quality = await runQuality(policy, root);

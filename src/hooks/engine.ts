@@ -6,7 +6,8 @@
  */
 import { selectInRepository } from '../preflight/command.js';
 import type { SelectedLesson } from '../preflight/report.js';
-import { readPolicyFile, resolvePolicy } from '../policy/policy.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { resolvePolicy } from '../policy/policy.js';
 
 /** The most lessons a tool call shows (issue: at most 3, never in the way). */
 export const TOOL_CALL_LIMIT = 3;

@@ -1,6 +1,6 @@
 /** Reading a harness's hook input defensively: any field may be missing or of the wrong type. */
-import path from 'node:path';
-import { findLessonsRoot } from './index-read.js';
+import { triggerPath } from '../preflight/query.js';
+import { lessonsRootAbove } from '../io/repo.js';
 
 export type HookInput = Record<string, unknown>;
 
@@ -39,18 +39,10 @@ export function obj(input: HookInput, key: string): HookInput {
 export function hookRoot(dirs: readonly (string | undefined)[]): string | undefined {
   for (const dir of dirs) {
     if (!dir) continue;
-    const root = findLessonsRoot(dir);
+    const root = lessonsRootAbove(dir);
     if (root) return root;
   }
   return undefined;
-}
-
-/** A path as triggers see it: repo-relative POSIX inside the repository, absolute POSIX outside. */
-export function triggerPath(root: string, cwd: string, file: string): string {
-  const absolute = path.resolve(cwd, file);
-  const rel = path.relative(root, absolute);
-  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-  return (inside ? rel : absolute).split(path.sep).join('/');
 }
 
 /** Files named in an apply_patch body (`*** Update File: x`), the form Codex edits files in. */

@@ -4,9 +4,11 @@ import { readTextIfExists } from '../io/fs.js';
 import { addTrailerIfAbsent } from '../io/git/log.js';
 import { configValue, gitPath, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { findRepoRoot } from '../io/repo.js';
-import { readPolicyFile, resolvePolicy } from '../policy/policy.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { readReceiptText } from '../io/receipt-file.js';
+import { resolvePolicy } from '../policy/policy.js';
 import { PREFLIGHT_TRAILER } from '../guard/commits.js';
-import { RECEIPT_FILE, judgeReceipt, preflightTrailerValue } from '../guard/receipt.js';
+import { judgeReceipt, preflightTrailerValue } from '../guard/receipt.js';
 
 export interface TrailerOutcome {
   added: boolean;
@@ -72,7 +74,7 @@ export async function addPreflightTrailer(options: TrailerOptions): Promise<Trai
   if (message === undefined) return { added: false, note: `${options.file} does not exist: no trailer` };
   if (!hasOwnText(message, await commentChar(repo))) return { added: false, note: 'the message is empty so far: no trailer yet' };
   const policy = resolvePolicy(readPolicyFile(root).data);
-  const receipt = judgeReceipt(readTextIfExists(path.join(root, RECEIPT_FILE)), options.now, policy.preflight.receipt_max_age_minutes);
+  const receipt = judgeReceipt(readReceiptText(root), options.now, policy.preflight.receipt_max_age_minutes);
   if (receipt.state !== 'fresh') {
     return { added: false, note: `no fresh preflight receipt, so no ${PREFLIGHT_TRAILER} trailer: run \`lessons preflight "<task>"\` at the start of a task` };
   }

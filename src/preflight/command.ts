@@ -1,13 +1,15 @@
-import path from 'node:path';
-import { findRepoRoot } from '../io/repo.js';
-import { readPolicyFile, resolvePolicy, type Policy } from '../policy/policy.js';
+import { RECEIPT_FILE, findRepoRoot } from '../io/repo.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { writeReceiptText } from '../io/receipt-file.js';
+import { resolvePolicy, type Policy } from '../policy/policy.js';
+import { formatJson } from '../util/json.js';
 import { explain } from './explain.js';
 import { renderWithinBudget } from '../reporters/preflight.js';
 import type { OutputFormat } from '../reporters/registry.js';
 import type { PreflightReport, SelectedLesson } from './report.js';
-import { buildQuery, isHookMode, type PreflightInput } from './query.js';
+import { buildQuery, isHookMode, triggerPath, type PreflightInput } from './query.js';
 import { rankLessons } from './rank.js';
-import { makeReceipt, writeReceipt, RECEIPT_FILE } from './receipt.js';
+import { makeReceipt } from './receipt.js';
 import { openSearch } from './search-cache.js';
 import type { DocRecord, SearchIndex } from './search-index.js';
 import { selectLessons } from './select.js';
@@ -62,17 +64,6 @@ export function selectFromIndex(
   return { selected, records };
 }
 
-/** A --path as lesson triggers see it: repo-relative and POSIX (absolute paths inside the repository are made relative). */
-export function repoPath(root: string, file: string): string {
-  const posix = file.split(path.sep).join('/');
-  if (path.isAbsolute(file)) {
-    const relative = path.relative(root, file);
-    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/');
-    return posix;
-  }
-  return posix.replace(/^(\.\/)+/, '');
-}
-
 export interface RepositorySelection {
   selected: SelectedLesson[];
   records: Map<string, DocRecord>;
@@ -99,7 +90,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   const policy = resolvePolicy(readPolicyFile(root).data);
   const input: PreflightInput = {
     task: options.task,
-    paths: options.paths.map((file) => repoPath(root, file)),
+    paths: options.paths.map((file) => triggerPath(root, root, file)),
     tool: options.tool,
     command: options.command,
     project: options.project,
@@ -119,6 +110,6 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   };
   const summary = (id: string): string => records.get(id)?.summary ?? '';
   const { report, output } = renderWithinBudget(full, options.format, options.budget, summary);
-  writeReceipt(root, makeReceipt(input, report.selected.map((lesson) => lesson.id), digest, options.now));
+  writeReceiptText(root, formatJson(makeReceipt(input, report.selected.map((lesson) => lesson.id), digest, options.now)));
   return { report, output, warning: chosen.warning };
 }
