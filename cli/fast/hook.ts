@@ -55,7 +55,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   let event: string | undefined;
   let debug = args.includes('--debug');
   let answered = false;
-  const { neutralAnswer, isHarness } = await import('../../src/hooks/neutral.js');
+  const { neutralAnswer, isHarness } = await import('../../src/agent/neutral.js');
   const answer = (text: string): void => {
     if (answered) return;
     answered = true;
@@ -93,7 +93,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       process.exit(0);
     }, ms);
     const stdin = await readStdin();
-    const { runHook } = await import('../../src/hooks/run.js');
+    const { runHook } = await import('../../src/agent/run.js');
     const cwd = typeof values.C === 'string' ? values.C : process.cwd();
     answer(await runHook({ harness, event, stdin, cwd, env: process.env, now: new Date() }));
   } catch (error) {

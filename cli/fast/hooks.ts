@@ -52,7 +52,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     }
     // A message hook never stops a commit: whatever goes wrong, the commit goes on without the trailer.
     try {
-      const { addPreflightTrailer } = await import('../../src/hooks/trailer.js');
+      const { addPreflightTrailer } = await import('../../src/githooks/trailer.js');
       const outcome = await addPreflightTrailer({
         cwd,
         file,
@@ -75,7 +75,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     if (action !== 'install') throw new UsageError(`--${harnesses[0]} goes with \`lessons hooks install\`\n${USAGE}`);
     return installAgentHooks(cwd, harnesses, values.json === true);
   }
-  const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/hooks/install.js');
+  const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/githooks/install.js');
   if (action === 'status') {
     const status = await hooksStatus({ cwd });
     if (values.json) io.out(JSON.stringify(status, null, 2));
@@ -103,8 +103,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
 /** `lessons hooks install --claude|--codex|--cursor`: the agent harness settings, merged. */
 async function installAgentHooks(cwd: string, harnesses: readonly ('claude' | 'codex' | 'cursor')[], json: boolean): Promise<0> {
   const { findRepoRoot } = await import('../../src/io/repo.js');
-  const { installClaudeHooks, installCodexHooks } = await import('../../src/hooks/claude-settings.js');
-  const { installCursorHooks } = await import('../../src/hooks/cursor-settings.js');
+  const { installClaudeHooks, installCodexHooks } = await import('../../src/agent-settings/claude.js');
+  const { installCursorHooks } = await import('../../src/agent-settings/cursor.js');
   const root = findRepoRoot(cwd);
   const install = { claude: installClaudeHooks, codex: installCodexHooks, cursor: installCursorHooks };
   const results = harnesses.map((name) => ({ harness: name, ...install[name](root) }));

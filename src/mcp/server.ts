@@ -10,8 +10,8 @@ import { z } from 'zod';
 import { askQuestions } from '../ask/command.js';
 import { errorMessage, isLessonsError } from '../errors.js';
 import { extractDrafts } from '../capture/blocks.js';
-import { selectLessons } from '../hooks/engine.js';
-import { formatLessons } from '../hooks/format.js';
+import { selectLessons } from '../agent/engine.js';
+import { formatLessons } from '../agent/format.js';
 // REPLACE at merge: storeDrafts from src/capture/store.ts.
 import { storeDrafts } from '../capture/store.js';
 import { findRepoRoot } from '../io/repo.js';

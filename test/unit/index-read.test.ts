@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexStaleness } from '../../src/index/diff.js';
 import { parseIndexEntries } from '../../src/index/read.js';
-import { readIndexEntries } from '../../src/hooks/index-read.js';
+import { readIndexEntries } from '../../src/agent/index-read.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patchFiles } from '../../src/hooks/input.js';
+import { patchFiles } from '../../src/agent/input.js';
 import { triggerPath } from '../../src/preflight/query.js';
 import { commandMatches, matchTriggers, simpleCommands } from '../../src/preflight/triggers.js';
 

@@ -6,7 +6,7 @@
  */
 import { LessonsError } from '../errors.js';
 import { mergeSettingsFile } from './settings-file.js';
-import { isOurHandler, type InstallClaudeOptions, type InstallClaudeResult } from './claude-settings.js';
+import { isOurHandler, type InstallClaudeOptions, type InstallClaudeResult } from './claude.js';
 
 export const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
 const EVENTS = ['sessionStart', 'beforeShellExecution', 'afterAgentResponse'] as const;
