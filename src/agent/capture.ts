@@ -3,7 +3,7 @@ import { extractDrafts } from '../capture/blocks.js';
 import { storeDrafts, type CaptureOutcome } from '../capture/store.js';
 import { errorMessage } from '../errors.js';
 import { sha256 } from '../util/digest.js';
-import type { HookRun } from './claude.js';
+import type { HookRun } from './input.js';
 import { readSession, updateSession } from './session.js';
 
 export interface Captured {

@@ -17,21 +17,16 @@ import fs from 'node:fs';
 import type { IndexEntry } from '../index/build.js';
 import { formatLessons } from './format.js';
 import { readIndexEntries } from './index-read.js';
-import { obj, str, toolAction, type HookInput } from './input.js';
+import { obj, str, toolAction, type HookInput, type HookRun } from './input.js';
 import { sessionStartLessons } from './moments.js';
-import { TOOL_CALL_LIMIT, selectLessons } from './engine.js';
+import { selectForRequest } from '../preflight/command.js';
+import { TOOL_CALL_LIMIT } from './format.js';
 import { readSession, updateSession } from './session.js';
 
 export type Dialect = 'claude' | 'codex';
 
 export const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
-
-export interface HookRun {
-  root: string;
-  cwd: string;
-  now: Date;
-}
 
 const PROMPT_LIMIT = 5;
 
@@ -61,7 +56,7 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
     case 'UserPromptSubmit': {
       const prompt = str(input, 'prompt') ?? '';
       if (prompt.trim() === '') return '';
-      const lessons = await selectLessons(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now });
+      const lessons = await selectForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now });
       if (lessons.length === 0) return '';
       await record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
       return contextAnswer(event, formatLessons('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, { reasons: true }));
@@ -69,7 +64,7 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
     case 'PreToolUse': {
       const action = toolAction(run.root, run.cwd, str(input, 'tool_name'), obj(input, 'tool_input'));
       if (!action.tool && action.paths.length === 0 && !action.command) return '';
-      const lessons = await selectLessons(run.root, { task: '', ...action, limit: TOOL_CALL_LIMIT, now: run.now });
+      const lessons = await selectForRequest(run.root, { task: '', ...action, limit: TOOL_CALL_LIMIT, now: run.now });
       if (lessons.length === 0) return '';
       const state = sessionId ? readSession(run.root, sessionId) : undefined;
       const shown = new Set(state?.shown ?? []);

@@ -9,8 +9,8 @@
  * - Stop gets `last_assistant_message` and `stop_hook_active`; `transcript_path` may be null and
  *   is not Claude's JSONL, so only `last_assistant_message` is read.
  */
-import { claudeStyleHook, type HookRun } from './claude.js';
-import type { HookInput } from './input.js';
+import { claudeStyleHook } from './claude.js';
+import type { HookInput, HookRun } from './input.js';
 
 export const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
 

@@ -14,11 +14,11 @@
  */
 import { formatLessons } from './format.js';
 import { readIndexEntries } from './index-read.js';
-import { str, type HookInput } from './input.js';
+import { str, type HookInput, type HookRun } from './input.js';
 import { sessionStartLessons } from './moments.js';
-import { TOOL_CALL_LIMIT, selectLessons } from './engine.js';
+import { selectForRequest } from '../preflight/command.js';
+import { TOOL_CALL_LIMIT } from './format.js';
 import { updateSession } from './session.js';
-import type { HookRun } from './claude.js';
 import { neutralAnswer } from './neutral.js';
 
 export const CURSOR_EVENTS = ['sessionStart', 'beforeSubmitPrompt', 'beforeShellExecution', 'beforeReadFile', 'afterFileEdit', 'afterAgentResponse', 'stop'] as const;
@@ -39,7 +39,7 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
     case 'beforeShellExecution': {
       const command = str(input, 'command');
       if (!command) return cursorNeutral(event);
-      const lessons = await selectLessons(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now });
+      const lessons = await selectForRequest(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now });
       if (lessons.length === 0) return cursorNeutral(event);
       if (sessionId) await updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
       const text = formatLessons('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, { reasons: true });

@@ -1,10 +1,13 @@
 /** The text an agent sees: compact, one lesson per block, its checklist as boxes. */
-import type { Selected } from './engine.js';
+import type { SelectedLesson } from '../preflight/report.js';
 
 /** Above this an answer is cut: harnesses cap what they inject, and a wall of text is not read. */
 export const MAX_CONTEXT_CHARS = 8000;
 
-export function formatLesson(lesson: Selected, options: { reasons?: boolean } = {}): string {
+/** The most lessons a tool call shows: at most 3, never in the way. */
+export const TOOL_CALL_LIMIT = 3;
+
+export function formatLesson(lesson: SelectedLesson, options: { reasons?: boolean } = {}): string {
   const lines = [`- [${lesson.severity}] ${lesson.id}: ${lesson.title} (${lesson.path})`];
   if (options.reasons && lesson.reasons.length > 0) lines.push(`  why: ${lesson.reasons.join('; ')}`);
   for (const item of lesson.checklist) lines.push(`  - [ ] ${item}`);
@@ -12,7 +15,7 @@ export function formatLesson(lesson: Selected, options: { reasons?: boolean } = 
 }
 
 /** A heading line, then the lessons, dropping whole lessons from the end past the size cap. */
-export function formatLessons(heading: string, lessons: readonly Selected[], options: { reasons?: boolean; repeated?: ReadonlySet<string> } = {}): string {
+export function formatLessons(heading: string, lessons: readonly SelectedLesson[], options: { reasons?: boolean; repeated?: ReadonlySet<string> } = {}): string {
   let text = heading;
   let dropped = 0;
   for (const lesson of lessons) {

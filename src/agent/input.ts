@@ -4,6 +4,13 @@ import { lessonsRootAbove } from '../io/repo.js';
 
 export type HookInput = Record<string, unknown>;
 
+/** Where and when one agent hook runs: the lessons repository it serves, the harness's directory, the clock. */
+export interface HookRun {
+  root: string;
+  cwd: string;
+  now: Date;
+}
+
 /** What a tool call is about to do, as far as lesson triggers care. */
 export interface ToolAction {
   /** Tool name in Claude Code's vocabulary (Bash, Edit, Write, ...); other harnesses map theirs. */

@@ -2,8 +2,7 @@
  * One agent hook run: harness + event + stdin -> the text to print. The caller prints
  * `neutralAnswer` instead when this throws or runs late; nothing here ever blocks an agent.
  */
-import type { HookRun } from './claude.js';
-import { hookRoot, parseHookInput, str, type HookInput } from './input.js';
+import { hookRoot, parseHookInput, str, type HookInput, type HookRun } from './input.js';
 import { neutralAnswer, type Harness } from './neutral.js';
 
 export interface HookRequest {

@@ -84,6 +84,29 @@ export async function selectInRepository(root: string, input: PreflightInput, po
   }
 }
 
+/** What a caller outside preflight asks for (agent hooks, the MCP server): a task, or only the context flags of hook mode. */
+export interface SelectionRequest {
+  task: string;
+  paths?: readonly string[] | undefined;
+  tool?: string | undefined;
+  command?: string | undefined;
+  limit?: number | undefined;
+  now?: Date | undefined;
+}
+
+/**
+ * The one way other callers select lessons: preflight's selection with the repository's
+ * policy, through the cached search index, without printing or writing a receipt. With a task
+ * it ranks by relevance; with only a tool, paths or a command it is hook mode (trigger matches,
+ * at most the policy's hook_max, critical ones first).
+ */
+export async function selectForRequest(root: string, request: SelectionRequest): Promise<SelectedLesson[]> {
+  const policy = resolvePolicy(readPolicyFile(root).data);
+  const input = { task: request.task, paths: [...(request.paths ?? [])], tool: request.tool ?? null, command: request.command ?? null, project: null };
+  const { selected } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit);
+  return selected;
+}
+
 /** `lessons preflight`: the lessons to have in front of you before the task, and a receipt that you saw them. */
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const root = findRepoRoot(options.cwd);
