@@ -3,10 +3,10 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ to: string; json: boolean }>({
   command: 'export',
   describe: 'Render the canonical and validated lessons for Cursor rules, CLAUDE.md or AGENTS.md',
-  builder: (yargs) =>
-    yargs
-      .option('to', { type: 'string', choices: ['cursor', 'claude', 'agents-md'], demandOption: true, describe: 'cursor: .cursor/rules/lessons-*.mdc; claude: a CLAUDE.md section; agents-md: an AGENTS.md section' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print what was written as JSON' }) as never,
+  options: {
+    to: { type: 'string', choices: ['cursor', 'claude', 'agents-md'], required: true, describe: 'cursor: .cursor/rules/lessons-*.mdc; claude: a CLAUDE.md section; agents-md: an AGENTS.md section' },
+    json: { type: 'boolean', default: false, describe: 'Print what was written as JSON' },
+  },
   run: async (argv, io) => {
     const { exportLessons } = await import('../../src/export/command.js');
     const result = await exportLessons({ cwd: argv.C ?? process.cwd(), to: argv.to as 'cursor' | 'claude' | 'agents-md' });

@@ -3,7 +3,9 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ json: boolean }>({
   command: 'lint',
   describe: 'Validate every lesson: schema, ids, levels, references, checklists, evidence',
-  builder: (yargs) => yargs.option('json', { type: 'boolean', default: false, describe: 'Print findings as JSON' }),
+  options: {
+    json: { type: 'boolean', default: false, describe: 'Print findings as JSON' },
+  },
   run: async (argv, io) => {
     const { lint } = await import('../../src/lint/command.js');
     const { lintReporters } = await import('../../src/reporters/lint.js');

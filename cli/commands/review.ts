@@ -3,10 +3,10 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ base?: string; json: boolean }>({
   command: 'review',
   describe: 'Ask the configured reviewer (default: codex exec, read-only) to check the diff against the lessons; advisory unless review.block_on says otherwise',
-  builder: (yargs) =>
-    yargs
-      .option('base', { type: 'string', requiresArg: true, describe: 'Also review what the branch committed since <ref> (default in a pull request: origin/$GITHUB_BASE_REF)' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the review as JSON' }) as never,
+  options: {
+    base: { type: 'string', requiresArg: true, describe: 'Also review what the branch committed since <ref> (default in a pull request: origin/$GITHUB_BASE_REF)' },
+    json: { type: 'boolean', default: false, describe: 'Print the review as JSON' },
+  },
   run: async (argv, io) => {
     const { review } = await import('../../src/review/command.js');
     const { reviewReporters } = await import('../../src/reporters/review.js');

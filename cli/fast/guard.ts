@@ -4,25 +4,14 @@ import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { checkStageFlags, disabledBy } from '../../src/guard/stages.js';
 import { io } from '../command.js';
+import { helpText } from '../options.js';
+import { GUARD } from '../tables/guard.js';
 
-const USAGE = `usage: lessons guard --stage pre-commit|pre-push|ci|final [--json] [--base <ref>] [--head <ref>] [-C <dir>]
-
-Runs the workflow gates of policy/workflow-policy.json for a stage and exits 1 when one blocks.
-  --stage   pre-commit: the staged change; pre-push and ci: the commits since the base;
-            final: the working tree (never blocks)
-  --base    the commit to compare against (default: GITHUB_BASE_REF in CI, the upstream,
-            or the default branch)
-  --head    the commit to check (pre-push and ci; default HEAD)
-  --json    print the report as JSON
-Exit codes: 0 nothing blocks, 1 blocked, 2 usage or configuration error.`;
+const USAGE = helpText(GUARD);
 
 /** `lessons guard`: on the commit path, so it skips yargs and loads only what its gates use. */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals } = parseFastArgs(
-    args,
-    { stage: { type: 'string' }, json: { type: 'boolean', default: false }, base: { type: 'string' }, head: { type: 'string' } },
-    USAGE,
-  );
+  const { values, positionals } = parseFastArgs(args, GUARD.options, USAGE);
   if (values.help) {
     io.out(USAGE);
     return 0;

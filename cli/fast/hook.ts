@@ -6,11 +6,13 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { GLOBAL_OPTIONS } from '../options.js';
+import { HOOK } from '../tables/hook.js';
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-const USAGE = 'usage: lessons hook <claude|codex|cursor> [event] [--timeout-ms N]   (reads the hook input JSON on stdin)';
+const USAGE = `usage: lessons ${HOOK.usage[0]}`;
 
 function write(text: string): void {
   if (text === '') return;
@@ -67,7 +69,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       args,
       allowPositionals: true,
       strict: false,
-      options: { C: { type: 'string', short: 'C' }, debug: { type: 'boolean' }, 'timeout-ms': { type: 'string' } },
+      options: { C: GLOBAL_OPTIONS.C, debug: GLOBAL_OPTIONS.debug, ...HOOK.options },
     });
     debug = values.debug === true;
     [, harness, event] = positionals;

@@ -2,21 +2,10 @@ import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
+import { helpText } from '../options.js';
+import { HOOKS } from '../tables/hooks.js';
 
-const USAGE = `usage: lessons hooks install|uninstall|status [--json] [-C <dir>]
-       lessons hooks install --claude|--codex|--cursor [--json] [-C <dir>]
-
-  install     write pre-commit, prepare-commit-msg, commit-msg and pre-push hooks where git runs
-              hooks from (core.hooksPath aware); a hook already there is moved aside and runs first
-  uninstall   remove them and put back what install moved aside
-  status      show which hooks are installed
-  --claude    merge the agent hook entries into .claude/settings.json (Claude Code)
-  --codex     merge them into .codex/hooks.json (Codex CLI)
-  --cursor    merge them into .cursor/hooks.json (Cursor)
-              (with any of these, only the agent settings are written; never clobbered)
-The hooks call \`lessons hooks prepare-commit-msg|commit-msg <file> [source]\` to add the
-Lessons-Preflight trailer, and \`lessons guard\` to check commits and pushes.
-LESSONS_DISABLE=1 turns every hook into a no-op.`;
+const USAGE = helpText(HOOKS);
 
 const LABELS: Record<string, string> = {
   installed: 'installed',
@@ -32,11 +21,7 @@ const LABELS: Record<string, string> = {
 
 /** `lessons hooks`: prepare-commit-msg and commit-msg run on every commit, so no yargs here. */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals } = parseFastArgs(
-    args,
-    { json: { type: 'boolean', default: false }, claude: { type: 'boolean', default: false }, codex: { type: 'boolean', default: false }, cursor: { type: 'boolean', default: false } },
-    USAGE,
-  );
+  const { values, positionals } = parseFastArgs(args, HOOKS.options, USAGE);
   const [action, ...rest] = positionals;
   if (values.help) {
     io.out(USAGE);

@@ -3,17 +3,14 @@ import { resolveCwd } from '../../src/io/repo.js';
 import { plural } from '../../src/util/plural.js';
 import { io } from '../command.js';
 import { parseFastArgs } from './args.js';
+import { helpText } from '../options.js';
+import { INDEX } from '../tables/index.js';
 
-const USAGE = `usage: lessons index [--check] [--json] [-C <dir>]
-
-Writes lessons/index.json from the lesson files (atomically; the same bytes for an unchanged tree).
-  --check   write nothing; exit 1 when the committed lessons/index.json is stale, naming the lessons
-            that differ
-  --json    print the result as JSON`;
+const USAGE = helpText(INDEX);
 
 /** `lessons index`: run after every lesson change and in CI, so it skips yargs (about 60 ms). */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals } = parseFastArgs(args, { check: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, USAGE);
+  const { values, positionals } = parseFastArgs(args, INDEX.options, USAGE);
   if (values.help) {
     io.out(USAGE);
     return 0;
