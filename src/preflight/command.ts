@@ -75,7 +75,7 @@ export interface RepositorySelection {
  * The preflight selection for `input` in the repository at `root`, through the cached search
  * index, without printing or writing a receipt: what review, hooks and other callers use.
  */
-export async function selectInRepository(root: string, input: PreflightInput, policy: Policy, now: Date, limit?: number): Promise<RepositorySelection> {
+async function selectInRepository(root: string, input: PreflightInput, policy: Policy, now: Date, limit?: number): Promise<RepositorySelection> {
   const opened = await openSearch(root);
   try {
     return { ...selectFromIndex(opened.index, input, policy, now, limit), digest: opened.digest, warning: opened.warning };
@@ -84,9 +84,11 @@ export async function selectInRepository(root: string, input: PreflightInput, po
   }
 }
 
-/** What a caller outside preflight asks for (agent hooks, the MCP server): a task, or only the context flags of hook mode. */
+/** What a caller outside preflight asks for (review, agent hooks, the MCP server): a task, or only the context flags of hook mode. */
 export interface SelectionRequest {
   task: string;
+  /** The policy when the caller has it already; the repository's otherwise. */
+  policy?: Policy | undefined;
   paths?: readonly string[] | undefined;
   tool?: string | undefined;
   command?: string | undefined;
@@ -101,7 +103,7 @@ export interface SelectionRequest {
  * at most the policy's hook_max, critical ones first).
  */
 export async function selectForRequest(root: string, request: SelectionRequest): Promise<SelectedLesson[]> {
-  const policy = resolvePolicy(readPolicyFile(root).data);
+  const policy = request.policy ?? resolvePolicy(readPolicyFile(root).data);
   const input = { task: request.task, paths: [...(request.paths ?? [])], tool: request.tool ?? null, command: request.command ?? null, project: null };
   const { selected } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit);
   return selected;
