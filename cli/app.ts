@@ -1,6 +1,6 @@
-import yargs from 'yargs';
+import yargs, { type Argv, type CommandModule } from 'yargs';
 import { resolveCwd } from '../src/io/repo.js';
-import { outcome } from './command.js';
+import { outcome, type GlobalArgs } from './command.js';
 import { setupColor } from './format.js';
 import initCommand from './commands/init.js';
 import lintCommand from './commands/lint.js';
@@ -20,26 +20,38 @@ import mcpCommand from './commands/mcp.js';
 import evalCommand from './commands/eval.js';
 import doctorCommand from './commands/doctor.js';
 import { UsageError } from '../src/errors.js';
+import { GLOBAL_OPTIONS, applyTable, yargsOptions, type CommandTable } from './options.js';
+import { GUARD } from './tables/guard.js';
+import { HOOK } from './tables/hook.js';
+import { HOOKS } from './tables/hooks.js';
+import { INDEX } from './tables/index.js';
+import { PREFLIGHT } from './tables/preflight.js';
+
+/** A fast command as yargs knows it: its table, for --help and completion; it never runs here. */
+function tableOnly(table: CommandTable): CommandModule {
+  return { command: table.command, describe: table.describe, builder: (yargs) => applyTable(yargs, table), handler: () => undefined };
+}
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
 export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
   setupColor(args);
   outcome.exitCode = 0;
-  const parser = yargs(args)
+  const base = yargs(args)
     .scriptName('lessons')
     .usage('$0 <command> [options]\n\nA git-native lessons repository: the right lessons before the work starts.')
-    .option('C', { type: 'string', describe: 'Run as if started in <dir> (like git -C)', requiresArg: true })
-    .option('debug', { type: 'boolean', default: false, describe: 'Show stack traces for internal errors' })
-    .option('color', { type: 'boolean', describe: 'Colour the output (off when NO_COLOR is set or stdout is not a terminal)' })
+    // --no-color is yargs's negation of --color, and --help its own.
+    .options(yargsOptions({ C: GLOBAL_OPTIONS.C, debug: GLOBAL_OPTIONS.debug, color: GLOBAL_OPTIONS.color })) as unknown as Argv<GlobalArgs>;
+  const parser = base
     .middleware((argv) => {
       if (argv.C !== undefined) argv.C = resolveCwd(String(argv.C));
     })
-    // Listed for --help only: these run before yargs is loaded (cli/lessons.ts FAST_COMMANDS).
-    .command('preflight <task..>', 'Select the lessons that matter for a task, with their checklists (--help for options)')
-    .command('guard', 'Check the workflow gates for a stage: --stage pre-commit|pre-push|ci|final')
-    .command('hooks <action>', 'Install, remove or show the git hooks (or --claude|--codex|--cursor agent hooks)')
-    .command('index', 'Write lessons/index.json from the lessons (--check: fail when the committed one is stale)')
-    .command('hook <harness> [event]', 'Answer an agent harness hook (claude, codex, cursor) from stdin; never blocks')
+    // The fast commands run before yargs is loaded (cli/lessons.ts FAST_COMMANDS); their tables
+    // are registered here for --help and completion only.
+    .command(tableOnly(PREFLIGHT))
+    .command(tableOnly(GUARD))
+    .command(tableOnly(HOOKS))
+    .command(tableOnly(INDEX))
+    .command(tableOnly(HOOK))
     .command(lintCommand)
     .command(newCommand)
     .command(showCommand)
@@ -57,6 +69,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(mcpCommand)
     .command(evalCommand)
     .command(doctorCommand)
+    .completion('completion', 'Print a bash or zsh completion script (add its output to your shell profile)')
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()

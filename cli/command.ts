@@ -1,4 +1,5 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
+import { applyTable, type CommandTable } from './options.js';
 
 /** Options every command takes. */
 export interface GlobalArgs {
@@ -13,10 +14,7 @@ export interface Outcome {
 
 export const outcome: Outcome = { exitCode: 0 };
 
-export interface CommandSpec<A> {
-  command: string | readonly string[];
-  describe: string;
-  builder: (yargs: Argv<GlobalArgs>) => Argv<A>;
+export interface CommandSpec<A> extends CommandTable {
   /** Runs the command and returns its exit code; prints through `io`. */
   run: (argv: A & GlobalArgs, io: Io) => Promise<0 | 1 | 2>;
 }
@@ -40,7 +38,7 @@ export function defineCommand<A>(spec: CommandSpec<A>): CommandModule<GlobalArgs
   return {
     command: spec.command,
     describe: spec.describe,
-    builder: spec.builder,
+    builder: (yargs) => applyTable(yargs, spec),
     handler: async (argv) => {
       outcome.exitCode = await spec.run(argv as unknown as A & GlobalArgs, io);
     },

@@ -3,11 +3,13 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ id: string; canonical: boolean; json: boolean }>({
   command: 'accept <id>',
   describe: 'Mark a lesson validated (or canonical) after review, stamping last_validated_at',
-  builder: (yargs) =>
-    yargs
-      .positional('id', { type: 'string', demandOption: true, describe: 'The lesson id' })
-      .option('canonical', { type: 'boolean', default: false, describe: 'Make it canonical: proven, the reference form' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as never,
+  positionals: {
+    id: { required: true, describe: 'The lesson id' },
+  },
+  options: {
+    canonical: { type: 'boolean', default: false, describe: 'Make it canonical: proven, the reference form' },
+    json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
+  },
   run: async (argv, io) => {
     const { acceptLesson } = await import('../../src/lifecycle/accept.js');
     const result = await acceptLesson({ cwd: argv.C ?? process.cwd(), id: String(argv.id), canonical: argv.canonical, now: new Date() });

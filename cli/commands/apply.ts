@@ -3,13 +3,15 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ id: string; context: string; ref: string; date?: string; json: boolean }>({
   command: 'apply <id>',
   describe: 'Record a validated application of a pattern in a context (evidence for a principle)',
-  builder: (yargs) =>
-    yargs
-      .positional('id', { type: 'string', demandOption: true, describe: 'The pattern id' })
-      .option('context', { type: 'string', demandOption: true, requiresArg: true, describe: 'Where it was applied: a service, an app, a team' })
-      .option('ref', { type: 'string', demandOption: true, requiresArg: true, describe: 'The PR or commit that applied it, like "PR #812"' })
-      .option('date', { type: 'string', requiresArg: true, describe: 'When it was validated, YYYY-MM-DD (default: today)' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as never,
+  positionals: {
+    id: { required: true, describe: 'The pattern id' },
+  },
+  options: {
+    context: { type: 'string', required: true, requiresArg: true, describe: 'Where it was applied: a service, an app, a team' },
+    ref: { type: 'string', required: true, requiresArg: true, describe: 'The PR or commit that applied it, like "PR #812"' },
+    date: { type: 'string', requiresArg: true, describe: 'When it was validated, YYYY-MM-DD (default: today)' },
+    json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
+  },
   run: async (argv, io) => {
     const { applyPattern } = await import('../../src/lifecycle/apply.js');
     const result = await applyPattern({ cwd: argv.C ?? process.cwd(), id: String(argv.id), context: String(argv.context), ref: String(argv.ref), date: argv.date, now: new Date() });

@@ -11,13 +11,15 @@ interface AskArgs {
 export default defineCommand<AskArgs>({
   command: 'ask [questions..]',
   describe: 'Look for the answer in the lessons and references/ before asking a human; --record keeps a human answer',
-  builder: (yargs) =>
-    yargs
-      .positional('questions', { type: 'string', array: true, describe: 'One or more questions' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the answers as JSON' })
-      .option('record', { type: 'boolean', default: false, describe: 'Store a human answer under references/answers/ (with --question and --answer)' })
-      .option('question', { type: 'string', describe: 'With --record: the question that was asked' })
-      .option('answer', { type: 'string', describe: 'With --record: the answer the human gave (at least 20 characters)' }) as never,
+  positionals: {
+    questions: { variadic: true, describe: 'One or more questions' },
+  },
+  options: {
+    json: { type: 'boolean', default: false, describe: 'Print the answers as JSON' },
+    record: { type: 'boolean', default: false, describe: 'Store a human answer under references/answers/ (with --question and --answer)' },
+    question: { type: 'string', describe: 'With --record: the question that was asked' },
+    answer: { type: 'string', describe: 'With --record: the answer the human gave (at least 20 characters)' },
+  },
   run: async (argv, io) => {
     const cwd = argv.C ?? process.cwd();
     if (argv.record) {

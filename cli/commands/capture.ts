@@ -6,11 +6,13 @@ const SAY_WHAT = 'say what to capture: lessons capture <transcript|-> (lesson bl
 export default defineCommand<{ file?: string; fromError?: string; json: boolean }>({
   command: 'capture [file]',
   describe: 'Turn [LESSON] and [PROCESS_KNOWLEDGE] blocks of a transcript or PR body into candidate cases; --from-error asks the reviewer to generalise an error log into one',
-  builder: (yargs) =>
-    yargs
-      .positional('file', { type: 'string', describe: 'The text to read (a transcript, JSONL, a PR body); - for standard input' })
-      .option('from-error', { type: 'string', requiresArg: true, describe: 'An error log (or - for stdin) to generalise into a candidate case' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as never,
+  positionals: {
+    file: { describe: 'The text to read (a transcript, JSONL, a PR body); - for standard input' },
+  },
+  options: {
+    'from-error': { type: 'string', requiresArg: true, describe: 'An error log (or - for stdin) to generalise into a candidate case' },
+    json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
+  },
   run: async (argv, io) => {
     if (argv.fromError !== undefined) {
       if (argv.file !== undefined) throw new UsageError('pass a transcript or --from-error <log>, not both');

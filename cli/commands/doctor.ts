@@ -6,10 +6,9 @@ const LABEL = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' } as const;
 export default defineCommand<{ json: boolean }>({
   command: 'doctor',
   describe: 'Check every integration that could fail silently (git and agent hooks, index, policy, cache, exports, reviewer) and say how to fix it',
-  builder: (yargs) =>
-    yargs
-      .option('json', { type: 'boolean', default: false, describe: 'Print the checks as JSON' })
-      .example('lessons doctor', 'exit 1, naming the fix, when something is broken') as never,
+  options: {
+    json: { type: 'boolean', default: false, describe: 'Print the checks as JSON' },
+  },
   run: async (argv, io) => {
     const { doctor } = await import('../../src/doctor/doctor.js');
     const report = await doctor({ cwd: argv.C ?? process.cwd(), pathValue: process.env.PATH });

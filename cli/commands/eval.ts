@@ -3,10 +3,12 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ file?: string; json: boolean }>({
   command: 'eval [file]',
   describe: "Run the retrieval regression tests (lessons/evals.json): recall, false positives and each miss with preflight's reasons",
-  builder: (yargs) =>
-    yargs
-      .positional('file', { type: 'string', describe: 'The evals file (default: lessons/evals.json)' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }),
+  positionals: {
+    file: { describe: 'The evals file (default: lessons/evals.json)' },
+  },
+  options: {
+    json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
+  },
   run: async (argv, io) => {
     const { runEval } = await import('../../src/eval/command.js');
     const { result, warning } = await runEval({ cwd: argv.C ?? process.cwd(), file: argv.file, now: new Date() });

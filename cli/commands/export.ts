@@ -3,13 +3,11 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ to: string; json: boolean; check: boolean }>({
   command: 'export',
   describe: 'Render the canonical and validated lessons for Cursor rules, CLAUDE.md or AGENTS.md',
-  builder: (yargs) =>
-    yargs
-      .option('to', { type: 'string', choices: ['cursor', 'claude', 'agents-md'], demandOption: true, describe: 'cursor: .cursor/rules/lessons-*.mdc; claude: a CLAUDE.md section; agents-md: an AGENTS.md section' })
-      .option('check', { type: 'boolean', default: false, describe: 'Write nothing; exit 1 when the export is stale and name the files' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print what was written as JSON' })
-      .example('lessons export --to claude', 'write or refresh the lessons section of CLAUDE.md')
-      .example('lessons export --to cursor --check', 'exit 1 when .cursor/rules is behind the lessons') as never,
+  options: {
+    to: { type: 'string', choices: ['cursor', 'claude', 'agents-md'], required: true, describe: 'cursor: .cursor/rules/lessons-*.mdc; claude: a CLAUDE.md section; agents-md: an AGENTS.md section' },
+    check: { type: 'boolean', default: false, describe: 'Write nothing; exit 1 when the export is stale and name the files' },
+    json: { type: 'boolean', default: false, describe: 'Print what was written as JSON' },
+  },
   run: async (argv, io) => {
     const { exportLessons, isStale } = await import('../../src/export/command.js');
     const result = await exportLessons({ cwd: argv.C ?? process.cwd(), to: argv.to as 'cursor' | 'claude' | 'agents-md', check: argv.check });

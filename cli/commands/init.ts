@@ -3,10 +3,10 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ force: boolean; json: boolean }>({
   command: 'init',
   describe: 'Turn this git repository into a lessons repository (folders, schemas, policy, workflow, AGENTS.md block)',
-  builder: (yargs) =>
-    yargs
-      .option('force', { type: 'boolean', default: false, describe: 'Replace files (and the AGENTS.md block) that differ from what init writes' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print what was created, updated and skipped as JSON' }),
+  options: {
+    force: { type: 'boolean', default: false, describe: 'Replace files (and the AGENTS.md block) that differ from what init writes' },
+    json: { type: 'boolean', default: false, describe: 'Print what was created, updated and skipped as JSON' },
+  },
   run: async (argv, io) => {
     const { initRepo } = await import('../../src/init/init.js');
     const result = await initRepo({ cwd: argv.C ?? process.cwd(), force: argv.force });

@@ -5,12 +5,12 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ level?: Level; status?: Status; tag?: string; json: boolean }>({
   command: 'list',
   describe: 'List lessons, principles first',
-  builder: (yargs) =>
-    yargs
-      .option('level', { choices: LEVELS, describe: 'Only this level' })
-      .option('status', { choices: STATUSES, describe: 'Only this status' })
-      .option('tag', { type: 'string', describe: 'Only lessons with this tag' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the lessons as JSON' }) as never,
+  options: {
+    level: { type: 'string', choices: LEVELS, describe: 'Only this level' },
+    status: { type: 'string', choices: STATUSES, describe: 'Only this status' },
+    tag: { type: 'string', describe: 'Only lessons with this tag' },
+    json: { type: 'boolean', default: false, describe: 'Print the lessons as JSON' },
+  },
   run: async (argv, io) => {
     const { listLessons } = await import('../../src/lesson/query.js');
     const entries = await listLessons({ cwd: argv.C ?? process.cwd(), level: argv.level, status: argv.status, tag: argv.tag });

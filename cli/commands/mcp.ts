@@ -3,8 +3,9 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ 'allow-write': boolean }>({
   command: 'mcp',
   describe: 'Serve the lessons to agents over the Model Context Protocol (stdio): preflight, search, show, capture',
-  builder: (yargs) =>
-    yargs.option('allow-write', { type: 'boolean', default: false, describe: 'Let the capture tool write candidate lessons (read-only otherwise)' }) as never,
+  options: {
+    'allow-write': { type: 'boolean', default: false, describe: 'Let the capture tool write candidate lessons (read-only otherwise)' },
+  },
   run: async (argv) => {
     const { serveStdio } = await import('../../src/mcp/server.js');
     const fs = await import('node:fs');

@@ -3,13 +3,15 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ ids: string[]; to: 'pattern' | 'principle'; title: string; id?: string; json: boolean }>({
   command: 'promote <ids..>',
   describe: 'Write a pattern from >= 2 independent cases, or a principle from patterns applied in >= 3 contexts',
-  builder: (yargs) =>
-    yargs
-      .positional('ids', { type: 'string', array: true, demandOption: true, describe: 'The source cases (--to pattern) or patterns (--to principle)' })
-      .option('to', { choices: ['pattern', 'principle'] as const, demandOption: true, describe: 'The level of the new lesson' })
-      .option('title', { type: 'string', demandOption: true, requiresArg: true, describe: 'What the sources have in common, in a short sentence' })
-      .option('id', { type: 'string', requiresArg: true, describe: 'The id of the new lesson (default: from the title)' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as never,
+  positionals: {
+    ids: { variadic: true, required: true, describe: 'The source cases (--to pattern) or patterns (--to principle)' },
+  },
+  options: {
+    to: { type: 'string', choices: ['pattern', 'principle'] as const, required: true, describe: 'The level of the new lesson' },
+    title: { type: 'string', required: true, requiresArg: true, describe: 'What the sources have in common, in a short sentence' },
+    id: { type: 'string', requiresArg: true, describe: 'The id of the new lesson (default: from the title)' },
+    json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
+  },
   run: async (argv, io) => {
     const { promoteLessons } = await import('../../src/lifecycle/promote.js');
     const result = await promoteLessons({

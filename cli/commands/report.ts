@@ -6,7 +6,9 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ json: boolean }>({
   command: 'report',
   describe: 'Counts, stale lessons, the candidate backlog, promotion candidates and preflight usage',
-  builder: (yargs) => yargs.option('json', { type: 'boolean', default: false, describe: 'Print the report as JSON' }),
+  options: {
+    json: { type: 'boolean', default: false, describe: 'Print the report as JSON' },
+  },
   run: async (argv, io) => {
     const { reportLessons } = await import('../../src/report/command.js');
     const report = await reportLessons({ cwd: argv.C ?? process.cwd(), now: new Date() });

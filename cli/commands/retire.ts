@@ -3,12 +3,14 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ id: string; supersededBy?: string; reason?: string; json: boolean }>({
   command: 'retire <id>',
   describe: 'Retire a lesson: it stays findable but is never selected again',
-  builder: (yargs) =>
-    yargs
-      .positional('id', { type: 'string', demandOption: true, describe: 'The lesson id' })
-      .option('superseded-by', { type: 'string', requiresArg: true, describe: 'The lesson that replaces it' })
-      .option('reason', { type: 'string', requiresArg: true, describe: 'Why it no longer holds' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as never,
+  positionals: {
+    id: { required: true, describe: 'The lesson id' },
+  },
+  options: {
+    'superseded-by': { type: 'string', requiresArg: true, describe: 'The lesson that replaces it' },
+    reason: { type: 'string', requiresArg: true, describe: 'Why it no longer holds' },
+    json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
+  },
   run: async (argv, io) => {
     const { retireLesson } = await import('../../src/lifecycle/retire.js');
     const result = await retireLesson({ cwd: argv.C ?? process.cwd(), id: String(argv.id), supersededBy: argv.supersededBy, reason: argv.reason, now: new Date() });

@@ -3,10 +3,12 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ id: string; json: boolean }>({
   command: 'show <id>',
   describe: 'Print a lesson',
-  builder: (yargs) =>
-    yargs
-      .positional('id', { type: 'string', demandOption: true, describe: 'The lesson id' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print its index entry and body as JSON' }) as never,
+  positionals: {
+    id: { required: true, describe: 'The lesson id' },
+  },
+  options: {
+    json: { type: 'boolean', default: false, describe: 'Print its index entry and body as JSON' },
+  },
   run: async (argv, io) => {
     const { showLesson } = await import('../../src/lesson/query.js');
     const result = await showLesson({ cwd: argv.C ?? process.cwd(), id: String(argv.id) });

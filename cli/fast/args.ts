@@ -1,23 +1,14 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { UsageError } from '../../src/errors.js';
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-/** The options every command takes, whether yargs or a fast command parses them. */
-export const GLOBAL_OPTIONS = {
-  C: { type: 'string', short: 'C' },
-  debug: { type: 'boolean', default: false },
-  color: { type: 'boolean' },
-  'no-color': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies Options;
+import { GLOBAL_OPTIONS, type OptionTable } from '../options.js';
 
 /**
- * A fast command's flags (node:util, no yargs): its own options plus the global ones, strict,
- * with a parse error turned into a usage error that shows `hint`. The command word itself is
- * dropped from the positionals.
+ * A fast command's flags (node:util, no yargs): its table's options plus the global ones,
+ * strict, with a parse error turned into a usage error that shows `hint`. The table is given to
+ * parseArgs as it is (parseArgs reads type, short, multiple and default, and ignores the help
+ * fields), so the values keep their types. The command word is dropped from the positionals.
  */
-export function parseFastArgs<T extends Options>(args: string[], options: T, hint: string) {
+export function parseFastArgs<T extends OptionTable>(args: string[], options: T, hint: string) {
   try {
     const parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { ...GLOBAL_OPTIONS, ...options } });
     return { values: parsed.values, positionals: parsed.positionals.slice(1) };

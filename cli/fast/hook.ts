@@ -6,11 +6,13 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { GLOBAL_OPTIONS } from '../options.js';
+import { HOOK } from '../tables/hook.js';
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-const USAGE = 'usage: lessons hook <claude|codex|cursor> [event] [--timeout-ms N]   (reads the hook input JSON on stdin)';
+const USAGE = `usage: lessons ${HOOK.usage[0]}`;
 
 function write(text: string): void {
   if (text === '') return;
@@ -55,7 +57,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   let event: string | undefined;
   let debug = args.includes('--debug');
   let answered = false;
-  const { neutralAnswer, isHarness } = await import('../../src/hooks/neutral.js');
+  const { neutralAnswer, isHarness } = await import('../../src/agent/neutral.js');
   const answer = (text: string): void => {
     if (answered) return;
     answered = true;
@@ -67,7 +69,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       args,
       allowPositionals: true,
       strict: false,
-      options: { C: { type: 'string', short: 'C' }, debug: { type: 'boolean' }, 'timeout-ms': { type: 'string' } },
+      options: { C: GLOBAL_OPTIONS.C, debug: GLOBAL_OPTIONS.debug, ...HOOK.options },
     });
     debug = values.debug === true;
     [, harness, event] = positionals;
@@ -93,7 +95,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       process.exit(0);
     }, ms);
     const stdin = await readStdin();
-    const { runHook } = await import('../../src/hooks/run.js');
+    const { runHook } = await import('../../src/agent/run.js');
     const cwd = typeof values.C === 'string' ? values.C : process.cwd();
     answer(await runHook({ harness, event, stdin, cwd, env: process.env, now: new Date() }));
   } catch (error) {

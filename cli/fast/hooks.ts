@@ -2,24 +2,10 @@ import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
+import { helpText } from '../options.js';
+import { HOOKS } from '../tables/hooks.js';
 
-const USAGE = `usage: lessons hooks install|uninstall|status [--json] [-C <dir>]
-       lessons hooks install|uninstall --claude|--codex|--cursor [--json] [-C <dir>]
-
-  install     write pre-commit, prepare-commit-msg, commit-msg and pre-push hooks where git runs
-              hooks from (core.hooksPath aware); a hook already there is moved aside and runs first
-  uninstall   remove them and put back what install moved aside
-  status      show which hooks are installed
-  --claude    merge the agent hook entries into .claude/settings.json (Claude Code)
-  --codex     merge them into .codex/hooks.json (Codex CLI)
-  --cursor    merge them into .cursor/hooks.json (Cursor)
-              (with any of these, only the agent settings are written; never clobbered;
-              uninstall removes only the lessons entries; a command you edited is kept)
-Agent hooks run the project's node_modules/.bin/lessons, else \`lessons\` on PATH, and say
-on stderr when neither exists. \`lessons doctor\` checks the whole set-up.
-The hooks call \`lessons hooks prepare-commit-msg|commit-msg <file> [source]\` to add the
-Lessons-Preflight trailer, and \`lessons guard\` to check commits and pushes.
-LESSONS_DISABLE=1 turns every hook into a no-op.`;
+const USAGE = helpText(HOOKS);
 
 const LABELS: Record<string, string> = {
   installed: 'installed',
@@ -35,11 +21,7 @@ const LABELS: Record<string, string> = {
 
 /** `lessons hooks`: prepare-commit-msg and commit-msg run on every commit, so no yargs here. */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals } = parseFastArgs(
-    args,
-    { json: { type: 'boolean', default: false }, claude: { type: 'boolean', default: false }, codex: { type: 'boolean', default: false }, cursor: { type: 'boolean', default: false } },
-    USAGE,
-  );
+  const { values, positionals } = parseFastArgs(args, HOOKS.options, USAGE);
   const [action, ...rest] = positionals;
   if (values.help) {
     io.out(USAGE);
@@ -55,7 +37,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     }
     // A message hook never stops a commit: whatever goes wrong, the commit goes on without the trailer.
     try {
-      const { addPreflightTrailer } = await import('../../src/hooks/trailer.js');
+      const { addPreflightTrailer } = await import('../../src/githooks/trailer.js');
       const outcome = await addPreflightTrailer({
         cwd,
         file,
@@ -78,7 +60,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     if (action === 'status') throw new UsageError(`--${harnesses[0]} goes with \`lessons hooks install\` or \`uninstall\` (\`lessons doctor\` checks the agent settings)\n${USAGE}`);
     return agentHooks(action, cwd, harnesses, values.json === true);
   }
-  const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/hooks/install.js');
+  const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/githooks/install.js');
   if (action === 'status') {
     const status = await hooksStatus({ cwd });
     if (values.json) io.out(JSON.stringify(status, null, 2));
@@ -106,8 +88,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
 /** `lessons hooks install|uninstall --claude|--codex|--cursor`: the agent harness settings, merged. */
 async function agentHooks(action: 'install' | 'uninstall', cwd: string, harnesses: readonly ('claude' | 'codex' | 'cursor')[], json: boolean): Promise<0> {
   const { findRepoRoot } = await import('../../src/io/repo.js');
-  const { installClaudeHooks, installCodexHooks, uninstallClaudeStyleHooks } = await import('../../src/hooks/claude-settings.js');
-  const { installCursorHooks, uninstallCursorHooks } = await import('../../src/hooks/cursor-settings.js');
+  const { installClaudeHooks, installCodexHooks, uninstallClaudeStyleHooks } = await import('../../src/agent-settings/claude.js');
+  const { installCursorHooks, uninstallCursorHooks } = await import('../../src/agent-settings/cursor.js');
   const root = findRepoRoot(cwd);
   const run = {
     install: { claude: installClaudeHooks, codex: installCodexHooks, cursor: installCursorHooks },

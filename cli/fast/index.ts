@@ -3,17 +3,14 @@ import { resolveCwd } from '../../src/io/repo.js';
 import { plural } from '../../src/util/plural.js';
 import { io } from '../command.js';
 import { parseFastArgs } from './args.js';
+import { helpText } from '../options.js';
+import { INDEX } from '../tables/index.js';
 
-const USAGE = `usage: lessons index [--check] [--json] [-C <dir>]
-
-Writes lessons/index.json from the lesson files (atomically; the same bytes for an unchanged tree).
-  --check   write nothing; exit 1 when the committed lessons/index.json is stale, naming the lessons
-            that differ
-  --json    print the result as JSON`;
+const USAGE = helpText(INDEX);
 
 /** `lessons index`: run after every lesson change and in CI, so it skips yargs (about 60 ms). */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals } = parseFastArgs(args, { check: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, USAGE);
+  const { values, positionals } = parseFastArgs(args, INDEX.options, USAGE);
   if (values.help) {
     io.out(USAGE);
     return 0;
@@ -35,12 +32,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     io.out(`${result.path} is up to date`);
     return 0;
   }
-  const { added, removed, changed } = result.diff;
-  const lines = [result.missing ? `${result.path} is missing: run \`lessons index\` and commit it` : `${result.path} is stale: run \`lessons index\` and commit it`];
-  if (added.length > 0) lines.push(`  not in the index: ${added.join(', ')}`);
-  if (removed.length > 0 && !result.missing) lines.push(`  no longer in the tree: ${removed.join(', ')}`);
-  if (changed.length > 0) lines.push(`  changed: ${changed.join(', ')}`);
-  if (!result.missing && added.length + removed.length + changed.length === 0) lines.push("  the lessons are the same; only the file's formatting differs");
-  io.err(lines.join('\n'));
+  const { indexStaleness } = await import('../../src/index/diff.js');
+  const { headline, details } = indexStaleness(result.missing, result.diff);
+  io.err([`${headline}: run \`lessons index\` and commit it`, ...details.map((detail) => `  ${detail}`)].join('\n'));
   return 1;
 }

@@ -2,30 +2,12 @@ import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
+import { helpText } from '../options.js';
+import { PREFLIGHT } from '../tables/preflight.js';
+import { OUTPUT_FORMATS, isOutputFormat } from '../../src/reporters/registry.js';
+import { listWords } from '../../src/util/plural.js';
 
-const USAGE = `Usage: lessons preflight "<task>" [options]
-
-Print the lessons to have in front of you before a task, as a checklist, and record a
-receipt in .lessons/preflight/last.json. With --tool, --path or --command and no task
-(hook mode) it returns at most the policy's hook_max lessons whose triggers match,
-critical ones first; a critical lesson whose trigger matches is always returned.
-
-Options:
-  -C <dir>              run as if started in <dir>
-  --path <file|glob>    a file about to be touched (repeatable); matched against trigger paths
-  --tool <name>         the tool about to run (e.g. Edit, Bash); matched against trigger tools
-  --command "<cmd>"     the shell command about to run; matched against trigger commands
-  --project <name>      prefer lessons scoped to this project
-  --budget <tokens>     cap the printed size, dropping whole lessons from the bottom of the
-                        ranking; a token is estimated as 4 characters
-  --limit <n>           show at most n lessons (critical trigger matches are always shown)
-  --format <fmt>        text (default), markdown (for a PR or status update) or json
-  --json                same as --format json
-  -h, --help            show this help
-
-Exit codes: 0 on a normal run (also when nothing matches), 2 on a usage error or outside
-a lessons repository.
-`;
+const USAGE = helpText(PREFLIGHT);
 
 const HELP_HINT = 'run `lessons preflight --help` for the options';
 
@@ -36,28 +18,13 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
 }
 
 export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals: words } = parseFastArgs(
-    args,
-    {
-      path: { type: 'string', multiple: true },
-      tool: { type: 'string' },
-      command: { type: 'string' },
-      project: { type: 'string' },
-      budget: { type: 'string' },
-      limit: { type: 'string' },
-      format: { type: 'string' },
-      json: { type: 'boolean' },
-    },
-    HELP_HINT,
-  );
+  const { values, positionals: words } = parseFastArgs(args, PREFLIGHT.options, HELP_HINT);
   if (values.help) {
     io.out(USAGE);
     return 0;
   }
   const format = values.json ? 'json' : (values.format ?? 'text');
-  if (format !== 'text' && format !== 'markdown' && format !== 'json') {
-    throw new UsageError(`--format must be text, markdown or json, got '${format}'\n${HELP_HINT}`);
-  }
+  if (!isOutputFormat(format)) throw new UsageError(`--format must be ${listWords(OUTPUT_FORMATS, 'or')}, got '${format}'\n${HELP_HINT}`);
   const task = words.join(' ');
   const paths = values.path ?? [];
   if (task.trim() === '' && paths.length === 0 && values.tool === undefined && values.command === undefined) {

@@ -6,10 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { agentHookCommand, isGeneratedCommand, runsLessonsHook } from '../hooks/agent-command.js';
-import { CLAUDE_SETTINGS_FILE, CODEX_HOOKS_FILE, INSTALLED_EVENTS } from '../hooks/claude-settings.js';
-import { CURSOR_HOOKS_FILE, CURSOR_INSTALLED_EVENTS } from '../hooks/cursor-settings.js';
-import type { Harness } from '../hooks/neutral.js';
+import { agentHookCommand, isGeneratedCommand, runsLessonsHook } from '../agent-settings/agent-command.js';
+import { CLAUDE_SETTINGS_FILE, CODEX_HOOKS_FILE, INSTALLED_EVENTS } from '../agent-settings/claude.js';
+import { CURSOR_HOOKS_FILE, CURSOR_INSTALLED_EVENTS } from '../agent-settings/cursor.js';
+import type { Harness } from '../agent/neutral.js';
 import { check, type Check } from './check.js';
 
 const HARNESS_FILES: Record<Harness, { file: string; events: readonly string[] }> = {

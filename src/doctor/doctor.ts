@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
-import { MANAGED_HOOKS } from '../hooks/scripts.js';
+import { MANAGED_HOOKS } from '../githooks/scripts.js';
 import { findRepoRoot } from '../io/repo.js';
 import type { Policy } from '../policy/policy.js';
 import { checkAllAgentSettings } from './agent-settings.js';
@@ -50,7 +50,7 @@ function oneLine(text: string): string {
 }
 
 async function gitHooksCheck(root: string, binary: string | undefined): Promise<Check> {
-  const { hooksStatus } = await import('../hooks/install.js');
+  const { hooksStatus } = await import('../githooks/install.js');
   let status: Awaited<ReturnType<typeof hooksStatus>>;
   try {
     status = await hooksStatus({ cwd: root });

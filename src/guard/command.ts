@@ -1,34 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LessonsError } from '../errors.js';
-import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
-import {
-  changesBetween,
-  commitsInRange,
-  openRepo,
-  resolveCommit,
-  stagedChanges,
-  worktreeChanges,
-  type ChangedFile,
-  type GitRepo,
-} from '../io/git.js';
+import { writeFileAtomic } from '../io/fs.js';
+import { openRepo } from '../io/git/repo.js';
 import { STATE_DIR, findRepoRoot } from '../io/repo.js';
+import { ensureStateDir } from '../io/state.js';
 import { packageFile } from '../package-root.js';
-import { readPolicyFile, resolvePolicy, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';
-import type { SchemaError } from '../schema/validate.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { resolvePolicy, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';
 import { sha256 } from '../util/digest.js';
 import { formatJson } from '../util/json.js';
 import { compileIncidentPatterns } from './commits.js';
 import { staleExportFindings } from './exports.js';
 import type { GuardFinding } from './finding.js';
-import { runGates, stageLevels, type GateInput, type QualityOutcome } from './gates.js';
-import { resolveRange, type Range } from './range.js';
-import { RECEIPT_FILE, judgeReceipt } from './receipt.js';
-import { semanticFinding } from './semantic.js';
-import { ensureStateDir } from '../io/state.js';
+import { runGates, stageLevels } from './gates.js';
+import { compiled, gather, type Gathered, type GuardPlan } from './gather.js';
 import { LessonCache } from './lesson-cache.js';
-import { compileSecretRules, scanText, type SecretMatch } from './secrets.js';
-import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
+import { semanticFinding } from './semantic.js';
+import { stageProfile } from './stages.js';
 
 export interface GuardOptions {
   cwd: string;
@@ -56,48 +44,6 @@ export interface GuardReport {
 
 export const GUARD_DIR = `${STATE_DIR}/guard`;
 
-function policyError(message: string): LessonsError {
-  return new LessonsError('INVALID_POLICY', `policy/workflow-policy.json is invalid: ${message}`);
-}
-
-function compiled<T>(value: T | { error: string }): T {
-  if (value && typeof value === 'object' && 'error' in value) throw policyError((value as { error: string }).error);
-  return value as T;
-}
-
-/** Lessons-root-relative paths the change adds or modifies. */
-function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): string[] {
-  const prefix = gitPrefix(repo, root);
-  return files
-    .filter((file) => file.status !== 'D' && file.path.startsWith(prefix))
-    .map((file) => file.path.slice(prefix.length));
-}
-
-const MAX_SCAN_BYTES = 1024 * 1024;
-
-async function scanSecrets(policy: Policy, head: Snapshot, changed: readonly string[], cache: LessonCache): Promise<SecretMatch[]> {
-  const rules = compiled(compileSecretRules(policy.secrets));
-  const allowlist = new Set(policy.secrets.allowlist);
-  const digest = sha256(JSON.stringify(policy.secrets.rules));
-  const scan = (rel: string, bytes: Uint8Array): SecretMatch[] =>
-    bytes.length > MAX_SCAN_BYTES || bytes.includes(0) ? [] : scanText(rel, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), rules, new Set());
-  const unknown = head.lessonFiles.filter((file) => file.entry.secrets?.digest !== digest);
-  const contents = new Map(head.knownBytes);
-  const unread = unknown.filter((file) => !contents.has(file.path)).map((file) => file.path);
-  for (const [rel, bytes] of await head.readFiles(unread)) contents.set(rel, bytes);
-  for (const file of unknown) {
-    file.entry.secrets = { digest, matches: scan(file.path, contents.get(file.path) ?? new Uint8Array()).map(({ file: _file, ...match }) => match) };
-    cache.touch();
-  }
-  const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.entry.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
-  if (policy.secrets.scope === 'change') {
-    const lessonPaths = new Set(head.lessonFiles.map((file) => file.path));
-    const others = changed.filter((rel) => !lessonPaths.has(rel));
-    for (const [rel, bytes] of await head.readFiles(others)) matches.push(...scan(rel, bytes));
-  }
-  return matches.filter((match) => !allowlist.has(match.fingerprint));
-}
-
 /**
  * The policy, validated with ajv the first time its text is seen; later runs with the same
  * text skip the validator (and its load time) on the commit path.
@@ -112,121 +58,70 @@ async function policyFor(root: string, cache: LessonCache): Promise<Policy> {
   return policy;
 }
 
-/** Schema errors of each lesson, from the cache or from ajv (loaded only when one is new). */
-async function schemaErrorsOf(snapshot: Snapshot, cache: LessonCache): Promise<(data: unknown) => SchemaError[]> {
-  const byData = new Map<unknown, SchemaError[]>();
-  const missing = snapshot.lessonFiles.filter((file) => file.entry.loaded && file.entry.schemaErrors === undefined);
-  if (missing.length > 0) {
-    const { validateAgainst } = await import('../schema/validate.js');
-    for (const file of missing) file.entry.schemaErrors = validateAgainst('lesson', file.entry.loaded!.data);
-    cache.touch();
-  }
-  for (const file of snapshot.lessonFiles) if (file.entry.loaded) byData.set(file.entry.loaded.data, file.entry.schemaErrors ?? []);
-  return (data) => byData.get(data) ?? [];
-}
-
 function cacheVersion(): string {
   const manifest = fs.readFileSync(packageFile('package.json'), 'utf8');
   const schemas = ['lesson', 'policy'].map((name) => fs.readFileSync(packageFile('schemas', `${name}.schema.json`), 'utf8'));
   return sha256([manifest, ...schemas].join('\0'));
 }
 
-async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[]> {
-  const { runArgv } = await import('../io/run-command.js');
-  const outcomes: QualityOutcome[] = [];
-  for (const command of policy.quality.commands) {
-    const outcome = await runArgv(command.run, root, policy.quality.timeout_seconds);
-    outcomes.push({ name: command.name, argv: command.run, ...outcome });
-  }
-  return outcomes;
-}
-
-interface Sides {
-  head: Snapshot;
-  base?: Snapshot;
-  range?: Range;
-  changed: ChangedFile[];
-}
-
-/** Which trees the stage compares: the staged tree against HEAD, a pushed range, or the working tree. */
-async function sides(repo: GitRepo, root: string, options: GuardOptions, wantBase: boolean, cache: LessonCache): Promise<Sides> {
-  if (options.stage === 'pre-commit') {
-    // Independent git reads, run side by side.
-    const [head, base, changed] = await Promise.all([
-      indexSnapshot(repo, root, cache),
-      !wantBase ? undefined : resolveCommit(repo, 'HEAD').then((commit) => (commit ? commitSnapshot(repo, root, commit, cache, false) : emptySnapshot())),
-      stagedChanges(repo),
-    ]);
-    return { head, ...(base ? { base } : {}), changed };
-  }
-  const range = await resolveRange(repo, { stage: options.stage, base: options.base, head: options.head, env: options.env });
-  if (!range && options.stage !== 'final') {
-    throw new LessonsError('GIT', `no commits yet: nothing for the ${options.stage} guard to check; commit first`);
-  }
-  const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache, false) : emptySnapshot();
-  if (options.stage === 'final') {
-    return { head: await worktreeSnapshot(root, cache), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
-  }
-  return {
-    head: await commitSnapshot(repo, root, range!.head, cache, true),
-    ...(base ? { base } : {}),
-    range: range!,
-    changed: await changesBetween(repo, range!.base, range!.head),
-  };
-}
-
-/** Runs the guard for a stage and writes its report to .lessons/guard/<stage>-last.json. */
-export async function runGuard(options: GuardOptions): Promise<GuardReport> {
+/** Where and what: the repository, the stage's profile, the policy and the level of each gate. */
+async function plan(options: GuardOptions): Promise<GuardPlan> {
   const root = findRepoRoot(options.cwd);
   const repo = await openRepo(root);
   const cache = new LessonCache(root, cacheVersion());
   const policy = await policyFor(root, cache);
-  const levels = stageLevels(policy, options.stage);
-  const on = (gate: Gate): boolean => levels[gate] !== 'off';
-  const incidentPatterns = compiled(compileIncidentPatterns(policy.incident));
-  const { head, base, range, changed } = await sides(repo, root, options, on('promotion'), cache);
-  const paths = changedPaths(repo, root, changed);
-  const needCommits = on('incident-lesson') || (on('preflight-evidence') && options.stage !== 'final');
-  const commits = range && needCommits && options.stage !== 'pre-commit' ? await commitsInRange(repo, range.base, range.head) : undefined;
-  const input: GateInput = {
-    stage: options.stage,
+  return {
+    root,
+    repo,
+    cache,
     policy,
+    profile: stageProfile(options.stage),
+    levels: stageLevels(policy, options.stage),
+    incidentPatterns: compiled(compileIncidentPatterns(policy.incident)),
     now: options.now,
-    head,
-    ...(base ? { base } : {}),
-    ...(commits ? { commits } : options.stage === 'pre-commit' ? {} : { commits: [] }),
-    changedPaths: paths,
-    incidentPatterns,
-    schemaErrors: on('schema') ? await schemaErrorsOf(head, cache) : () => [],
+    env: options.env,
+    base: options.base,
+    head: options.head,
   };
-  if (on('preflight-evidence') && (options.stage === 'pre-commit' || options.stage === 'final')) {
-    input.receipt = judgeReceipt(readTextIfExists(path.join(root, RECEIPT_FILE)), options.now, policy.preflight.receipt_max_age_minutes);
-  }
-  if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
-  if (on('quality')) input.quality = await runQuality(policy, root);
-  if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, options.now);
-  const findings = runGates(input);
-  if (options.stage === 'ci') findings.push(...(await staleExportFindings(root, levels['index-fresh'])));
-  cache.save();
-  if (options.stage === 'final' && policy.review.enabled) {
-    // The semantic lane after the deterministic one; it never throws (its problems are findings).
-    const { runSemanticLane } = await import('../review/command.js');
-    const lane = await runSemanticLane({ cwd: root, policy, base: range?.base, now: options.now });
-    findings.push(...lane.findings.map((finding) => semanticFinding(finding, policy)));
-  }
+}
+
+/** The semantic lane after the deterministic one; it never throws (its problems are findings). */
+async function semanticReview(plan: GuardPlan, gathered: Gathered): Promise<GuardFinding[]> {
+  if (!plan.profile.semanticReview || !plan.policy.review.enabled) return [];
+  const { runSemanticLane } = await import('../review/command.js');
+  const lane = await runSemanticLane({ cwd: plan.root, policy: plan.policy, base: gathered.range?.base, now: plan.now });
+  return lane.findings.map((finding) => semanticFinding(finding, plan.policy));
+}
+
+function guardReport(plan: GuardPlan, { input, range }: Gathered, findings: GuardFinding[]): GuardReport {
   const block = findings.filter((finding) => finding.level === 'block').length;
-  const report: GuardReport = {
+  const headBase = plan.profile.base === 'HEAD';
+  return {
     version: 1,
-    stage: options.stage,
+    stage: plan.profile.stage,
     blocked: block > 0,
-    head: head.label,
-    base: range?.base ?? (options.stage === 'pre-commit' && base && base.label !== 'empty' ? base.label : null),
-    base_from: range?.baseFrom ?? (options.stage === 'pre-commit' ? 'HEAD' : null),
-    levels,
+    head: input.head.label,
+    base: range?.base ?? (headBase && input.base && input.base.label !== 'empty' ? input.base.label : null),
+    base_from: range?.baseFrom ?? (headBase ? 'HEAD' : null),
+    levels: plan.levels,
     counts: { block, warn: findings.length - block },
     findings,
   };
-  writeAudit(root, report, options.now);
+}
+
+/**
+ * Runs the guard for a stage: plan (profile, policy) -> gather (every git and file read) ->
+ * the gates (pure) -> the report, also written to .lessons/guard/<stage>-last.json.
+ */
+export async function runGuard(options: GuardOptions): Promise<GuardReport> {
+  const guard = await plan(options);
+  const gathered = await gather(guard);
+  const findings = runGates(gathered.input);
+  if (guard.profile.checksExports) findings.push(...(await staleExportFindings(guard.root, guard.levels['index-fresh'])));
+  guard.cache.save();
+  findings.push(...(await semanticReview(guard, gathered)));
+  const report = guardReport(guard, gathered, findings);
+  writeAudit(guard.root, report, options.now);
   return report;
 }
 

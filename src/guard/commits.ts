@@ -1,4 +1,4 @@
-import type { CommitInfo } from '../io/git.js';
+import type { CommitInfo } from '../io/git/log.js';
 import type { IncidentPolicy } from '../policy/policy.js';
 import type { Issue } from './finding.js';
 

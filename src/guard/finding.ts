@@ -1,4 +1,5 @@
 import type { Gate, GateLevel, Stage } from '../policy/policy.js';
+import { STAGE_PROFILES } from './stages.js';
 import { compareStrings } from '../util/compare.js';
 
 /** What a gate reports before the policy decides its level: an error or a warning. */
@@ -23,11 +24,11 @@ export interface GuardFinding extends Issue {
 
 /**
  * The policy decides: an error takes the gate's level for the stage, a warning is at most
- * `warn`, `off` drops both, and `final` never blocks.
+ * `warn`, `off` drops both, and a stage that cannot block (final) never does.
  */
 export function applyLevel(gate: Gate, stage: Stage, level: GateLevel, issue: Issue): GuardFinding | undefined {
   if (level === 'off') return undefined;
-  const blocking = level === 'block' && issue.severity === 'error' && stage !== 'final';
+  const blocking = level === 'block' && issue.severity === 'error' && STAGE_PROFILES[stage].canBlock;
   return { gate, level: blocking ? 'block' : 'warn', ...issue };
 }
 

@@ -1,7 +1,8 @@
-import { buildIndex, serializeIndex, type IndexEntry } from '../index/build.js';
-import { diffIndexes } from '../index/diff.js';
+import { buildIndex, serializeIndex } from '../index/build.js';
+import { parseIndexEntries } from '../index/read.js';
+import { diffIndexes, indexStaleness } from '../index/diff.js';
 import { INDEX_FILE } from '../io/repo.js';
-import type { CommitInfo } from '../io/git.js';
+import type { CommitInfo } from '../io/git/log.js';
 import { transitionFindings } from '../lifecycle/transitions.js';
 import { lintTree } from '../lint/lint.js';
 import { GATES, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';
@@ -14,6 +15,7 @@ import { applyLevel, compareGuardFindings, type GuardFinding, type Issue } from 
 import type { ReceiptState } from './receipt.js';
 import type { SecretMatch } from './secrets.js';
 import type { Snapshot } from './snapshot.js';
+import { STAGE_PROFILES } from './stages.js';
 
 export interface QualityOutcome {
   name: string;
@@ -34,7 +36,7 @@ export interface GateInput {
   head: Snapshot;
   /** The other side for the promotion gate: HEAD for pre-commit, the range's base otherwise. */
   base?: Snapshot;
-  /** Commits of the range (pre-push, ci, final); undefined where there are none yet (pre-commit). */
+  /** Commits of the range (stages whose base is a range); undefined where there is none (pre-commit). */
   commits?: CommitInfo[];
   /** Lessons-root-relative paths the change adds or modifies. */
   changedPaths: string[];
@@ -58,37 +60,24 @@ export const schemaGate: GateCheck = (input) => {
   return fromLint(result.findings.filter((finding) => finding.severity === 'error'));
 };
 
-function indexEntries(text: string): IndexEntry[] {
-  try {
-    const data = JSON.parse(text) as { lessons?: unknown };
-    return Array.isArray(data.lessons) ? (data.lessons as IndexEntry[]).filter((entry) => typeof entry?.id === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+const NO_DIFF = { added: [], removed: [], changed: [] };
 
 /** The committed (or staged) index is exactly what `lessons index` would write for this tree. */
 export const indexFreshGate: GateCheck = (input) => {
   const fresh = serializeIndex(buildIndex(input.head.tree.lessons));
   const current = input.head.indexText;
-  const stageHint = input.stage === 'pre-commit' ? `run \`lessons index\` and \`git add ${INDEX_FILE}\`` : `run \`lessons index\` and commit ${INDEX_FILE}`;
+  const stageHint = STAGE_PROFILES[input.stage].indexFix(INDEX_FILE);
   if (current === fresh) return [];
   if (current === undefined) {
-    return [{ rule: 'index-missing', severity: 'error', file: INDEX_FILE, message: `${INDEX_FILE} is missing: ${stageHint}` }];
+    return [{ rule: 'index-missing', severity: 'error', file: INDEX_FILE, message: `${indexStaleness(true, NO_DIFF).headline}: ${stageHint}` }];
   }
-  const diff = diffIndexes(indexEntries(current), buildIndex(input.head.tree.lessons).lessons);
-  const parts = [
-    diff.added.length > 0 ? `not in the index: ${diff.added.join(', ')}` : '',
-    diff.removed.length > 0 ? `no longer in the tree: ${diff.removed.join(', ')}` : '',
-    diff.changed.length > 0 ? `changed: ${diff.changed.join(', ')}` : '',
-  ].filter(Boolean);
-  const what = parts.length > 0 ? ` (${parts.join('; ')})` : ' (only its formatting differs)';
-  return [{ rule: 'index-stale', severity: 'error', file: INDEX_FILE, message: `${INDEX_FILE} is stale${what}: ${stageHint}` }];
+  const { headline, details } = indexStaleness(false, diffIndexes(parseIndexEntries(current) ?? [], buildIndex(input.head.tree.lessons).lessons));
+  return [{ rule: 'index-stale', severity: 'error', file: INDEX_FILE, message: `${headline} (${details.join('; ')}): ${stageHint}` }];
 };
 
 /** Locally a fresh preflight receipt; for commits, the `Lessons-Preflight:` trailer on each. */
 export const preflightEvidenceGate: GateCheck = (input) => {
-  if (input.commits !== undefined && input.stage !== 'final') return preflightTrailerIssues(input.commits);
+  if (STAGE_PROFILES[input.stage].evidence === 'trailers') return preflightTrailerIssues(input.commits ?? []);
   const receipt = input.receipt ?? { state: 'missing' };
   const run = 'run `lessons preflight "<task>"` at the start of the task';
   const max = input.policy.preflight.receipt_max_age_minutes;

@@ -1,6 +1,6 @@
 import { LessonsError } from '../errors.js';
-import { defaultBranch, mergeBase, resolveCommit, upstreamOf, type GitRepo } from '../io/git.js';
-import type { Stage } from '../policy/policy.js';
+import { defaultBranch, mergeBase, resolveCommit, upstreamOf, type GitRepo } from '../io/git/repo.js';
+import type { StageProfile } from './stages.js';
 
 /** The commits a push or a pull request brings: reachable from `head`, not from `base`. */
 export interface Range {
@@ -12,7 +12,7 @@ export interface Range {
 }
 
 export interface RangeOptions {
-  stage: Stage;
+  profile: StageProfile;
   base?: string | undefined;
   head?: string | undefined;
   env: Record<string, string | undefined>;
@@ -43,19 +43,20 @@ async function baseFrom(repo: GitRepo, ref: string, head: string, label: string)
  * Returns undefined before the first commit.
  */
 export async function resolveRange(repo: GitRepo, options: RangeOptions): Promise<Range | undefined> {
-  const headRef = options.head ?? (options.stage === 'pre-push' ? options.env.PRE_COMMIT_TO_REF : undefined) ?? 'HEAD';
+  const { profile, env } = options;
+  const headRef = options.head ?? (profile.refsFromEnv ? env[profile.refsFromEnv.head] : undefined) ?? 'HEAD';
   const head = await resolveCommit(repo, headRef);
   if (!head) {
     if (headRef === 'HEAD') return undefined;
     throw missingHistory(repo, `the head ${headRef}`, 'run `git fetch`');
   }
-  const explicit = options.base ?? (options.stage === 'pre-push' ? options.env.PRE_COMMIT_FROM_REF : undefined);
+  const explicit = options.base ?? (profile.refsFromEnv ? env[profile.refsFromEnv.base] : undefined);
   if (explicit) return baseFrom(repo, explicit, head, explicit);
-  const pullBase = options.env.GITHUB_BASE_REF;
-  if (options.stage === 'ci' && pullBase) return baseFrom(repo, `origin/${pullBase}`, head, `origin/${pullBase}`);
+  const pullBase = env.GITHUB_BASE_REF;
+  if (profile.pullRequestBase && pullBase) return baseFrom(repo, `origin/${pullBase}`, head, `origin/${pullBase}`);
   const upstream = headRef === 'HEAD' ? await upstreamOf(repo) : undefined;
   if (upstream) return baseFrom(repo, upstream, head, `upstream ${upstream}`);
-  const fallback = await defaultBranch(repo, options.stage === 'final');
+  const fallback = await defaultBranch(repo, profile.localDefaultBranch);
   if (fallback) {
     const base = await mergeBase(repo, fallback, head);
     if (base) return { base, head, baseFrom: fallback };

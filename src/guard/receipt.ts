@@ -1,7 +1,5 @@
 /** How the guard judges the preflight receipt (whose format belongs to `lessons preflight`). */
-import { RECEIPT_FILE, parseReceipt, type PreflightReceipt } from '../preflight/receipt.js';
-
-export { RECEIPT_FILE };
+import { parseReceipt, type PreflightReceipt } from '../preflight/receipt.js';
 export type Receipt = PreflightReceipt;
 
 export type ReceiptState =

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readMarkdownFiles, toPosixRelative } from '../io/fs.js';
-import { indexFiles, readBlobs, treeFiles, type GitRepo, type TreeFile } from '../io/git.js';
+import type { GitRepo } from '../io/git/repo.js';
+import { indexFiles, readBlobs, treeFiles, type TreeFile } from '../io/git/tree.js';
 import { INDEX_FILE, LESSONS_DIR, lessonDirs } from '../io/repo.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { levelOfFolder, type Level } from '../lesson/model.js';

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { writeFileAtomic } from '../io/fs.js';
+import { readIndexText } from '../io/index-file.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { listLessonEntries, loadEntries, type LoadedTree } from '../lesson/load.js';
 import { groupById } from '../lint/lint.js';
@@ -9,6 +9,7 @@ import { compareFindings, type Finding } from '../lint/finding.js';
 import { ID_MAX_LENGTH, ID_PATTERN, LEVELS, STATUSES } from '../lesson/model.js';
 import { buildIndex, serializeIndex, type IndexEntry } from './build.js';
 import { diffIndexes, type IndexDiff } from './diff.js';
+import { parseIndexEntries } from './read.js';
 
 export interface IndexResult {
   path: string;
@@ -55,12 +56,12 @@ function indexBlockers(tree: LoadedTree): Finding[] {
   return blockers.sort(compareFindings);
 }
 
-async function freshIndexText(root: string): Promise<{ text: string; count: number }> {
+async function freshIndexText(root: string): Promise<{ text: string; count: number; entries: IndexEntry[] }> {
   return indexTextOf(loadEntries(root, listLessonEntries(root)));
 }
 
 /** The index of a loaded tree, or an error naming what keeps the tree from having one. */
-export function indexTextOf(tree: LoadedTree): { text: string; count: number } {
+export function indexTextOf(tree: LoadedTree): { text: string; count: number; entries: IndexEntry[] } {
   const blockers = indexBlockers(tree);
   if (blockers.length > 0) {
     const shown = blockers.slice(0, 10).map((finding) => `  ${finding.file}: ${finding.message}`);
@@ -68,44 +69,22 @@ export function indexTextOf(tree: LoadedTree): { text: string; count: number } {
     throw new LessonsError('INVALID_LESSON', `cannot build ${INDEX_FILE}: ${blockers.length} problem${blockers.length === 1 ? '' : 's'} in the lessons:\n${shown.join('\n')}\nrun \`lessons lint\` and fix them first`, 1);
   }
   const index = buildIndex(tree.lessons);
-  return { text: serializeIndex(index), count: index.lessons.length };
+  return { text: serializeIndex(index), count: index.lessons.length, entries: index.lessons };
 }
 
 export async function writeIndex(options: { cwd: string }): Promise<IndexResult> {
   const root = findRepoRoot(options.cwd);
   const { text, count } = await freshIndexText(root);
-  const file = path.join(root, INDEX_FILE);
-  let current: string | undefined;
-  try {
-    current = fs.readFileSync(file, 'utf8');
-  } catch {
-    current = undefined;
-  }
-  if (current === text) return { path: INDEX_FILE, lessons: count, written: false };
-  writeFileAtomic(file, text);
+  if (readIndexText(root) === text) return { path: INDEX_FILE, lessons: count, written: false };
+  writeFileAtomic(path.join(root, INDEX_FILE), text);
   return { path: INDEX_FILE, lessons: count, written: true };
-}
-
-function committedEntries(text: string): IndexEntry[] {
-  try {
-    const parsed = JSON.parse(text) as { lessons?: unknown };
-    return Array.isArray(parsed.lessons) ? (parsed.lessons as IndexEntry[]).filter((entry) => typeof entry?.id === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 export async function checkIndex(options: { cwd: string }): Promise<IndexCheckResult> {
   const root = findRepoRoot(options.cwd);
-  const { text } = await freshIndexText(root);
-  let current: string;
-  try {
-    current = fs.readFileSync(path.join(root, INDEX_FILE), 'utf8');
-  } catch {
-    const fresh = JSON.parse(text) as { lessons: IndexEntry[] };
-    return { path: INDEX_FILE, fresh: false, missing: true, diff: diffIndexes([], fresh.lessons) };
-  }
+  const { text, entries } = await freshIndexText(root);
+  const current = readIndexText(root);
+  if (current === undefined) return { path: INDEX_FILE, fresh: false, missing: true, diff: diffIndexes([], entries) };
   if (current === text) return { path: INDEX_FILE, fresh: true, missing: false, diff: { added: [], removed: [], changed: [] } };
-  const fresh = JSON.parse(text) as { lessons: IndexEntry[] };
-  return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(committedEntries(current), fresh.lessons) };
+  return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(parseIndexEntries(current) ?? [], entries) };
 }

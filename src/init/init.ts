@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildIndex, serializeIndex } from '../index/build.js';
 import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
-import { openRepo } from '../io/git.js';
+import { openRepo } from '../io/git/repo.js';
 import { INDEX_FILE, LESSONS_DIR, POLICY_FILE, STATE_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { LEVELS, LEVEL_FOLDERS } from '../lesson/model.js';

@@ -7,6 +7,8 @@ export const LESSONS_DIR = 'lessons';
 export const INDEX_FILE = 'lessons/index.json';
 export const POLICY_FILE = 'policy/workflow-policy.json';
 export const STATE_DIR = '.lessons';
+/** Where the last preflight run is recorded; the guard and the commit-message hooks read it. */
+export const RECEIPT_FILE = `${STATE_DIR}/preflight/last.json`;
 
 /** Where a command runs: the `-C` directory or the process's, resolved to an absolute path. */
 export function resolveCwd(dir: string | undefined): string {
@@ -26,17 +28,23 @@ export function resolveCwd(dir: string | undefined): string {
  * that has a `lessons/` folder (as git finds `.git`).
  */
 export function findRepoRoot(cwd: string): string {
-  let dir = cwd;
-  for (;;) {
-    if (isDirectory(path.join(dir, LESSONS_DIR))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
+  const root = lessonsRootAbove(cwd);
+  if (root !== undefined) return root;
   throw new LessonsError(
     'NOT_A_LESSONS_REPO',
     `not a lessons repository (no lessons/ folder in ${cwd} or any parent): run \`lessons init\` or pass -C <dir>`,
   );
+}
+
+/** The nearest directory at or above `start` holding a lessons/ folder, or undefined (for the hooks, which never throw for this). */
+export function lessonsRootAbove(start: string): string | undefined {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (isDirectory(path.join(dir, LESSONS_DIR))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
 }
 
 function isDirectory(dir: string): boolean {

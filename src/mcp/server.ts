@@ -10,8 +10,8 @@ import { z } from 'zod';
 import { askQuestions } from '../ask/command.js';
 import { errorMessage, isLessonsError } from '../errors.js';
 import { extractDrafts } from '../capture/blocks.js';
-import { selectLessons } from '../hooks/engine.js';
-import { formatLessons } from '../hooks/format.js';
+import { selectForRequest } from '../preflight/command.js';
+import { formatLessons } from '../agent/format.js';
 // REPLACE at merge: storeDrafts from src/capture/store.ts.
 import { storeDrafts } from '../capture/store.js';
 import { findRepoRoot } from '../io/repo.js';
@@ -65,7 +65,7 @@ export function createLessonsServer(options: McpOptions): McpServer {
     },
     async (args) =>
       guarded(async () => {
-        const selected = await selectLessons(root, { task: args.task, paths: args.paths, tool: args.tool, command: args.command, limit: args.limit });
+        const selected = await selectForRequest(root, { task: args.task, paths: args.paths, tool: args.tool, command: args.command, limit: args.limit });
         if (selected.length === 0) return text('No lesson matches this task.');
         return text(`${formatLessons('Lessons for this task; follow their checklists:', selected, { reasons: true })}\n\n${JSON.stringify({ task: args.task, selected }, null, 2)}`);
       }),

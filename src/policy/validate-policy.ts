@@ -1,6 +1,7 @@
 import { LessonsError } from '../errors.js';
 import { validateAgainst } from '../schema/validate.js';
-import { readPolicyFile, resolvePolicy, type Policy } from './policy.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { resolvePolicy, type Policy } from './policy.js';
 
 /** Reads and validates the policy; an invalid one is a configuration error (exit 2) naming the field. */
 export function loadPolicy(root: string): Policy {

@@ -1,11 +1,15 @@
-import path from 'node:path';
-import { findRepoRoot } from '../io/repo.js';
-import { readPolicyFile, resolvePolicy, type Policy } from '../policy/policy.js';
+import { RECEIPT_FILE, findRepoRoot } from '../io/repo.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { writeReceiptText } from '../io/receipt-file.js';
+import { resolvePolicy, type Policy } from '../policy/policy.js';
+import { formatJson } from '../util/json.js';
 import { explain } from './explain.js';
-import { renderWithinBudget, type OutputFormat, type PreflightReport, type SelectedLesson } from './format.js';
-import { buildQuery, isHookMode, type PreflightInput } from './query.js';
+import { renderWithinBudget } from '../reporters/preflight.js';
+import type { OutputFormat } from '../reporters/registry.js';
+import type { PreflightReport, SelectedLesson } from './report.js';
+import { buildQuery, isHookMode, triggerPath, type PreflightInput } from './query.js';
 import { rankLessons } from './rank.js';
-import { makeReceipt, writeReceipt, RECEIPT_FILE } from './receipt.js';
+import { makeReceipt } from './receipt.js';
 import { openSearch } from './search-cache.js';
 import type { DocRecord, SearchIndex } from './search-index.js';
 import { selectLessons } from './select.js';
@@ -60,17 +64,6 @@ export function selectFromIndex(
   return { selected, records };
 }
 
-/** A --path as lesson triggers see it: repo-relative and POSIX (absolute paths inside the repository are made relative). */
-export function repoPath(root: string, file: string): string {
-  const posix = file.split(path.sep).join('/');
-  if (path.isAbsolute(file)) {
-    const relative = path.relative(root, file);
-    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/');
-    return posix;
-  }
-  return posix.replace(/^(\.\/)+/, '');
-}
-
 export interface RepositorySelection {
   selected: SelectedLesson[];
   records: Map<string, DocRecord>;
@@ -82,7 +75,7 @@ export interface RepositorySelection {
  * The preflight selection for `input` in the repository at `root`, through the cached search
  * index, without printing or writing a receipt: what review, hooks and other callers use.
  */
-export async function selectInRepository(root: string, input: PreflightInput, policy: Policy, now: Date, limit?: number): Promise<RepositorySelection> {
+async function selectInRepository(root: string, input: PreflightInput, policy: Policy, now: Date, limit?: number): Promise<RepositorySelection> {
   const opened = await openSearch(root);
   try {
     return { ...selectFromIndex(opened.index, input, policy, now, limit), digest: opened.digest, warning: opened.warning };
@@ -91,13 +84,41 @@ export async function selectInRepository(root: string, input: PreflightInput, po
   }
 }
 
+/** What a caller outside preflight asks for (review, agent hooks, the MCP server): a task, or only the context flags of hook mode. */
+export interface SelectionRequest {
+  task: string;
+  /** The policy when the caller has it already; the repository's otherwise. */
+  policy?: Policy | undefined;
+  paths?: readonly string[] | undefined;
+  tool?: string | undefined;
+  command?: string | undefined;
+  limit?: number | undefined;
+  now?: Date | undefined;
+  /** Where a caller collects what is broken (an index that had to be scanned around). */
+  problems?: string[] | undefined;
+}
+
+/**
+ * The one way other callers select lessons: preflight's selection with the repository's
+ * policy, through the cached search index, without printing or writing a receipt. With a task
+ * it ranks by relevance; with only a tool, paths or a command it is hook mode (trigger matches,
+ * at most the policy's hook_max, critical ones first).
+ */
+export async function selectForRequest(root: string, request: SelectionRequest): Promise<SelectedLesson[]> {
+  const policy = request.policy ?? resolvePolicy(readPolicyFile(root).data);
+  const input = { task: request.task, paths: [...(request.paths ?? [])], tool: request.tool ?? null, command: request.command ?? null, project: null };
+  const { selected, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit);
+  if (warning) request.problems?.push(`lessons: ${warning}`);
+  return selected;
+}
+
 /** `lessons preflight`: the lessons to have in front of you before the task, and a receipt that you saw them. */
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const root = findRepoRoot(options.cwd);
   const policy = resolvePolicy(readPolicyFile(root).data);
   const input: PreflightInput = {
     task: options.task,
-    paths: options.paths.map((file) => repoPath(root, file)),
+    paths: options.paths.map((file) => triggerPath(root, root, file)),
     tool: options.tool,
     command: options.command,
     project: options.project,
@@ -117,6 +138,6 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   };
   const summary = (id: string): string => records.get(id)?.summary ?? '';
   const { report, output } = renderWithinBudget(full, options.format, options.budget, summary);
-  writeReceipt(root, makeReceipt(input, report.selected.map((lesson) => lesson.id), digest, options.now));
+  writeReceiptText(root, formatJson(makeReceipt(input, report.selected.map((lesson) => lesson.id), digest, options.now)));
   return { report, output, warning: chosen.warning };
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { stem, words } from './text.js';
 
 /** What a preflight run is asked about: the task text and the context flags. */
@@ -7,6 +8,18 @@ export interface PreflightInput {
   tool: string | null;
   command: string | null;
   project: string | null;
+}
+
+/**
+ * A path as lesson triggers see it: repo-relative POSIX inside the repository, absolute POSIX
+ * outside. A relative path is taken from `cwd` (a hook's working directory; preflight's --path
+ * from the repository root).
+ */
+export function triggerPath(root: string, cwd: string, file: string): string {
+  const absolute = path.resolve(cwd, file);
+  const rel = path.relative(root, absolute);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return (inside ? rel : absolute).split(path.sep).join('/');
 }
 
 /** A search term of the query: from the task itself, or added by a synonym of a task word. */

@@ -1,12 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomic } from '../io/fs.js';
-import { ensureStateDir } from '../io/state.js';
-import { formatJson } from '../util/json.js';
 import type { PreflightInput } from './query.js';
-
-/** Where the last preflight run is recorded; the guard and the prepare-commit-msg hook read it. */
-export const RECEIPT_FILE = '.lessons/preflight/last.json';
 
 export interface PreflightReceipt {
   version: 1;
@@ -37,12 +29,6 @@ export function makeReceipt(input: PreflightInput, selected: readonly string[], 
   };
 }
 
-export function writeReceipt(root: string, receipt: PreflightReceipt): string {
-  ensureStateDir(root);
-  writeFileAtomic(path.join(root, RECEIPT_FILE), formatJson(receipt), { durable: false });
-  return RECEIPT_FILE;
-}
-
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
@@ -67,14 +53,9 @@ export function parseReceipt(text: string): { receipt: PreflightReceipt } | { re
   return { receipt: r as unknown as PreflightReceipt };
 }
 
-/** The receipt of the last preflight run in `root`, or undefined when there is none or it is not a valid receipt. */
-export function readLastReceipt(root: string): PreflightReceipt | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(root, RECEIPT_FILE), 'utf8');
-  } catch {
-    return undefined;
-  }
+/** A receipt's text as a receipt, or undefined when there is none or it is not a valid receipt. */
+export function receiptFromText(text: string | undefined): PreflightReceipt | undefined {
+  if (text === undefined) return undefined;
   const parsed = parseReceipt(text);
   return 'receipt' in parsed ? parsed.receipt : undefined;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
 import type { LoadedLesson } from '../lesson/load.js';
+import { parseIndexEntries } from '../index/read.js';
 import { writeFileAtomic } from '../io/fs.js';
 import { INDEX_FILE, lessonDirs } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
@@ -171,9 +172,10 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
     }
     verifiedMtimeMs = foldersMtime;
   }
+  const entries = parseIndexEntries(text.toString('utf8'));
+  if (entries === undefined) return fallback(root, `${INDEX_FILE} is not a valid index`);
   let built: { bytes: Uint8Array; index: SearchIndex };
   try {
-    const entries = (JSON.parse(text.toString('utf8')) as { lessons: IndexEntry[] }).lessons;
     built = await fromEntries(entries, digest, stat, verifiedMtimeMs);
   } catch {
     return fallback(root, `${INDEX_FILE} is not a valid index`);

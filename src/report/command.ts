@@ -1,5 +1,5 @@
 import { buildIndex } from '../index/build.js';
-import { preflightTrailers } from '../io/git-log.js';
+import { preflightTrailers } from '../io/git/log.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { loadPolicy } from '../policy/validate-policy.js';

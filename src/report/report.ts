@@ -1,6 +1,6 @@
 import { fingerprint, similarGroups } from '../capture/similarity.js';
 import type { IndexEntry } from '../index/build.js';
-import type { PreflightTrailer } from '../io/git-log.js';
+import type { PreflightTrailer } from '../io/git/log.js';
 import { patternEvidence, principleEvidence } from '../lifecycle/evidence.js';
 import { LEVELS, STATUSES, type Lesson, type Level, type Status } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';

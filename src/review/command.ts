@@ -1,5 +1,5 @@
 import { errorMessage } from '../errors.js';
-import { collectChanges } from '../io/git-diff.js';
+import { collectChanges } from '../io/git/diff.js';
 import { findRepoRoot } from '../io/repo.js';
 import type { Severity } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';

@@ -1,4 +1,4 @@
-import { selectInRepository } from '../preflight/command.js';
+import { selectForRequest } from '../preflight/command.js';
 import type { Policy } from '../policy/policy.js';
 import type { ReviewLesson } from './prompt.js';
 
@@ -34,7 +34,6 @@ export async function selectForReview(
   now: Date,
 ): Promise<ReviewLesson[]> {
   const task = `${change.commitMessages} ${changedWords(change.diff).join(' ')}`.replace(/\s+/g, ' ').trim();
-  const input = { task, paths: [...change.paths], tool: null, command: null, project: null };
-  const { selected } = await selectInRepository(root, input, policy, now, MAX_REVIEW_LESSONS);
+  const selected = await selectForRequest(root, { task, paths: change.paths, policy, now, limit: MAX_REVIEW_LESSONS });
   return selected.map((lesson) => ({ id: lesson.id, title: lesson.title, level: lesson.level, severity: lesson.severity, checklist: lesson.checklist }));
 }

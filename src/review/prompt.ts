@@ -1,3 +1,4 @@
+import type { DiffSection } from '../io/git/diff.js';
 import type { Level, Severity } from '../lesson/model.js';
 
 /** A lesson as the reviewer sees it: enough to judge a diff, nothing more. */
@@ -7,12 +8,6 @@ export interface ReviewLesson {
   level: Level;
   severity: Severity;
   checklist: string[];
-}
-
-export interface DiffSection {
-  /** What the section holds, like `committed since main` or `uncommitted`. */
-  label: string;
-  text: string;
 }
 
 export interface ReviewPromptInput {

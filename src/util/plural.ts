@@ -2,3 +2,8 @@
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
+
+/** `a`, `a or b`, `a, b or c` (with `and` as the conjunction: `a, b and c`). */
+export function listWords(words: readonly string[], conjunction: 'and' | 'or'): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
+}

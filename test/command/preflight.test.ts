@@ -5,11 +5,15 @@ import { buildIndex, serializeIndex } from '../../src/index/build.js';
 import { writeIndex } from '../../src/index/command.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { preflight, type PreflightOptions } from '../../src/preflight/command.js';
-import { readLastReceipt, RECEIPT_FILE } from '../../src/preflight/receipt.js';
+import { readReceiptText } from '../../src/io/receipt-file.js';
+import { RECEIPT_FILE } from '../../src/io/repo.js';
+import { receiptFromText } from '../../src/preflight/receipt.js';
 import { CACHE_FILE } from '../../src/preflight/search-cache.js';
 import { sha256 } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { NOW, RELEASE_AND_FORCE_PUSH } from '../helpers/preflight.js';
+
+const readLastReceipt = (root: string) => receiptFromText(readReceiptText(root));
 import { tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const LESSONS = RELEASE_AND_FORCE_PUSH;

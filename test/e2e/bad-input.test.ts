@@ -118,6 +118,15 @@ describe('usage errors (built binary)', () => {
     }
   });
 
+  it('completes the options of a fast command from the same table its parser and --help use', () => {
+    const completion = runCli(['--get-yargs-completions', 'lessons', 'guard', '--']);
+    expect(completion.exitCode).toBe(0);
+    for (const option of ['--stage', '--base', '--head', '--json']) expect(completion.stdout.split('\n')).toContain(option);
+    const help = runCli(['guard', '--help']);
+    for (const option of ['--stage <stage>', '--base <ref>', '--head <ref>', '--json']) expect(help.stdout).toContain(option);
+    expect(runCli(['completion']).stdout).toContain('lessons --get-yargs-completions');
+  });
+
   it('an unknown command exits 2 with a hint and no stack trace', () => {
     const result = runCli(['frobnicate']);
     expect(result.exitCode).toBe(2);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GuardReport } from '../../src/guard/command.js';
-import { annotations, escapeData, escapeProperty, reportText, stepSummary } from '../../src/guard/report.js';
+import { escapeData, escapeProperty } from '../../src/reporters/github.js';
+import { annotations, reportText, stepSummary } from '../../src/reporters/guard.js';
 
 const LEVELS = { schema: 'block', 'index-fresh': 'block', 'preflight-evidence': 'warn', 'incident-lesson': 'block', promotion: 'block', secrets: 'block', quality: 'warn', retrieval: 'block' } as const;
 

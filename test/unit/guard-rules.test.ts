@@ -3,9 +3,9 @@ import { incidentIssues, isIncidentCommit, preflightTrailerIssues } from '../../
 import { applyLevel } from '../../src/guard/finding.js';
 import { judgeReceipt, preflightTrailerValue } from '../../src/guard/receipt.js';
 import { compileSecretRules, scanText, secretFingerprint, shannonEntropy, type CompiledRule } from '../../src/guard/secrets.js';
-import { hasOwnText, skipsSource } from '../../src/hooks/trailer.js';
-import type { CommitInfo } from '../../src/io/git.js';
-import { parseTrailerLines } from '../../src/io/git.js';
+import { hasOwnText, skipsSource } from '../../src/githooks/trailer.js';
+import type { CommitInfo } from '../../src/io/git/log.js';
+import { parseTrailerLines } from '../../src/io/git/log.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { fakeToken } from '../helpers/guard.js';
 

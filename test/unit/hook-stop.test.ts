@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sessionFileName } from '../../src/hooks/session.js';
-import { assistantTexts, formatUncovered, uncoveredItems } from '../../src/hooks/stop.js';
+import { sessionFileName } from '../../src/agent/session.js';
+import { assistantTexts, formatUncovered, uncoveredItems } from '../../src/agent/stop.js';
 import type { IndexEntry } from '../../src/index/build.js';
 
 describe('assistantTexts', () => {

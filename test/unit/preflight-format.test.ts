@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, formatReport, renderWithinBudget, type PreflightReport, type SelectedLesson } from '../../src/preflight/format.js';
+import type { PreflightReport, SelectedLesson } from '../../src/preflight/report.js';
+import { estimateTokens, formatReport, renderWithinBudget } from '../../src/reporters/preflight.js';
 import { makeReceipt } from '../../src/preflight/receipt.js';
 import { taskInput } from '../helpers/preflight.js';
 

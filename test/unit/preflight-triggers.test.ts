@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { patchFiles, triggerPath } from '../../src/hooks/input.js';
+import { patchFiles } from '../../src/agent/input.js';
+import { triggerPath } from '../../src/preflight/query.js';
 import { commandMatches, matchTriggers, simpleCommands } from '../../src/preflight/triggers.js';
 
 const row = (fields: Partial<{ tools: string[]; paths: string[]; commands: string[] }>) => ({ tools: [], paths: [], commands: [], ...fields });

@@ -1,0 +1,22 @@
+import type { CommandTable } from '../options.js';
+
+export const GUARD = {
+  command: 'guard',
+  describe: 'Check the workflow gates for a stage: --stage pre-commit|pre-push|ci|final',
+  usage: ['guard --stage pre-commit|pre-push|ci|final [--json] [--base <ref>] [--head <ref>] [-C <dir>]'],
+  options: {
+    stage: {
+      type: 'string',
+      value: '<stage>',
+      describe: 'pre-commit: the staged change; pre-push and ci: the commits since the base;\nfinal: the working tree (never blocks)',
+    },
+    json: { type: 'boolean', default: false, describe: 'print the report as JSON' },
+    base: {
+      type: 'string',
+      value: '<ref>',
+      describe: 'the commit to compare against (default: GITHUB_BASE_REF in CI, the upstream,\nor the default branch)',
+    },
+    head: { type: 'string', value: '<ref>', describe: 'the commit to check (pre-push and ci; default HEAD)' },
+  },
+  epilog: 'Runs the workflow gates of policy/workflow-policy.json for a stage and exits 1 when one blocks.\nExit codes: 0 nothing blocks, 1 blocked, 2 usage or configuration error.',
+} as const satisfies CommandTable;

@@ -1,0 +1,28 @@
+import type { CommandTable } from '../options.js';
+
+export const HOOKS = {
+  command: 'hooks <action>',
+  describe: 'Install, remove or show the git hooks (or --claude|--codex|--cursor agent hooks)',
+  usage: ['hooks install|uninstall|status [--json] [-C <dir>]', 'hooks install|uninstall --claude|--codex|--cursor [--json] [-C <dir>]'],
+  positionals: { action: { describe: 'install, uninstall or status', required: true } },
+  options: {
+    json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
+    claude: { type: 'boolean', default: false, describe: 'merge the agent hook entries into .claude/settings.json (Claude Code)' },
+    codex: { type: 'boolean', default: false, describe: 'merge them into .codex/hooks.json (Codex CLI)' },
+    cursor: {
+      type: 'boolean',
+      default: false,
+      describe: 'merge them into .cursor/hooks.json (Cursor)\n(with any of these, only the agent settings are written; never clobbered;\nuninstall removes only the lessons entries; a command you edited is kept)',
+    },
+  },
+  epilog:
+    '  install     write pre-commit, prepare-commit-msg, commit-msg and pre-push hooks where git runs\n' +
+    '              hooks from (core.hooksPath aware); a hook already there is moved aside and runs first\n' +
+    '  uninstall   remove them and put back what install moved aside\n' +
+    '  status      show which hooks are installed\n' +
+    'Agent hooks run the project\'s node_modules/.bin/lessons, else `lessons` on PATH, and say\n' +
+    'on stderr when neither exists. `lessons doctor` checks the whole set-up.\n' +
+    'The hooks call `lessons hooks prepare-commit-msg|commit-msg <file> [source]` to add the\n' +
+    'Lessons-Preflight trailer, and `lessons guard` to check commits and pushes.\n' +
+    'LESSONS_DISABLE=1 turns every hook into a no-op.',
+} as const satisfies CommandTable;

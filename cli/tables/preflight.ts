@@ -1,0 +1,30 @@
+import { OUTPUT_FORMATS } from '../../src/reporters/registry.js';
+import type { CommandTable } from '../options.js';
+
+export const PREFLIGHT = {
+  command: 'preflight [task..]',
+  describe: 'Select the lessons that matter for a task, with their checklists',
+  usage: ['preflight "<task>" [options]'],
+  positionals: { task: { describe: 'What is about to be done', variadic: true } },
+  options: {
+    path: { type: 'string', value: '<file|glob>', multiple: true, describe: 'a file about to be touched (repeatable); matched against trigger paths' },
+    tool: { type: 'string', value: '<name>', describe: 'the tool about to run (e.g. Edit, Bash); matched against trigger tools' },
+    command: { type: 'string', value: '"<cmd>"', describe: 'the shell command about to run; matched against trigger commands' },
+    project: { type: 'string', value: '<name>', describe: 'prefer lessons scoped to this project' },
+    budget: {
+      type: 'string',
+      value: '<tokens>',
+      describe: 'cap the printed size, dropping whole lessons from the bottom of the\nranking; a token is estimated as 4 characters',
+    },
+    limit: { type: 'string', value: '<n>', describe: 'show at most n lessons (critical trigger matches are always shown)' },
+    format: { type: 'string', value: '<fmt>', choices: OUTPUT_FORMATS, describe: 'text (default), markdown (for a PR or status update) or json' },
+    json: { type: 'boolean', describe: 'same as --format json' },
+  },
+  epilog:
+    'Print the lessons to have in front of you before a task, as a checklist, and record a\n' +
+    'receipt in .lessons/preflight/last.json. With --tool, --path or --command and no task\n' +
+    "(hook mode) it returns at most the policy's hook_max lessons whose triggers match,\n" +
+    'critical ones first; a critical lesson whose trigger matches is always returned.\n\n' +
+    'Exit codes: 0 on a normal run (also when nothing matches), 2 on a usage error or outside\n' +
+    'a lessons repository.',
+} as const satisfies CommandTable;

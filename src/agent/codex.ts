@@ -1,0 +1,19 @@
+/**
+ * Codex CLI hooks (developers.openai.com/codex/hooks; the generated schemas in openai/codex
+ * codex-rs/hooks/schema/generated/*.command.{input,output}.schema.json). Codex uses Claude
+ * Code's wire format, with these differences that matter here:
+ * - SessionStart and UserPromptSubmit accept `hookSpecificOutput.additionalContext`;
+ * - PreToolUse parses `additionalContext` but does not support it, so lessons go in the common
+ *   `systemMessage`; its input is `tool_name` (Bash, apply_patch, MCP tools) and
+ *   `tool_input.command`;
+ * - Stop gets `last_assistant_message` and `stop_hook_active`; `transcript_path` may be null and
+ *   is not Claude's JSONL, so only `last_assistant_message` is read.
+ */
+import { claudeStyleHook } from './claude.js';
+import type { HookInput, HookRun } from './input.js';
+
+export const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
+
+export function codexHook(event: string, input: HookInput, run: HookRun): Promise<string> {
+  return claudeStyleHook('codex', event, input, run);
+}

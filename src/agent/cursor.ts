@@ -1,0 +1,64 @@
+/**
+ * Cursor agent hooks (cursor.com/docs/agent/hooks; .cursor/hooks.json, `"version": 1`).
+ *
+ * Contract used: input on stdin with `hook_event_name`, `conversation_id`, `generation_id`,
+ * `workspace_roots`; per event:
+ * - `sessionStart`: answer `{"additional_context": <text>}` to add context to the session;
+ * - `beforeShellExecution` (`command`, `cwd`): answer `{"permission": "allow"}`, with the
+ *   lessons for the command in `agent_message` (the message for the agent) and, once per
+ *   conversation, what is broken (a truncated index, an invalid policy) in `user_message`.
+ *   Never deny or ask;
+ * - `beforeReadFile` (`file_path`): `{"permission": "allow"}` (that answer has no message field);
+ * - `beforeSubmitPrompt` (`prompt`): `{"continue": true}` (no documented context field);
+ * - `afterAgentResponse` (`text`): `[LESSON]` blocks in the agent's answer are captured; `{}`;
+ * - `afterFileEdit`, `stop` and any other event: `{}`.
+ * Every answer is the allowing one: a hook that errs still prints it (see neutralAnswer).
+ */
+import { formatLessons } from './format.js';
+import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from './health.js';
+import { str, type HookInput, type HookRun } from './input.js';
+import { sessionStartLessons } from './moments.js';
+import { selectForRequest } from '../preflight/command.js';
+import { TOOL_CALL_LIMIT } from './format.js';
+import { updateSession } from './session.js';
+import { neutralAnswer } from './neutral.js';
+
+export const CURSOR_EVENTS = ['sessionStart', 'beforeSubmitPrompt', 'beforeShellExecution', 'beforeReadFile', 'afterFileEdit', 'afterAgentResponse', 'stop'] as const;
+
+export function cursorNeutral(event: string): string {
+  return neutralAnswer('cursor', event);
+}
+
+export async function cursorHook(event: string, input: HookInput, run: HookRun): Promise<string> {
+  const sessionId = str(input, 'conversation_id');
+  const problems: Problems = [];
+  switch (event) {
+    case 'sessionStart': {
+      const lessons = sessionStartLessons(await hookIndexEntries(run.root, problems));
+      if (lessons.length === 0) return cursorNeutral(event);
+      if (sessionId) await updateSession(run.root, sessionId, { shown: lessons.map((lesson) => lesson.id) });
+      return `${JSON.stringify({ additional_context: formatLessons('Lessons from this repository (critical and high severity, canonical); keep their checklists in mind:', lessons) })}\n`;
+    }
+    case 'beforeShellExecution': {
+      const command = str(input, 'command');
+      if (!command) return cursorNeutral(event);
+      const policy = hookPolicy(run.root, problems);
+      const lessons = await selectForRequest(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems });
+      // What is broken goes once per conversation in `user_message`, the text Cursor shows the user.
+      const notice = await noticeOnce(run.root, sessionId, problems);
+      const shown = notice ? { user_message: notice } : {};
+      if (lessons.length === 0) return notice ? `${JSON.stringify({ permission: 'allow', ...shown })}\n` : cursorNeutral(event);
+      if (sessionId) await updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
+      const text = formatLessons('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, { reasons: true });
+      return `${JSON.stringify({ permission: 'allow', ...shown, agent_message: text })}\n`;
+    }
+    case 'afterAgentResponse': {
+      const { captureBlocks } = await import('./capture.js');
+      await captureBlocks(run, sessionId, str(input, 'text') ?? '');
+      return cursorNeutral(event);
+    }
+    default:
+      return cursorNeutral(event);
+  }
+}
+

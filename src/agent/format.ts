@@ -1,0 +1,33 @@
+/** The text an agent sees: compact, one lesson per block, its checklist as boxes. */
+import type { SelectedLesson } from '../preflight/report.js';
+
+/** Above this an answer is cut: harnesses cap what they inject, and a wall of text is not read. */
+export const MAX_CONTEXT_CHARS = 8000;
+
+/** The most lessons a tool call shows: at most 3, never in the way. */
+export const TOOL_CALL_LIMIT = 3;
+
+export function formatLesson(lesson: SelectedLesson, options: { reasons?: boolean } = {}): string {
+  const lines = [`- [${lesson.severity}] ${lesson.id}: ${lesson.title} (${lesson.path})`];
+  if (options.reasons && lesson.reasons.length > 0) lines.push(`  why: ${lesson.reasons.join('; ')}`);
+  for (const item of lesson.checklist) lines.push(`  - [ ] ${item}`);
+  return lines.join('\n');
+}
+
+/** A heading line, then the lessons, dropping whole lessons from the end past the size cap. */
+export function formatLessons(heading: string, lessons: readonly SelectedLesson[], options: { reasons?: boolean; repeated?: ReadonlySet<string> } = {}): string {
+  let text = heading;
+  let dropped = 0;
+  for (const lesson of lessons) {
+    const block = options.repeated?.has(lesson.id)
+      ? `- [${lesson.severity}] ${lesson.id}: ${lesson.title} (checklist shown earlier in this session)`
+      : formatLesson(lesson, options);
+    if (text.length + block.length + 1 > MAX_CONTEXT_CHARS) {
+      dropped++;
+      continue;
+    }
+    text += `\n${block}`;
+  }
+  if (dropped > 0) text += `\n(${dropped} more not shown: run \`lessons preflight\` for the full list)`;
+  return text;
+}

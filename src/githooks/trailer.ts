@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { readTextIfExists } from '../io/fs.js';
+import { addTrailerIfAbsent } from '../io/git/log.js';
+import { configValue, gitPath, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
+import { findRepoRoot } from '../io/repo.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { readReceiptText } from '../io/receipt-file.js';
+import { resolvePolicy } from '../policy/policy.js';
+import { PREFLIGHT_TRAILER } from '../guard/commits.js';
+import { judgeReceipt, preflightTrailerValue } from '../guard/receipt.js';
+
+export interface TrailerOutcome {
+  added: boolean;
+  /** Why not, or what was added: one line for the hook to print. */
+  note: string;
+}
+
+/**
+ * Whether the message has words of its own: lines that are not comments, above git's
+ * scissors line. An empty message makes git abort the commit, and a trailer must not stop that.
+ */
+export function hasOwnText(message: string, commentChar: string): boolean {
+  for (const line of message.split('\n')) {
+    if (line.startsWith(`${commentChar} `) && line.includes('>8')) break;
+    if (line.startsWith(commentChar)) continue;
+    if (line.trim() !== '') return true;
+  }
+  return false;
+}
+
+/** prepare-commit-msg's second argument: git's own merge and squash messages are left alone. */
+export function skipsSource(source: string | undefined): boolean {
+  return source === 'merge' || source === 'squash';
+}
+
+async function commentChar(repo: GitRepo): Promise<string> {
+  const value = await configValue(repo, 'core.commentChar');
+  return value === undefined || value === 'auto' || value === '' ? '#' : value.charAt(0);
+}
+
+/** git is concluding a merge or a squash (commit-msg gets no source argument, so it asks the repository). */
+async function mergeOrSquashInProgress(repo: GitRepo): Promise<boolean> {
+  if (await resolveCommit(repo, 'MERGE_HEAD')) return true;
+  return fs.existsSync(await gitPath(repo, 'SQUASH_MSG'));
+}
+
+export interface TrailerOptions {
+  cwd: string;
+  file: string;
+  /** prepare-commit-msg's source argument; undefined for commit-msg. */
+  source?: string | undefined;
+  hook: 'prepare-commit-msg' | 'commit-msg';
+  now: Date;
+}
+
+/**
+ * Appends `Lessons-Preflight: <ids or none>` from a fresh receipt, with git interpret-trailers
+ * semantics: once (an existing trailer wins), never on merge or squash messages, never onto an
+ * empty message (commit-msg adds it after the editor closes).
+ */
+export async function addPreflightTrailer(options: TrailerOptions): Promise<TrailerOutcome> {
+  if (skipsSource(options.source)) return { added: false, note: `no trailer on a ${options.source} message` };
+  let root: string;
+  try {
+    root = findRepoRoot(options.cwd);
+  } catch {
+    return { added: false, note: 'not a lessons repository: no trailer' };
+  }
+  const repo = await openRepo(options.cwd);
+  if (options.hook === 'commit-msg' && (await mergeOrSquashInProgress(repo))) return { added: false, note: 'no trailer on a merge or squash message' };
+  const file = path.resolve(options.cwd, options.file);
+  const message = readTextIfExists(file);
+  if (message === undefined) return { added: false, note: `${options.file} does not exist: no trailer` };
+  if (!hasOwnText(message, await commentChar(repo))) return { added: false, note: 'the message is empty so far: no trailer yet' };
+  const policy = resolvePolicy(readPolicyFile(root).data);
+  const receipt = judgeReceipt(readReceiptText(root), options.now, policy.preflight.receipt_max_age_minutes);
+  if (receipt.state !== 'fresh') {
+    return { added: false, note: `no fresh preflight receipt, so no ${PREFLIGHT_TRAILER} trailer: run \`lessons preflight "<task>"\` at the start of a task` };
+  }
+  const value = preflightTrailerValue(receipt.receipt);
+  await addTrailerIfAbsent(repo, file, PREFLIGHT_TRAILER, value);
+  return { added: true, note: `${PREFLIGHT_TRAILER}: ${value}` };
+}

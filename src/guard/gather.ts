@@ -1,0 +1,164 @@
+import { LessonsError } from '../errors.js';
+import { readReceiptText } from '../io/receipt-file.js';
+import { changesBetween, stagedChanges, worktreeChanges, type ChangedFile } from '../io/git/changes.js';
+import { commitsInRange } from '../io/git/log.js';
+import { resolveCommit, type GitRepo } from '../io/git/repo.js';
+import type { Gate, GateLevel, Policy } from '../policy/policy.js';
+import type { SchemaError } from '../schema/validate.js';
+import { sha256 } from '../util/digest.js';
+import type { GateInput, QualityOutcome } from './gates.js';
+import type { LessonCache } from './lesson-cache.js';
+import { resolveRange, type Range } from './range.js';
+import { judgeReceipt } from './receipt.js';
+import { compileSecretRules, scanText, type SecretMatch } from './secrets.js';
+import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
+import type { StageProfile } from './stages.js';
+
+/** What the guard decided before reading anything: where, which stage, which gates are on. */
+export interface GuardPlan {
+  root: string;
+  repo: GitRepo;
+  cache: LessonCache;
+  policy: Policy;
+  profile: StageProfile;
+  levels: Record<Gate, GateLevel>;
+  incidentPatterns: RegExp[];
+  now: Date;
+  env: Record<string, string | undefined>;
+  base?: string | undefined;
+  head?: string | undefined;
+}
+
+/** Everything the gates judge, and the range it came from. */
+export interface Gathered {
+  input: GateInput;
+  range?: Range;
+}
+
+export function policyError(message: string): LessonsError {
+  return new LessonsError('INVALID_POLICY', `policy/workflow-policy.json is invalid: ${message}`);
+}
+
+export function compiled<T>(value: T | { error: string }): T {
+  if (value && typeof value === 'object' && 'error' in value) throw policyError((value as { error: string }).error);
+  return value as T;
+}
+
+/** Lessons-root-relative paths the change adds or modifies. */
+function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): string[] {
+  const prefix = gitPrefix(repo, root);
+  return files
+    .filter((file) => file.status !== 'D' && file.path.startsWith(prefix))
+    .map((file) => file.path.slice(prefix.length));
+}
+
+const MAX_SCAN_BYTES = 1024 * 1024;
+
+async function scanSecrets(policy: Policy, head: Snapshot, changed: readonly string[], cache: LessonCache): Promise<SecretMatch[]> {
+  const rules = compiled(compileSecretRules(policy.secrets));
+  const allowlist = new Set(policy.secrets.allowlist);
+  const digest = sha256(JSON.stringify(policy.secrets.rules));
+  const scan = (rel: string, bytes: Uint8Array): SecretMatch[] =>
+    bytes.length > MAX_SCAN_BYTES || bytes.includes(0) ? [] : scanText(rel, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), rules, new Set());
+  const unknown = head.lessonFiles.filter((file) => file.entry.secrets?.digest !== digest);
+  const contents = new Map(head.knownBytes);
+  const unread = unknown.filter((file) => !contents.has(file.path)).map((file) => file.path);
+  for (const [rel, bytes] of await head.readFiles(unread)) contents.set(rel, bytes);
+  for (const file of unknown) {
+    file.entry.secrets = { digest, matches: scan(file.path, contents.get(file.path) ?? new Uint8Array()).map(({ file: _file, ...match }) => match) };
+    cache.touch();
+  }
+  const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.entry.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
+  if (policy.secrets.scope === 'change') {
+    const lessonPaths = new Set(head.lessonFiles.map((file) => file.path));
+    const others = changed.filter((rel) => !lessonPaths.has(rel));
+    for (const [rel, bytes] of await head.readFiles(others)) matches.push(...scan(rel, bytes));
+  }
+  return matches.filter((match) => !allowlist.has(match.fingerprint));
+}
+
+/** Schema errors of each lesson, from the cache or from ajv (loaded only when one is new). */
+async function schemaErrorsOf(snapshot: Snapshot, cache: LessonCache): Promise<(data: unknown) => SchemaError[]> {
+  const byData = new Map<unknown, SchemaError[]>();
+  const missing = snapshot.lessonFiles.filter((file) => file.entry.loaded && file.entry.schemaErrors === undefined);
+  if (missing.length > 0) {
+    const { validateAgainst } = await import('../schema/validate.js');
+    for (const file of missing) file.entry.schemaErrors = validateAgainst('lesson', file.entry.loaded!.data);
+    cache.touch();
+  }
+  for (const file of snapshot.lessonFiles) if (file.entry.loaded) byData.set(file.entry.loaded.data, file.entry.schemaErrors ?? []);
+  return (data) => byData.get(data) ?? [];
+}
+
+async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[]> {
+  const { runArgv } = await import('../io/run-command.js');
+  const outcomes: QualityOutcome[] = [];
+  for (const command of policy.quality.commands) {
+    const outcome = await runArgv(command.run, root, policy.quality.timeout_seconds);
+    outcomes.push({ name: command.name, argv: command.run, ...outcome });
+  }
+  return outcomes;
+}
+
+interface Sides {
+  head: Snapshot;
+  base?: Snapshot;
+  range?: Range;
+  changed: ChangedFile[];
+}
+
+/** Which trees the stage compares: the staged tree against HEAD, a pushed range, or the working tree. */
+async function sides(plan: GuardPlan, wantBase: boolean): Promise<Sides> {
+  const { repo, root, cache, profile } = plan;
+  if (profile.base === 'HEAD') {
+    // Independent git reads, run side by side.
+    const [head, base, changed] = await Promise.all([
+      indexSnapshot(repo, root, cache),
+      !wantBase ? undefined : resolveCommit(repo, 'HEAD').then((commit) => (commit ? commitSnapshot(repo, root, commit, cache, false) : emptySnapshot())),
+      stagedChanges(repo),
+    ]);
+    return { head, ...(base ? { base } : {}), changed };
+  }
+  const range = await resolveRange(repo, { profile, base: plan.base, head: plan.head, env: plan.env });
+  if (!range && profile.head === 'commit') {
+    throw new LessonsError('GIT', `no commits yet: nothing for the ${profile.stage} guard to check; commit first`);
+  }
+  const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache, false) : emptySnapshot();
+  if (profile.head === 'worktree') {
+    return { head: await worktreeSnapshot(root, cache), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
+  }
+  return {
+    head: await commitSnapshot(repo, root, range!.head, cache, true),
+    ...(base ? { base } : {}),
+    range: range!,
+    changed: await changesBetween(repo, range!.base, range!.head),
+  };
+}
+
+/** Every git and file read the gates need, and only those of the gates that are on. */
+export async function gather(plan: GuardPlan): Promise<Gathered> {
+  const { policy, profile, root, cache } = plan;
+  const on = (gate: Gate): boolean => plan.levels[gate] !== 'off';
+  const { head, base, range, changed } = await sides(plan, on('promotion'));
+  const paths = changedPaths(plan.repo, root, changed);
+  const needCommits = on('incident-lesson') || (on('preflight-evidence') && profile.evidence === 'trailers');
+  const commits = range && needCommits ? await commitsInRange(plan.repo, range.base, range.head) : undefined;
+  const input: GateInput = {
+    stage: profile.stage,
+    policy,
+    now: plan.now,
+    head,
+    ...(base ? { base } : {}),
+    ...(commits ? { commits } : profile.base === 'range' ? { commits: [] } : {}),
+    changedPaths: paths,
+    incidentPatterns: plan.incidentPatterns,
+    schemaErrors: on('schema') ? await schemaErrorsOf(head, cache) : () => [],
+  };
+  if (on('preflight-evidence') && profile.evidence === 'receipt') {
+    input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);
+  }
+  if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
+  if (on('quality')) input.quality = await runQuality(policy, root);
+  if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, plan.now);
+  return { input, ...(range ? { range } : {}) };
+}

@@ -1,0 +1,40 @@
+import { git, splitZ } from './run.js';
+import type { GitRepo } from './repo.js';
+import { treeFiles } from './tree.js';
+
+/** What `git diff --name-status` says happened to one file. */
+export interface ChangedFile {
+  status: 'A' | 'M' | 'D' | 'T';
+  path: string;
+}
+
+/** `--name-status -z` output: status, path, status, path... (renames off, so one path each). */
+function parseNameStatus(out: string): ChangedFile[] {
+  const parts = splitZ(out);
+  const files: ChangedFile[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const status = parts[i]!.charAt(0);
+    if (status === 'A' || status === 'M' || status === 'D' || status === 'T') files.push({ status, path: parts[i + 1]! });
+  }
+  return files;
+}
+
+/** What the next commit changes: the index against HEAD (against nothing before the first commit). */
+export async function stagedChanges(repo: GitRepo): Promise<ChangedFile[]> {
+  return parseNameStatus(await git(repo.topLevel, ['diff', '--cached', '--name-status', '--no-renames', '-z']));
+}
+
+/** Files changed between two commits; `base` undefined means since the repository began. */
+export async function changesBetween(repo: GitRepo, base: string | undefined, head: string): Promise<ChangedFile[]> {
+  if (base !== undefined) return parseNameStatus(await git(repo.topLevel, ['diff', '--name-status', '--no-renames', '-z', base, head, '--']));
+  const files = await treeFiles(repo, head, []);
+  return files.map((file) => ({ status: 'A' as const, path: file.path }));
+}
+
+/** Tracked files that differ between the working tree and `base` (the empty tree when undefined), plus untracked ones. */
+export async function worktreeChanges(repo: GitRepo, base: string | undefined): Promise<ChangedFile[]> {
+  const tracked = base === undefined ? [] : parseNameStatus(await git(repo.topLevel, ['diff', '--name-status', '--no-renames', '-z', base, '--']));
+  const listing = base === undefined ? ['--cached', '--others'] : ['--others'];
+  const others = splitZ(await git(repo.topLevel, ['ls-files', ...listing, '--exclude-standard', '-z']));
+  return [...tracked, ...others.map((file) => ({ status: 'A' as const, path: file }))];
+}
