@@ -18,6 +18,7 @@ import exportCommand from './commands/export.js';
 import askCommand from './commands/ask.js';
 import mcpCommand from './commands/mcp.js';
 import evalCommand from './commands/eval.js';
+import sourcesCommand from './commands/sources.js';
 import { UsageError } from '../src/errors.js';
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
@@ -55,6 +56,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(askCommand)
     .command(mcpCommand)
     .command(evalCommand)
+    .command(sourcesCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()

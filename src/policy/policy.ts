@@ -22,6 +22,21 @@ export interface Policy {
   secrets: SecretsPolicy;
   quality: QualityPolicy;
   eval: EvalPolicy;
+  sources: SourcePolicy[];
+}
+
+/** Another repository whose lessons this one takes through git (`lessons sources update`). */
+export interface SourcePolicy {
+  /** Names its lessons here: `<name>:<id>`; its checkout is .lessons/sources/<name>. */
+  name: string;
+  /** Any URL git fetches from, or a local path relative to the repository root. */
+  url: string;
+  /** The branch or tag followed. */
+  ref: string;
+  /** The lessons tree inside the source repository; `lessons` when absent. */
+  path?: string;
+  /** The levels taken; every level when absent. */
+  levels?: Level[];
 }
 
 /** The advisory reviewer: a command run without a shell, the prompt on its stdin. */
@@ -158,6 +173,7 @@ export const DEFAULT_POLICY: Policy = {
   },
   quality: { commands: [], timeout_seconds: 600 },
   eval: { min_recall: 1, max_false_positive_rate: 0 },
+  sources: [],
 };
 
 export interface RawPolicy {
