@@ -202,6 +202,8 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
     input.receipt = judgeReceipt(readTextIfExists(path.join(root, RECEIPT_FILE)), options.now, policy.preflight.receipt_max_age_minutes);
   }
   if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
+  // In CI the fetched sources' lessons are scanned too (`lessons sources update --locked` ran before).
+  if (on('secrets') && options.stage === 'ci') input.secrets!.push(...(await import('../sources/secrets.js')).sourceSecrets(root, policy, compiled(compileSecretRules(policy.secrets))));
   if (on('quality')) input.quality = await runQuality(policy, root);
   if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, options.now);
   const findings = runGates(input);

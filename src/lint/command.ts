@@ -3,6 +3,7 @@ import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { validateAgainst } from '../schema/validate.js';
 import { toIsoDate } from '../util/dates.js';
+import { loadSourceLessons } from '../sources/load.js';
 import { lintTree, type LintResult } from './lint.js';
 
 export interface LintOptions {
@@ -19,5 +20,6 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     policy,
     today: toIsoDate(options.now),
     schemaErrors,
+    ...(policy.sources.length > 0 ? { sources: loadSourceLessons(root, policy, { schemaErrors }) } : {}),
   });
 }

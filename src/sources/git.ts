@@ -63,7 +63,8 @@ export async function prepareCheckout(dir: string, url: string, folders: readonl
   const remote = await git(dir, ['config', '--get', 'remote.origin.url']);
   if (!remote.ok) await must(dir, ['remote', 'add', 'origin', '--', url]);
   else if (remote.stdout.trim() !== url) await must(dir, ['remote', 'set-url', 'origin', '--', url]);
-  await must(dir, ['sparse-checkout', 'set', '--cone', '--', ...folders]);
+  // Non-cone patterns: cone mode would also bring every file at the top of the repository.
+  await must(dir, ['sparse-checkout', 'set', '--no-cone', '--', ...folders.map((folder) => `/${folder}/`)]);
 }
 
 /** Fetches the tip of `ref` (one commit deep) and returns its object name. */

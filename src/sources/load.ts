@@ -28,6 +28,8 @@ export interface SourceLessons {
   problems: Finding[];
   /** The names of the sources whose checkout exists. */
   fetched: string[];
+  /** Every lesson file read, taken or left out (repo-relative): what the secrets scan reads. */
+  files: string[];
 }
 
 export interface LoadSourcesOptions {
@@ -41,7 +43,7 @@ export interface LoadSourcesOptions {
  * source's lessons tree is left out and reported by source and file.
  */
 export function loadSourceLessons(root: string, policy: Policy, options: LoadSourcesOptions): SourceLessons {
-  const result: SourceLessons = { lessons: [], problems: [], fetched: [] };
+  const result: SourceLessons = { lessons: [], problems: [], fetched: [], files: [] };
   const sources = policySources(policy);
   if (sources.length === 0) return result;
   let lock: LockEntry[] = [];
@@ -88,8 +90,12 @@ function loadSource(root: string, source: Source, locked: LockEntry | undefined,
         continue;
       }
       const read = readMarkdownEntry(root, entry);
-      if (read.kind === 'problem') say(read.path, read.message);
-      else addLessonFile(loaded, read.path, read.bytes, level);
+      if (read.kind === 'problem') {
+        say(read.path, read.message);
+        continue;
+      }
+      into.files.push(read.path);
+      addLessonFile(loaded, read.path, read.bytes, level);
     }
     for (const problem of loaded.problems) say(problem.file, `${problem.line === undefined ? '' : `line ${problem.line}: `}${problem.message}`);
     for (const item of loaded.lessons) {
