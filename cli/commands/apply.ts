@@ -5,13 +5,14 @@ export default defineCommand<{ id: string; context: string; ref: string; date?: 
   describe: 'Record a validated application of a pattern in a context (evidence for a principle)',
   builder: (yargs) =>
     yargs
-      .positional('id', { type: 'string', demandOption: true, describe: 'The pattern id' })
+      .positional('id', { type: 'string', demandOption: true, describe: 'The pattern id, or <source>:<id> for a pattern of a source' })
       .option('context', { type: 'string', demandOption: true, requiresArg: true, describe: 'Where it was applied: a service, an app, a team' })
       .option('ref', { type: 'string', demandOption: true, requiresArg: true, describe: 'The PR or commit that applied it, like "PR #812"' })
       .option('date', { type: 'string', requiresArg: true, describe: 'When it was validated, YYYY-MM-DD (default: today)' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }) as never,
   run: async (argv, io) => {
-    const { applyPattern } = await import('../../src/lifecycle/apply.js');
+    const id = String(argv.id);
+    const applyPattern = id.includes(':') ? (await import('../../src/sources/apply.js')).applySourcePattern : (await import('../../src/lifecycle/apply.js')).applyPattern;
     const result = await applyPattern({ cwd: argv.C ?? process.cwd(), id: String(argv.id), context: String(argv.context), ref: String(argv.ref), date: argv.date, now: new Date() });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));

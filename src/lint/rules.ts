@@ -189,8 +189,6 @@ export const retirementRule: LessonRule = (item) => {
 export const evidenceRule: LessonRule = (item, context) => {
   const { lesson } = item;
   if (lesson.status === 'retired') return [];
-  // Without the sources loaded, a `<source>:<id>` cannot be judged: it counts for nothing either way.
-  if (context.sources === undefined && [...lesson.source_case_ids, ...lesson.source_pattern_ids].some((id) => splitQualifiedId(id) !== undefined)) return [];
   const evidence = evidenceOf(lesson, (id) => lookupLesson(context, id));
   if (evidence === undefined || evidence.ok) return [];
   const field = lesson.level === 'pattern' ? 'source_case_ids' : 'source_pattern_ids';

@@ -11,11 +11,10 @@ import { serializeLesson } from '../lesson/serialize.js';
 import { patternEvidence, principleEvidence } from '../lifecycle/evidence.js';
 import { promotedLesson, type PromoteTarget } from '../lifecycle/promote.js';
 import { loadPolicy } from '../policy/validate-policy.js';
-import { validateAgainst } from '../schema/validate.js';
 import { uniqueSorted } from '../util/compare.js';
 import { toIsoDate } from '../util/dates.js';
 import { branchExists, checkedOutCommit, commitOnNewBranch, SourceGitError } from './git.js';
-import { loadSourceLessons } from './load.js';
+import { sourceLessonLookup } from './applications.js';
 import { policySources, readLock } from './lock-file.js';
 import { SOURCES_LOCK, checkoutDir, qualifiedId, splitQualifiedId } from './model.js';
 
@@ -67,18 +66,18 @@ export async function promoteToSource(options: PromoteToSourceOptions): Promise<
     if (locked === undefined || at !== locked) {
       throw new LessonsError('REFUSED', `source \`${source.name}\` is not checked out at its locked commit: run \`lessons sources update\` first`, 1);
     }
-    const schemaErrors = (data: unknown) => validateAgainst('lesson', data);
-    const sourceLessons = loadSourceLessons(root, policy, { schemaErrors }).lessons;
     const local = new Map(loadLessons(root).lessons.map((item) => [item.lesson.id, item.lesson] as const));
-    const fromSource = new Map(sourceLessons.map((item) => [item.qualifiedId, item.lesson] as const));
+    const fromSource = sourceLessonLookup(root, policy);
     const lookup = (id: string): Lesson | undefined => local.get(id) ?? fromSource.get(id);
+    const unknown = options.ids.filter((id) => lookup(id) === undefined);
+    if (unknown.length > 0) throw new LessonsError('REFUSED', `cannot promote: no lesson \`${unknown[0]}\` here or in a fetched source (\`lessons list\` shows the local ones)`, 1);
     const evidence = options.to === 'pattern' ? patternEvidence(options.ids, lookup) : principleEvidence(options.ids, lookup);
     if (!evidence.ok) throw new LessonsError('REFUSED', `cannot promote to a ${options.to} of \`${source.name}\`: ${evidence.missing}`, 1);
     const today = toIsoDate(options.now);
     const origin = path.basename(root);
     // Ids as the source sees them: its own lessons bare, this repository's under its folder name.
     const asSeen = (id: string): string => (splitQualifiedId(id)?.source === source.name ? splitQualifiedId(id)!.id : splitQualifiedId(id) ? id : qualifiedId(origin, id));
-    const taken = new Set(sourceLessons.filter((item) => item.source === source.name).map((item) => item.lesson.id));
+    const taken = new Set([...fromSource.keys()].map((id) => splitQualifiedId(id)!).filter((one) => one.source === source.name).map((one) => one.id));
     const id = options.id ?? baseId(options.to, title, today);
     if (taken.has(id)) throw new UsageError(`source \`${source.name}\` already has a lesson \`${id}\`: choose another --id`);
     const branch = `lessons/promote-${id}`;

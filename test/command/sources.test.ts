@@ -229,6 +229,48 @@ describe('lessons sources: a platform repository and a service repository', () =
     expect(refused).toMatchObject({ exitCode: 1, stderr: 'lessons: cannot promote to a pattern of `platform`: needs 2 independent cases, has 1\n' });
   });
 
+  it('applications of a source pattern are recorded here, and promotion to a principle counts them', () => {
+    const platform = platformRepo();
+    const service = serviceRepo(platform.bare);
+    runLessons(['sources', 'update'], { cwd: service });
+    const promote = ['promote', `platform:${PATTERN}`, '--to', 'principle', '--title', 'Run only what you pinned', '--id', 'principle-run-only-pinned'];
+    for (const context of ['billing', 'search']) {
+      expect(runLessons(['apply', `platform:${PATTERN}`, '--context', context, '--ref', `PR #${context.length}`, '--date', '2026-11-01'], { cwd: service }).exitCode).toBe(0);
+    }
+    expect(runLessons(promote, { cwd: service })).toMatchObject({
+      exitCode: 1,
+      stderr: 'lessons: cannot promote to a principle: needs 3 validated applications in distinct contexts across its source patterns, has 2 in 2 contexts (billing, search): record more with `lessons apply <pattern-id> --context <name> --ref <PR>`\n',
+    });
+    const third = runLessons(['apply', `platform:${PATTERN}`, '--context', 'checkout', '--ref', 'PR #9', '--date', '2026-11-02'], { cwd: service });
+    expect(third.stdout).toContain(`recorded platform:${PATTERN} in checkout (PR #9, 2026-11-02)`);
+    expect(fs.readFileSync(path.join(service, 'lessons/source-applications.json'), 'utf8')).toBe(
+      `${JSON.stringify(
+        {
+          version: 1,
+          applications: [
+            { pattern: `platform:${PATTERN}`, context: 'billing', ref: 'PR #7', validated_at: '2026-11-01' },
+            { pattern: `platform:${PATTERN}`, context: 'checkout', ref: 'PR #9', validated_at: '2026-11-02' },
+            { pattern: `platform:${PATTERN}`, context: 'search', ref: 'PR #6', validated_at: '2026-11-01' },
+          ],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    // The checkout was not written: the records stay here.
+    expect(git(path.join(service, '.lessons/sources/platform'), 'status', '--porcelain')).toBe('');
+    const promoted = runLessons(promote, { cwd: service });
+    expect(promoted.exitCode).toBe(0);
+    const principle = fs.readFileSync(path.join(service, 'lessons/principles/principle-run-only-pinned.md'), 'utf8');
+    expect(principle).toContain(`source_pattern_ids: [platform:${PATTERN}]`);
+    const lint = runLessons(['lint', '--json'], { cwd: service });
+    expect(json<{ findings: { file: string; severity: string }[] }>(lint.stdout).findings.filter((finding) => finding.severity === 'error')).toEqual([]);
+    expect(runLessons(['apply', 'platform:pattern-nowhere', '--context', 'x', '--ref', 'y'], { cwd: service })).toMatchObject({
+      exitCode: 1,
+      stderr: 'lessons: source `platform` has no lesson `pattern-nowhere` in its checkout: check the id, or run `lessons sources update`\n',
+    });
+  });
+
   it('the ci guard reports a secret in a fetched source lesson like a local one', () => {
     const platform = platformRepo();
     writeFiles(platform.work, { [`org/lessons/patterns/${PATTERN}.md`]: lessonText({ id: PATTERN, level: 'pattern', title: 'Pin', source_case_ids: ['case-2026-02-01-action-tag-moved', 'case-2026-03-01-action-tag-moved-again'] }, `## Prevention Checklist\n\n- [ ] Never paste AKIA${'Q'.repeat(16)} again.\n`) });
