@@ -55,6 +55,29 @@ function json<T>(text: string): T {
   return JSON.parse(text) as T;
 }
 
+describe('lessons sources: the policy', () => {
+  it('without sources, update --locked (the CI step) does nothing and succeeds', () => {
+    const root = tempLessonsRepo();
+    expect(runLessons(['sources', 'update', '--locked'], { cwd: root })).toMatchObject({ exitCode: 0, stdout: 'no sources in the policy (add them under "sources" in policy/workflow-policy.json)\n', stderr: '' });
+    expect(fs.existsSync(path.join(root, 'lessons/sources.lock.json'))).toBe(false);
+  });
+
+  it('a path leaving the source repository, or two sources of one name, is a configuration error (exit 2)', () => {
+    const escaping = serviceRepo('../elsewhere.git');
+    const policyFile = path.join(escaping, 'policy/workflow-policy.json');
+    const policy = JSON.parse(fs.readFileSync(policyFile, 'utf8'));
+    policy.sources[0].path = '../../etc';
+    fs.writeFileSync(policyFile, JSON.stringify(policy));
+    const result = runLessons(['sources', 'update'], { cwd: escaping });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('  sources[0].path: must match');
+    policy.sources[0].path = 'lessons';
+    policy.sources.push({ ...policy.sources[0] });
+    fs.writeFileSync(policyFile, JSON.stringify(policy));
+    expect(runLessons(['sources', 'status'], { cwd: escaping })).toMatchObject({ exitCode: 2, stderr: 'lessons: two sources in the policy are named `platform`: give each source its own name\n' });
+  });
+});
+
 describe('lessons sources: a platform repository and a service repository', () => {
   it('update fetches the lessons tree only, locks the commit, and status says current', () => {
     const platform = platformRepo();
