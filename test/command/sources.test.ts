@@ -78,7 +78,8 @@ describe('lessons sources: the policy', () => {
   });
 });
 
-describe('lessons sources: a platform repository and a service repository', () => {
+// Each test runs several git fetches and CLI runs against local bare repositories: slow on a loaded machine.
+describe('lessons sources: a platform repository and a service repository', { timeout: 120_000 }, () => {
   it('update fetches the lessons tree only, locks the commit, and status says current', () => {
     const platform = platformRepo();
     const head = git(platform.work, 'rev-parse', 'HEAD').trim();
@@ -112,6 +113,13 @@ describe('lessons sources: a platform repository and a service repository', () =
     git(platform.work, 'push', '-q', platform.bare, 'main');
     const status = runLessons(['sources', 'status'], { cwd: service });
     expect(status.stdout).toBe(`platform: behind: \`main\` is at ${newer.slice(0, 12)}, the lock at ${locked.slice(0, 12)}: run \`lessons sources update\` to take it\n`);
+    // A checkout away from the lock is a warning by name in lint, never a failure of the local run.
+    const checkout = path.join(service, '.lessons/sources/platform');
+    git(checkout, 'fetch', '-q', '--depth', '1', 'origin', 'main');
+    git(checkout, 'checkout', '-q', '--detach', 'FETCH_HEAD');
+    const lint = runLessons(['lint'], { cwd: service });
+    expect(lint.exitCode).toBe(0);
+    expect(lint.stdout).toContain(`.lessons/sources/platform: warning [source] source \`platform\`: the checkout is at ${newer.slice(0, 12)}, the lock names ${locked.slice(0, 12)}: run \`lessons sources update --locked\`\n`);
     fs.rmSync(path.join(service, '.lessons'), { recursive: true });
     expect(runLessons(['sources', 'status'], { cwd: service }).stdout).toBe('platform: missing: not fetched: run `lessons sources update --locked`\n');
     const ci = runLessons(['sources', 'update', '--locked'], { cwd: service });
