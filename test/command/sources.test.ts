@@ -294,6 +294,17 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(promoted.exitCode).toBe(0);
     const principle = fs.readFileSync(path.join(service, 'lessons/principles/principle-run-only-pinned.md'), 'utf8');
     expect(principle).toContain(`source_pattern_ids: [platform:${PATTERN}]`);
+    // The index promote rewrote names the source's pattern as written, and is valid.
+    const index = json<{ lessons: { id: string; source_pattern_ids: string[] }[] }>(fs.readFileSync(path.join(service, 'lessons/index.json'), 'utf8'));
+    expect(index.lessons.find((entry) => entry.id === 'principle-run-only-pinned')?.source_pattern_ids).toEqual([`platform:${PATTERN}`]);
+    expect(validateAgainst('index', index)).toEqual([]);
+    expect(runLessons(['index', '--check'], { cwd: service }).exitCode).toBe(0);
+    // The guard, which does not load the sources, neither refuses the reference nor the evidence.
+    initGitRepo(service);
+    fs.writeFileSync(path.join(service, '.gitignore'), '.lessons/\n');
+    commit(service, 'principle');
+    const guard = json<{ findings: { gate: string; message: string }[] }>(runLessons(['guard', '--stage', 'ci', '--json'], { cwd: service }).stdout);
+    expect(guard.findings.filter((finding) => finding.gate === 'schema' || finding.gate === 'promotion')).toEqual([]);
     const lint = runLessons(['lint', '--json'], { cwd: service });
     expect(json<{ findings: { file: string; severity: string }[] }>(lint.stdout).findings.filter((finding) => finding.severity === 'error')).toEqual([]);
     expect(runLessons(['apply', 'platform:pattern-nowhere', '--context', 'x', '--ref', 'y'], { cwd: service })).toMatchObject({
