@@ -19,6 +19,7 @@ import askCommand from './commands/ask.js';
 import mcpCommand from './commands/mcp.js';
 import evalCommand from './commands/eval.js';
 import doctorCommand from './commands/doctor.js';
+import sourcesCommand from './commands/sources.js';
 import { UsageError } from '../src/errors.js';
 import { GLOBAL_OPTIONS, applyTable, yargsOptions, type CommandTable } from './options.js';
 import { GUARD } from './tables/guard.js';
@@ -70,6 +71,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(evalCommand)
     .command(doctorCommand)
     .completion('completion', 'Print a bash or zsh completion script (add its output to your shell profile)')
+    .command(sourcesCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()

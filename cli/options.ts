@@ -28,6 +28,7 @@ export interface PositionalSpec {
   required?: boolean;
   /** Takes every remaining word. */
   variadic?: boolean;
+  choices?: readonly string[];
 }
 
 /** A command as --help and completion see it. */
@@ -73,7 +74,7 @@ function yargsOption(spec: OptionSpec): Options {
 export function applyTable<T>(yargs: Argv<T>, table: Pick<CommandTable, 'positionals' | 'options'>): Argv<T> {
   let argv = yargs;
   for (const [name, spec] of Object.entries(table.positionals ?? {})) {
-    const positional: PositionalOptions = { type: 'string', describe: spec.describe, ...(spec.required ? { demandOption: true } : {}), ...(spec.variadic ? { array: true } : {}) };
+    const positional: PositionalOptions = { type: 'string', describe: spec.describe, ...(spec.required ? { demandOption: true } : {}), ...(spec.variadic ? { array: true } : {}), ...(spec.choices ? { choices: spec.choices } : {}) };
     argv = argv.positional(name, positional);
   }
   for (const [name, spec] of Object.entries(table.options)) argv = argv.option(name, yargsOption(spec));

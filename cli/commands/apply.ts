@@ -4,7 +4,7 @@ export default defineCommand<{ id: string; context: string; ref: string; date?: 
   command: 'apply <id>',
   describe: 'Record a validated application of a pattern in a context (evidence for a principle)',
   positionals: {
-    id: { required: true, describe: 'The pattern id' },
+    id: { required: true, describe: 'The pattern id, or <source>:<id> for a pattern of a source' },
   },
   options: {
     context: { type: 'string', required: true, requiresArg: true, describe: 'Where it was applied: a service, an app, a team' },
@@ -13,7 +13,8 @@ export default defineCommand<{ id: string; context: string; ref: string; date?: 
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
   run: async (argv, io) => {
-    const { applyPattern } = await import('../../src/lifecycle/apply.js');
+    const id = String(argv.id);
+    const applyPattern = id.includes(':') ? (await import('../../src/sources/apply.js')).applySourcePattern : (await import('../../src/lifecycle/apply.js')).applyPattern;
     const result = await applyPattern({ cwd: argv.C ?? process.cwd(), id: String(argv.id), context: String(argv.context), ref: String(argv.ref), date: argv.date, now: new Date() });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));

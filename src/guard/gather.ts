@@ -158,6 +158,10 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);
   }
   if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
+  if (on('secrets') && profile.scansSources) {
+    const { sourceSecrets } = await import('../sources/secrets.js');
+    input.secrets!.push(...sourceSecrets(root, policy, compiled(compileSecretRules(policy.secrets))));
+  }
   if (on('quality')) input.quality = await runQuality(policy, root);
   if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, plan.now);
   return { input, ...(range ? { range } : {}) };

@@ -32,6 +32,8 @@ export interface StageProfile {
   semanticReview: boolean;
   /** The exports the repository keeps (.cursor/rules, CLAUDE.md, AGENTS.md blocks) are checked for staleness. */
   checksExports: boolean;
+  /** The fetched sources' lessons are scanned for secrets too (`lessons sources update --locked` ran before). */
+  scansSources: boolean;
   /** How a person skips the stage knowingly, when git offers a way. */
   bypass?: string;
   /** How a stale or missing lessons/index.json is fixed at this stage. */
@@ -54,6 +56,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     honoursDisable: true,
     semanticReview: false,
     checksExports: false,
+    scansSources: false,
     bypass: 'git commit --no-verify',
     indexFix: (indexFile) => `run \`lessons index\` and \`git add ${indexFile}\``,
   },
@@ -71,6 +74,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     honoursDisable: true,
     semanticReview: false,
     checksExports: false,
+    scansSources: false,
     bypass: 'git push --no-verify',
     indexFix: commitIndex,
   },
@@ -87,6 +91,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     honoursDisable: false,
     semanticReview: false,
     checksExports: true,
+    scansSources: true,
     indexFix: commitIndex,
   },
   final: {
@@ -102,6 +107,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     honoursDisable: false,
     semanticReview: true,
     checksExports: false,
+    scansSources: false,
     indexFix: commitIndex,
   },
 };

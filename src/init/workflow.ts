@@ -2,7 +2,8 @@
 export const WORKFLOW_FILE = '.github/workflows/lessons.yml';
 
 /**
- * Checks every pull request: lint, a fresh index, and the guard over the PR's commits.
+ * Checks every pull request: the sources' lessons at their locked commits (nothing when the
+ * policy names none), lint, a fresh index, and the guard over the PR's commits.
  * `fetch-depth: 0` gives the guard the base branch's history for the range and the trailers.
  * With lessons in package.json, `npm ci` installs the pinned version; otherwise it is
  * installed globally at `version`.
@@ -29,6 +30,8 @@ jobs:
         with:
           node-version: 20
       - run: ${install}
+      - name: Fetch the sources' lessons at their locked commits
+        run: ${bin} sources update --locked
       - name: Lint the lessons
         run: ${bin} lint
       - name: Check that lessons/index.json is fresh

@@ -27,8 +27,8 @@ export interface ApplyResult {
   needed: number;
 }
 
-/** Records a validated use of a pattern. The same context and ref twice is one application. */
-export async function applyPattern(options: ApplyOptions): Promise<ApplyResult> {
+/** The context and ref of an application, trimmed; a usage error when one is empty or the date is not one. */
+export function applicationInput(options: ApplyOptions): { context: string; ref: string } {
   const context = options.context.trim();
   const ref = options.ref.trim();
   if (context === '') throw new UsageError('--context is empty: name where the pattern was applied (a service, an app, a team)');
@@ -36,10 +36,37 @@ export async function applyPattern(options: ApplyOptions): Promise<ApplyResult> 
   if (options.date !== undefined && !isIsoDate(options.date)) {
     throw new UsageError(`--date \`${options.date}\` is not a date: use YYYY-MM-DD`);
   }
+  return { context, ref };
+}
+
+/** `--date` must not be after today. */
+export function checkApplicationDate(date: string | undefined, today: string): void {
+  if (date !== undefined && daysBetween(today, date) > 0) {
+    throw new UsageError(`--date ${date} is in the future: an application is recorded once it is validated`);
+  }
+}
+
+/** The result of adding `application` to a pattern's `recorded` ones: the same context and ref twice is one. */
+export function applicationResult(id: string, file: string, recorded: readonly Application[], application: Application): ApplyResult {
+  const existing = recorded.find((other) => other.context === application.context && other.ref === application.ref);
+  const applications = existing ? recorded : [...recorded, application];
+  return {
+    id,
+    path: file,
+    action: existing ? 'unchanged' : 'recorded',
+    application: existing ?? application,
+    repeatedContext: recorded.some((other) => other.context === application.context),
+    applications: applications.length,
+    contexts: uniqueSorted(applications.map((other) => other.context)),
+    needed: MIN_DISTINCT_CONTEXTS,
+  };
+}
+
+/** Records a validated use of a pattern. The same context and ref twice is one application. */
+export async function applyPattern(options: ApplyOptions): Promise<ApplyResult> {
+  const { context, ref } = applicationInput(options);
   return changeLessons(options, (state) => {
-    if (options.date !== undefined && daysBetween(state.today, options.date) > 0) {
-      throw new UsageError(`--date ${options.date} is in the future: an application is recorded once it is validated`);
-    }
+    checkApplicationDate(options.date, state.today);
     const item = findLesson(state, options.id);
     const { lesson } = item;
     if (lesson.level !== 'pattern') {
@@ -49,19 +76,7 @@ export async function applyPattern(options: ApplyOptions): Promise<ApplyResult> 
       throw refuse(`\`${lesson.id}\` is retired${lesson.superseded_by ? `: record the application on \`${lesson.superseded_by}\`` : ''}`);
     }
     const application: Application = { context, ref, validated_at: options.date ?? state.today };
-    const existing = lesson.applications.find((other) => other.context === context && other.ref === ref);
-    const repeatedContext = lesson.applications.some((other) => other.context === context);
-    const applications = existing ? lesson.applications : [...lesson.applications, application];
-    const result: ApplyResult = {
-      id: lesson.id,
-      path: item.path,
-      action: existing ? 'unchanged' : 'recorded',
-      application: existing ?? application,
-      repeatedContext,
-      applications: applications.length,
-      contexts: uniqueSorted(applications.map((other) => other.context)),
-      needed: MIN_DISTINCT_CONTEXTS,
-    };
-    return { writes: existing ? [] : [{ lesson: { ...lesson, applications } }], result };
+    const result = applicationResult(lesson.id, item.path, lesson.applications, application);
+    return { writes: result.action === 'unchanged' ? [] : [{ lesson: { ...lesson, applications: [...lesson.applications, application] } }], result };
   });
 }

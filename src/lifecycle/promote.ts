@@ -36,20 +36,34 @@ export async function promoteLessons(options: PromoteOptions): Promise<PromoteRe
   if (options.id !== undefined && (!ID_PATTERN.test(options.id) || options.id.length > ID_MAX_LENGTH)) {
     throw new UsageError(`--id \`${options.id}\` is not a valid id: use lower-case words joined by - (at most ${ID_MAX_LENGTH} characters)`);
   }
+  // A source's pattern (`platform:pattern-x`) counts with its applications recorded here too.
+  const fromSources = options.sources.some((id) => id.includes(':')) ? await sourcesLookup(options.cwd) : new Map<string, Lesson>();
   return changeLessons(options, (state) => {
-    const lookup = lookupIn(state);
+    const local = lookupIn(state);
+    const lookup = (id: string): Lesson | undefined => local(id) ?? fromSources.get(id);
+    const unknown = options.sources.find((id) => lookup(id) === undefined);
+    if (unknown !== undefined && unknown.includes(':')) throw refuse(`cannot promote: no lesson \`${unknown}\` in the fetched sources: check the id, or run \`lessons sources update\``);
     const evidence = options.to === 'pattern' ? patternEvidence(options.sources, lookup) : principleEvidence(options.sources, lookup);
     if (!evidence.ok) throw refuse(`cannot promote to a ${options.to}: ${evidence.missing}`);
     if (options.id !== undefined && lookup(options.id)) throw new UsageError(`a lesson with id \`${options.id}\` already exists: choose another --id`);
     const sources = uniqueSorted(options.sources).map((id) => lookup(id)!);
     const id = options.id ?? freeId(state, baseId(options.to, title, state.today));
     const lesson = promotedLesson(id, title, options.to, sources, state.today);
-    const backLinked = sources.map((source) => ({ lesson: { ...source, promoted_to: uniqueSorted([...source.promoted_to, id]) } }));
+    // Only local lessons get the back-link: a source's lessons live in another repository.
+    const backLinked = sources.filter((source) => !source.id.includes(':')).map((source) => ({ lesson: { ...source, promoted_to: uniqueSorted([...source.promoted_to, id]) } }));
     return {
       writes: [{ lesson, create: true }, ...backLinked],
       result: { id, path: pathOf(state, lesson), level: options.to, sources: lesson.level === 'pattern' ? lesson.source_case_ids : lesson.source_pattern_ids, checklist: checklistItems(lesson.body).length },
     };
   });
+}
+
+async function sourcesLookup(cwd: string): Promise<Map<string, Lesson>> {
+  const { findRepoRoot } = await import('../io/repo.js');
+  const { loadPolicy } = await import('../policy/validate-policy.js');
+  const { sourceLessonLookup } = await import('../sources/applications.js');
+  const root = findRepoRoot(cwd);
+  return sourceLessonLookup(root, loadPolicy(root));
 }
 
 /** The new lesson: a candidate until a steward reviews the gathered checklist and accepts it. */

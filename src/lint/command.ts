@@ -1,8 +1,11 @@
 import { listLessonEntries, loadEntries } from '../lesson/load.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
-import { validateAgainst } from '../schema/validate.js';
+import type { Policy } from '../policy/policy.js';
+import { validateAgainst, type SchemaError } from '../schema/validate.js';
 import { toIsoDate } from '../util/dates.js';
+import { readSourceApplications, withLocalApplications } from '../sources/applications.js';
+import { loadSourceLessons, type SourceLessons } from '../sources/load.js';
 import { lintTree, type LintResult } from './lint.js';
 
 export interface LintOptions {
@@ -19,5 +22,12 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     policy,
     today: toIsoDate(options.now),
     schemaErrors,
+    ...(policy.sources.length > 0 ? { sources: sourcesOf(root, policy, schemaErrors) } : {}),
   });
+}
+
+/** The fetched sources' lessons, their patterns with the applications recorded here. */
+function sourcesOf(root: string, policy: Policy, schemaErrors: (data: unknown) => SchemaError[]): SourceLessons {
+  const loaded = loadSourceLessons(root, policy, { schemaErrors });
+  return { ...loaded, lessons: withLocalApplications(loaded.lessons, readSourceApplications(root)) };
 }

@@ -3,12 +3,15 @@ import type { Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
 import { compareFindings, type Finding } from './finding.js';
 import { LESSON_RULES, type LintContext } from './rules.js';
+import type { SourceLessons } from '../sources/load.js';
 
 export interface LintInput {
   tree: LoadedTree;
   policy: Policy;
   today: string;
   schemaErrors: (data: unknown) => SchemaError[];
+  /** The policy's sources, loaded: their problems are warnings, and references into them resolve. */
+  sources?: SourceLessons | undefined;
 }
 
 export interface LintResult {
@@ -60,12 +63,32 @@ function autoCandidateCap(lessons: readonly LoadedLesson[], policy: Policy): Fin
   ];
 }
 
+/** An id both here and in a source: the local lesson is the one every command takes. */
+function localWins(byId: Map<string, LoadedLesson[]>, sources: SourceLessons): Finding[] {
+  return sources.lessons.flatMap((item) => {
+    const local = byId.get(item.lesson.id)?.[0];
+    if (local === undefined) return [];
+    return [{ rule: 'source-shadowed', severity: 'warning' as const, file: local.path, field: 'id', message: `id \`${item.lesson.id}\` is also a lesson of source \`${item.source}\` (${item.qualifiedId}): the local one wins; rename it if they are different lessons` }];
+  });
+}
+
 /** Every rule over every lesson, plus the rules about the tree as a whole; pure. */
 export function lintTree(input: LintInput): LintResult {
   const { tree, policy, today, schemaErrors } = input;
   const byId = groupById(tree.lessons);
-  const context: LintContext = { policy, today, byId, schemaErrors };
-  const findings: Finding[] = [...tree.problems, ...uniqueIds(byId), ...autoCandidateCap(tree.lessons, policy)];
+  const sources = input.sources;
+  const context: LintContext = {
+    policy,
+    today,
+    byId,
+    schemaErrors,
+    sources: sources && {
+      byId: new Map(sources.lessons.map((item) => [item.qualifiedId, item])),
+      names: new Set(policy.sources.map((source) => source.name)),
+      fetched: new Set(sources.fetched),
+    },
+  };
+  const findings: Finding[] = [...tree.problems, ...uniqueIds(byId), ...autoCandidateCap(tree.lessons, policy), ...(sources ? [...sources.problems, ...localWins(byId, sources)] : [])];
   for (const item of tree.lessons) for (const rule of LESSON_RULES) findings.push(...rule(item, context));
   findings.sort(compareFindings);
   const errors = findings.filter((finding) => finding.severity === 'error').length;

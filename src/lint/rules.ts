@@ -7,6 +7,17 @@ import { daysBetween, isIsoDate } from '../util/dates.js';
 import { pointerToField, type SchemaError } from '../schema/validate.js';
 import type { Finding } from './finding.js';
 import { evidenceOf } from '../lifecycle/evidence.js';
+import type { SourceLesson } from '../sources/load.js';
+import { splitQualifiedId } from '../sources/model.js';
+
+/** The sources' lessons, when lint loaded them: `<source>:<id>` references resolve against these. */
+export interface SourceContext {
+  byId: Map<string, SourceLesson>;
+  /** The source names of the policy. */
+  names: ReadonlySet<string>;
+  /** The sources that have a checkout. */
+  fetched: ReadonlySet<string>;
+}
 
 export interface LintContext {
   policy: Policy;
@@ -14,6 +25,13 @@ export interface LintContext {
   today: string;
   byId: Map<string, LoadedLesson[]>;
   schemaErrors: (data: unknown) => SchemaError[];
+  /** Absent where the sources are not loaded (the guard): `<source>:<id>` references are then not checked. */
+  sources?: SourceContext | undefined;
+}
+
+/** A lesson by id: a local one, or a source's by `<source>:<id>`. */
+export function lookupLesson(context: LintContext, id: string): Lesson | undefined {
+  return context.byId.get(id)?.[0]?.lesson ?? context.sources?.byId.get(id)?.lesson;
 }
 
 /** A rule looks at one lesson with the whole tree at hand and returns what it found. */
@@ -101,12 +119,35 @@ export const datesRule: LessonRule = (item, context) => {
   return findings;
 };
 
-function reference(item: LoadedLesson, context: LintContext, field: string, id: string, expected: Lesson['level'] | undefined): Finding[] {
-  const targets = context.byId.get(id);
-  if (!targets || targets.length === 0) {
-    return [at(item, 'reference', 'error', field, `${field} names \`${id}\`, which does not exist: fix the id or remove it`)];
+/** A `<source>:<id>` reference: checked against the source's fetched, locked checkout. */
+function sourceTarget(item: LoadedLesson, context: LintContext, field: string, id: string): Lesson | Finding[] {
+  const sources = context.sources;
+  const qualified = splitQualifiedId(id)!;
+  if (sources === undefined) return [];
+  if (!sources.names.has(qualified.source)) {
+    return [at(item, 'reference', 'error', field, `${field} names \`${id}\`, but \`${qualified.source}\` is not a source in the policy: add it to sources or fix the id`)];
   }
-  const target = targets[0]!.lesson;
+  if (!sources.fetched.has(qualified.source)) {
+    return [at(item, 'reference', 'warning', field, `${field} names \`${id}\`, but source \`${qualified.source}\` is not fetched: run \`lessons sources update\` to check it`)];
+  }
+  const target = sources.byId.get(id);
+  if (target === undefined) return [at(item, 'reference', 'error', field, `${field} names \`${id}\`, which source \`${qualified.source}\` does not have at its locked commit: fix the id or remove it`)];
+  return target.lesson;
+}
+
+function reference(item: LoadedLesson, context: LintContext, field: string, id: string, expected: Lesson['level'] | undefined): Finding[] {
+  let target: Lesson;
+  if (splitQualifiedId(id) !== undefined) {
+    const found = sourceTarget(item, context, field, id);
+    if (Array.isArray(found)) return found;
+    target = found;
+  } else {
+    const targets = context.byId.get(id);
+    if (!targets || targets.length === 0) {
+      return [at(item, 'reference', 'error', field, `${field} names \`${id}\`, which does not exist: fix the id or remove it`)];
+    }
+    target = targets[0]!.lesson;
+  }
   if (id === item.lesson.id) return [at(item, 'reference', 'error', field, `${field} names the lesson itself`)];
   if (expected && target.level !== expected) {
     return [at(item, 'reference', 'error', field, `${field} names \`${id}\`, a ${target.level}; it must name a ${expected}`)];
@@ -148,7 +189,7 @@ export const retirementRule: LessonRule = (item) => {
 export const evidenceRule: LessonRule = (item, context) => {
   const { lesson } = item;
   if (lesson.status === 'retired') return [];
-  const evidence = evidenceOf(lesson, (id) => context.byId.get(id)?.[0]?.lesson);
+  const evidence = evidenceOf(lesson, (id) => lookupLesson(context, id));
   if (evidence === undefined || evidence.ok) return [];
   const field = lesson.level === 'pattern' ? 'source_case_ids' : 'source_pattern_ids';
   return [at(item, 'evidence', 'error', field, `not enough evidence for a ${lesson.level}: ${evidence.missing}`)];
@@ -167,7 +208,8 @@ export const provenanceRule: LessonRule = (item, context) => {
       findings.push(...problems);
       continue;
     }
-    const target = context.byId.get(id)![0]!.lesson;
+    const target = lookupLesson(context, id);
+    if (target === undefined) continue;
     if (![...target.source_case_ids, ...target.source_pattern_ids].includes(lesson.id)) {
       findings.push(
         at(item, 'provenance', 'warning', 'promoted_to', `promoted_to names \`${id}\`, which does not list \`${lesson.id}\` among its sources: remove it here or add the source there`),

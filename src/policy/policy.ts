@@ -19,6 +19,7 @@ export interface Policy {
   quality: QualityPolicy;
   eval: EvalPolicy;
   hooks: HooksPolicy;
+  sources: SourcePolicy[];
 }
 
 /** Agent harness hooks. */
@@ -29,6 +30,20 @@ export interface HooksPolicy {
    * call rather than after its result; the retry goes through. `off`: context only.
    */
   critical_gate: 'off' | 'deny' | 'ask';
+}
+
+/** Another repository whose lessons this one takes through git (`lessons sources update`). */
+export interface SourcePolicy {
+  /** Names its lessons here: `<name>:<id>`; its checkout is .lessons/sources/<name>. */
+  name: string;
+  /** Any URL git fetches from, or a local path relative to the repository root. */
+  url: string;
+  /** The branch or tag followed. */
+  ref: string;
+  /** The lessons tree inside the source repository; `lessons` when absent. */
+  path?: string;
+  /** The levels taken; every level when absent. */
+  levels?: Level[];
 }
 
 /** The advisory reviewer: a command run without a shell, the prompt on its stdin. */
@@ -166,6 +181,7 @@ export const DEFAULT_POLICY: Policy = {
   quality: { commands: [], timeout_seconds: 600 },
   eval: { min_recall: 1, max_false_positive_rate: 0 },
   hooks: { critical_gate: 'off' },
+  sources: [],
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

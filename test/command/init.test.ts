@@ -16,6 +16,8 @@ const CREATED = [
   'schemas/lesson.schema.json',
   'schemas/policy.schema.json',
   'schemas/semantic-review.schema.json',
+  'schemas/source-applications.schema.json',
+  'schemas/sources-lock.schema.json',
   'policy/workflow-policy.json',
   '.github/workflows/lessons.yml',
   '.gitignore',

@@ -23,12 +23,14 @@ describe('the AGENTS.md block', () => {
 });
 
 describe('the workflow', () => {
-  it('checks out the whole history and runs lint, index --check and the ci guard', () => {
+  it('checks out the whole history, fetches the locked sources and runs lint, index --check and the ci guard', () => {
     const yaml = workflowYaml({ inPackageJson: true, version: '1.2.3' });
     expect(yaml).toContain('fetch-depth: 0');
     expect(yaml).toContain('node-version: 20');
     expect(yaml).toContain('- run: npm ci\n');
-    for (const step of ['lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: npx --no-install lessons ${step}\n`);
+    for (const step of ['sources update --locked', 'lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: npx --no-install lessons ${step}\n`);
+    // The sources are at their locked commits before lint resolves references into them.
+    expect(yaml.indexOf('sources update --locked')).toBeLessThan(yaml.indexOf('lessons lint'));
     expect(workflowYaml({ inPackageJson: false, version: '1.2.3' })).toContain('- run: npm install --global lessons@1.2.3\n');
   });
 });
@@ -43,6 +45,6 @@ describe("this repository's own workflow", () => {
     expect(yaml).toContain('fetch-depth: 0');
     expect(yaml).toContain('node-version: 20');
     expect(yaml).toContain('- run: npm ci');
-    for (const step of ['lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: node dist/cli/lessons.js ${step}\n`);
+    for (const step of ['sources update --locked', 'lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: node dist/cli/lessons.js ${step}\n`);
   });
 });

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { LessonsError } from '../errors.js';
+import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
+import type { Policy } from '../policy/policy.js';
+import { validateAgainst } from '../schema/validate.js';
+import { LOCK_FILE, formatLock, resolveSource, type LockEntry, type Source } from './model.js';
+
+/** The entries of lessons/sources.lock.json; none when the file does not exist. */
+export function readLock(root: string): LockEntry[] {
+  const text = readTextIfExists(path.join(root, LOCK_FILE));
+  if (text === undefined) return [];
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new LessonsError('INVALID_CONFIG', `${LOCK_FILE} is not valid JSON (${(error as Error).message}): restore it with \`git checkout ${LOCK_FILE}\`, or delete it and run \`lessons sources update\``);
+  }
+  const errors = validateAgainst('sources-lock', data);
+  if (errors.length > 0) {
+    const lines = errors.map((error) => `  ${error.field}: ${error.message}`).join('\n');
+    throw new LessonsError('INVALID_CONFIG', `${LOCK_FILE} is invalid:\n${lines}\nrestore it with \`git checkout ${LOCK_FILE}\`, or delete it and run \`lessons sources update\``);
+  }
+  return (data as { sources: LockEntry[] }).sources;
+}
+
+/** Writes the lock file when its text changes; returns whether it did. */
+export function writeLock(root: string, entries: readonly LockEntry[]): boolean {
+  const file = path.join(root, LOCK_FILE);
+  const text = formatLock(entries);
+  if (readTextIfExists(file) === text) return false;
+  writeFileAtomic(file, text);
+  return true;
+}
+
+/** The policy's sources with defaults applied; two sources of one name are a configuration error. */
+export function policySources(policy: Policy): Source[] {
+  const sources = policy.sources.map(resolveSource);
+  const seen = new Set<string>();
+  for (const source of sources) {
+    if (seen.has(source.name)) throw new LessonsError('INVALID_POLICY', `two sources in the policy are named \`${source.name}\`: give each source its own name`);
+    seen.add(source.name);
+  }
+  return sources;
+}

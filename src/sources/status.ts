@@ -1,0 +1,64 @@
+import { findRepoRoot } from '../io/repo.js';
+import { loadPolicy } from '../policy/validate-policy.js';
+import { checkedOutCommit, fetchUrl, remoteCommit, SourceGitError } from './git.js';
+import { policySources, readLock } from './lock-file.js';
+import { LOCK_FILE, checkoutDir, lockMatches } from './model.js';
+
+export type SourceState = 'current' | 'behind' | 'missing' | 'unlocked' | 'unreachable' | 'not-in-policy';
+
+export interface SourceStatus {
+  name: string;
+  state: SourceState;
+  /** The commit the lock names. */
+  locked: string | null;
+  /** The commit checked out in .lessons/sources/<name>. */
+  checkout: string | null;
+  /** The commit the ref names on the remote now. */
+  remote: string | null;
+  message: string;
+}
+
+export interface StatusResult {
+  sources: SourceStatus[];
+}
+
+/**
+ * What is behind, missing or unlocked: the lock against the policy, the checkout against the
+ * lock, and the remote's ref against the lock (asked with `git ls-remote`, which fetches nothing).
+ */
+export async function sourcesStatus(options: { cwd: string }): Promise<StatusResult> {
+  const root = findRepoRoot(options.cwd);
+  const sources = policySources(loadPolicy(root));
+  const lock = readLock(root);
+  const statuses: SourceStatus[] = [];
+  for (const source of sources) {
+    const entry = lock.find((candidate) => candidate.name === source.name);
+    const locked = entry && lockMatches(entry, source) ? entry.commit : null;
+    const checkout = checkedOutCommit(checkoutDir(root, source.name)) ?? null;
+    let remote: string | null = null;
+    let unreachable: string | undefined;
+    try {
+      remote = await remoteCommit(root, fetchUrl(root, source.url), source.ref);
+    } catch (error) {
+      if (!(error instanceof SourceGitError)) throw error;
+      unreachable = error.message;
+    }
+    const status = (state: SourceState, message: string): SourceStatus => ({ name: source.name, state, locked, checkout, remote, message });
+    if (locked === null) {
+      statuses.push(status('unlocked', entry ? `the policy changed its url, ref or path since it was locked: run \`lessons sources update\`` : `not in ${LOCK_FILE}: run \`lessons sources update\``));
+    } else if (checkout !== locked) {
+      statuses.push(status('missing', checkout === null ? 'not fetched: run `lessons sources update --locked`' : `the checkout is at ${checkout.slice(0, 12)}, not the locked commit: run \`lessons sources update --locked\``));
+    } else if (unreachable !== undefined) {
+      statuses.push(status('unreachable', `cannot reach ${source.url}: ${unreachable}`));
+    } else if (remote !== locked) {
+      statuses.push(status('behind', `\`${source.ref}\` is at ${remote!.slice(0, 12)}, the lock at ${locked.slice(0, 12)}: run \`lessons sources update\` to take it`));
+    } else {
+      statuses.push(status('current', `at ${locked.slice(0, 12)}, as locked`));
+    }
+  }
+  for (const entry of lock) {
+    if (sources.some((source) => source.name === entry.name)) continue;
+    statuses.push({ name: entry.name, state: 'not-in-policy', locked: entry.commit, checkout: null, remote: null, message: `in ${LOCK_FILE} but not in the policy: run \`lessons sources update\` to drop it` });
+  }
+  return { sources: statuses };
+}
