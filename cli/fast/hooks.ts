@@ -76,6 +76,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return installAgentHooks(cwd, harnesses, values.json === true);
   }
   const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/hooks/install.js');
+  // Hooks that call the guard belong in a lessons repository; uninstall cleans up anywhere.
+  if (action !== 'uninstall') (await import('../../src/io/repo.js')).findRepoRoot(cwd);
   if (action === 'status') {
     const status = await hooksStatus({ cwd });
     if (values.json) io.out(JSON.stringify(status, null, 2));

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
-import { INDEX_FILE } from '../io/repo.js';
+import { INDEX_FILE, lessonsRootOf } from '../io/repo.js';
 
 /** The entries of lessons/index.json, or undefined when it is missing or not an index. */
 export function readIndexEntries(root: string): IndexEntry[] | undefined {
@@ -37,17 +37,8 @@ function isUsableEntry(entry: IndexEntry): boolean {
   );
 }
 
-/** The nearest directory at or above `start` holding a lessons/ folder, or undefined (hooks never throw for this). */
+/** The lessons repository at or above `start` (within its git repository), or undefined: hooks never throw for this. */
 export function findLessonsRoot(start: string): string | undefined {
-  let dir = path.resolve(start);
-  for (;;) {
-    try {
-      if (fs.statSync(path.join(dir, 'lessons')).isDirectory()) return dir;
-    } catch {
-      // not here; go up
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  const found = lessonsRootOf(path.resolve(start));
+  return 'root' in found ? found.root : undefined;
 }

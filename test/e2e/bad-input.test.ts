@@ -135,7 +135,7 @@ describe('usage errors (built binary)', () => {
   it('outside a lessons repository exits 2 and says what to do', () => {
     const result = runCli(['lint'], { cwd: tempDir() });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/^lessons: not a lessons repository \(no lessons\/ folder in .+ or any parent\): run `lessons init` or pass -C <dir>\n$/);
+    expect(result.stderr).toMatch(/^lessons: not a lessons repository \(no lessons\/ folder in .+\): run `lessons init` there, or pass -C <dir>\n$/);
   });
 });
 
