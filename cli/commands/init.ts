@@ -15,11 +15,12 @@ export default defineCommand<{ force: boolean; json: boolean }>({
       return 0;
     }
     for (const entry of result.entries) io.out(`${entry.action.padEnd(8)} ${entry.path}${entry.reason ? ` (${entry.reason})` : ''}`);
+    if (result.mergeDriver === 'set') io.out('set      git config merge.lessons-index (merges lessons/index.json lesson by lesson)');
     const created = result.entries.filter((entry) => entry.action !== 'skipped').length;
     io.out(
       created === 0
         ? 'nothing to do: this is already a lessons repository'
-        : 'next: `lessons hooks install`, then commit the new files (`git add lessons schemas policy .github AGENTS.md .gitignore`)',
+        : 'next: `lessons hooks install`, then commit the new files (`git add lessons schemas policy .github AGENTS.md .gitignore .gitattributes`)',
     );
     return 0;
   },

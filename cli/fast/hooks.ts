@@ -92,11 +92,16 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return 0;
   }
   const result = action === 'install' ? await installHooks({ cwd }) : await uninstallHooks({ cwd });
+  const driver = await import('../../src/index/merge-driver.js');
+  const mergeDriver = action === 'install' ? await driver.installMergeDriver({ cwd }) : { removed: await driver.uninstallMergeDriver({ cwd }) };
   const refused = result.hooks.some((hook) => hook.action === 'refused');
-  if (values.json) io.out(JSON.stringify(result, null, 2));
+  if (values.json) io.out(JSON.stringify({ ...result, mergeDriver }, null, 2));
   else {
     io.out(`hooks directory: ${result.dir}${result.hooksPath ? ` (core.hooksPath ${result.hooksPath})` : ''}`);
     for (const hook of result.hooks) io.out(`  ${hook.hook}: ${LABELS[hook.action]}${hook.message ? ` — ${hook.message}` : ''}`);
+    if ('config' in mergeDriver) {
+      io.out(`  merge driver for lessons/index.json: ${mergeDriver.config === 'set' ? 'set in git config' : 'already set'}${mergeDriver.attributes === 'added' ? '; added to .gitattributes (commit it)' : ''}`);
+    } else if (mergeDriver.removed) io.out('  merge driver for lessons/index.json: removed from git config');
     for (const note of result.notes) io.out(`note: ${note}`);
   }
   return refused ? 1 : 0;

@@ -109,3 +109,28 @@ export async function checkIndex(options: { cwd: string }): Promise<IndexCheckRe
   const fresh = JSON.parse(text) as { lessons: IndexEntry[] };
   return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(committedEntries(current), fresh.lessons) };
 }
+
+export interface IndexMergeOutcome {
+  merged: boolean;
+  conflicts: string[];
+}
+
+/**
+ * `lessons index --merge <base> <ours> <theirs>`, as git's merge driver calls it: the merged
+ * index replaces `ours` (git's %A); on a conflict `ours` is left as it was and git reports the
+ * file as conflicted.
+ */
+export async function mergeIndexFiles(files: { base: string; ours: string; theirs: string }): Promise<IndexMergeOutcome> {
+  const { mergeIndexTexts } = await import('./merge.js');
+  const read = (file: string): string => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new LessonsError('USAGE', `cannot read ${file}: ${(error as Error).message} (git passes the three versions as %O %A %B)`);
+    }
+  };
+  const result = mergeIndexTexts(read(files.base), read(files.ours), read(files.theirs));
+  if (result.text === undefined) return { merged: false, conflicts: result.conflicts };
+  writeFileAtomic(files.ours, result.text);
+  return { merged: true, conflicts: [] };
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildIndex, serializeIndex } from '../index/build.js';
+import { GITATTRIBUTES_FILE, MERGE_ATTRIBUTE_LINE, configureMergeDriver, withMergeAttribute } from '../index/merge-driver.js';
 import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
 import { openRepo } from '../io/git.js';
 import { INDEX_FILE, LESSONS_DIR, POLICY_FILE, STATE_DIR } from '../io/repo.js';
@@ -21,6 +22,8 @@ export interface InitEntry {
 export interface InitResult {
   root: string;
   entries: InitEntry[];
+  /** This clone's `merge.lessons-index` driver config (the `.gitattributes` line is an entry). */
+  mergeDriver: 'set' | 'unchanged';
 }
 
 export const AGENTS_FILE = 'AGENTS.md';
@@ -81,6 +84,14 @@ function plan(root: string, force: boolean): Planned[] {
     },
   });
   planned.push({
+    path: GITATTRIBUTES_FILE,
+    content: (existing) => {
+      const text = withMergeAttribute(existing);
+      if (text === undefined) return { text: existing!, action: 'skipped', reason: `${INDEX_FILE} already has a merge driver` };
+      return { text, action: existing === undefined ? 'created' : 'updated', ...(existing === undefined ? {} : { reason: `added ${MERGE_ATTRIBUTE_LINE}` }) };
+    },
+  });
+  planned.push({
     path: INDEX_FILE,
     content: (existing) => {
       if (existing !== undefined) return { text: existing, action: 'skipped', reason: 'exists (`lessons index` rebuilds it)' };
@@ -114,5 +125,5 @@ export async function initRepo(options: { cwd: string; force: boolean }): Promis
     if (action !== 'skipped') writeFileAtomic(file, text);
     entries.push({ path: item.path, action, ...(reason ? { reason } : {}) });
   }
-  return { root, entries };
+  return { root, entries, mergeDriver: await configureMergeDriver(repo) };
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -254,6 +254,28 @@ export async function configValue(repo: GitRepo, key: string): Promise<string | 
     return (await repo.git.raw(['config', '--get', key])).trim() || undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Sets a key in the repository's own config (.git/config), as `git config <key> <value>` does.
+ * Spawned directly: simple-git refuses to write keys that name commands (merge drivers), which
+ * is exactly what the caller means to write.
+ */
+export async function setConfigValue(repo: GitRepo, key: string, value: string): Promise<void> {
+  const args = ['config', '--local', key, value];
+  await new Promise<void>((resolve, reject) => {
+    execFile('git', args, { cwd: repo.topLevel }, (error, _stdout, stderr) => (error ? reject(gitError(args, new Error(stderr || error.message))) : resolve()));
+  });
+}
+
+/** Removes a section of the repository's own config; a section that is not there is no error. */
+export async function removeConfigSection(repo: GitRepo, section: string): Promise<boolean> {
+  try {
+    await repo.git.raw(['config', '--local', '--remove-section', section]);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -18,6 +18,7 @@ const CREATED = [
   'policy/workflow-policy.json',
   '.github/workflows/lessons.yml',
   '.gitignore',
+  '.gitattributes',
   'lessons/index.json',
   'AGENTS.md',
 ];
