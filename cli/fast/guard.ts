@@ -48,6 +48,14 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     base: values.base,
     head: values.head,
   });
+  if (stage === 'pre-commit') {
+    // The mark that tells prepare-commit-msg this commit was checked (not made with --no-verify).
+    const { markPreCommitChecked } = await import('../../src/hooks/commit-check.js');
+    const { openRepo } = await import('../../src/io/git.js');
+    const { findRepoRoot } = await import('../../src/io/repo.js');
+    const root = findRepoRoot(resolveCwd(values.C));
+    await markPreCommitChecked(root, await openRepo(root));
+  }
   const { reportText, annotations, stepSummary } = await import('../../src/guard/report.js');
   // GitHub sets GITHUB_ACTIONS=true in every step.
   const actions = (process.env.GITHUB_ACTIONS ?? '') !== '' && process.env.GITHUB_ACTIONS !== 'false';

@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
         hook: action,
         now: new Date(),
       });
-      if (!outcome.added && /receipt/.test(outcome.note)) io.err(`lessons: ${outcome.note}`);
+      if (!outcome.added && outcome.warn) io.err(`lessons: ${outcome.note}`);
     } catch (error) {
       io.err(`lessons: no Lessons-Preflight trailer: ${(error as Error).message}`);
     }
