@@ -1,4 +1,4 @@
-import yargs from 'yargs';
+import yargs, { type CommandModule } from 'yargs';
 import { resolveCwd } from '../src/io/repo.js';
 import { outcome } from './command.js';
 import { setupColor } from './format.js';
@@ -18,12 +18,46 @@ import exportCommand from './commands/export.js';
 import askCommand from './commands/ask.js';
 import mcpCommand from './commands/mcp.js';
 import { UsageError } from '../src/errors.js';
+import { commandWord } from './fast/args.js';
+import { usageMessage } from './usage-message.js';
+
+const YARGS_COMMANDS: Pick<CommandModule, 'command'>[] = [
+  lintCommand,
+  newCommand,
+  showCommand,
+  listCommand,
+  reviewCommand,
+  captureCommand,
+  acceptCommand,
+  promoteCommand,
+  applyCommand,
+  retireCommand,
+  reportCommand,
+  initCommand,
+  exportCommand,
+  askCommand,
+  mcpCommand,
+];
+
+/** Listed for --help only: these run before yargs is loaded (cli/lessons.ts FAST_COMMANDS). */
+const FAST_COMMANDS: [string, string][] = [
+  ['preflight <task..>', 'Select the lessons that matter for a task, with their checklists (--help for options)'],
+  ['guard', 'Check the workflow gates for a stage: --stage pre-commit|pre-push|ci|final'],
+  ['hooks <action>', 'Install, remove or show the git hooks (or --claude|--codex|--cursor agent hooks)'],
+  ['index', 'Write lessons/index.json from the lessons (--check: fail when the committed one is stale)'],
+  ['hook <harness> [event]', 'Answer an agent harness hook (claude, codex, cursor) from stdin; never blocks'],
+];
+
+/** Each command word and its usage (`show <id>`), for messages (the list above, as registered below). */
+const USAGES: Record<string, string> = Object.fromEntries(
+  [...FAST_COMMANDS.map(([usage]) => usage), ...YARGS_COMMANDS.map((module) => String(module.command))].map((usage) => [usage.split(' ')[0]!, usage]),
+);
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
 export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
   setupColor(args);
   outcome.exitCode = 0;
-  const parser = yargs(args)
+  const base = yargs(args)
     .scriptName('lessons')
     .usage('$0 <command> [options]\n\nA git-native lessons repository: the right lessons before the work starts.')
     .option('C', { type: 'string', describe: 'Run as if started in <dir> (like git -C)', requiresArg: true })
@@ -31,13 +65,8 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .option('color', { type: 'boolean', describe: 'Colour the output (off when NO_COLOR is set or stdout is not a terminal)' })
     .middleware((argv) => {
       if (argv.C !== undefined) argv.C = resolveCwd(String(argv.C));
-    })
-    // Listed for --help only: these run before yargs is loaded (cli/lessons.ts FAST_COMMANDS).
-    .command('preflight <task..>', 'Select the lessons that matter for a task, with their checklists (--help for options)')
-    .command('guard', 'Check the workflow gates for a stage: --stage pre-commit|pre-push|ci|final')
-    .command('hooks <action>', 'Install, remove or show the git hooks (or --claude|--codex|--cursor agent hooks)')
-    .command('index', 'Write lessons/index.json from the lessons (--check: fail when the committed one is stale)')
-    .command('hook <harness> [event]', 'Answer an agent harness hook (claude, codex, cursor) from stdin; never blocks')
+    });
+  const parser = FAST_COMMANDS.reduce((argv, [usage, describe]) => argv.command(usage, describe), base)
     .command(lintCommand)
     .command(newCommand)
     .command(showCommand)
@@ -53,6 +82,8 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(exportCommand)
     .command(askCommand)
     .command(mcpCommand)
+    .example('lessons preflight "bump the version and publish the release"', 'the lessons for a task, before it starts')
+    .example('lessons help new', 'the options of one command, with an example')
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()
@@ -62,7 +93,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((message, error) => {
       // Throwing stops yargs before any handler runs.
-      throw error ?? new UsageError(`${message}\nrun \`lessons --help\` for the commands and their options`);
+      throw error ?? new UsageError(usageMessage(message, commandWord(args), USAGES));
     });
   await parser.parseAsync();
   return outcome.exitCode;

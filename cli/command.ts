@@ -14,8 +14,10 @@ export interface Outcome {
 export const outcome: Outcome = { exitCode: 0 };
 
 export interface CommandSpec<A> {
-  command: string | readonly string[];
+  command: string;
   describe: string;
+  /** One command line that shows the command at work, printed under Examples in its help. */
+  example: string;
   builder: (yargs: Argv<GlobalArgs>) => Argv<A>;
   /** Runs the command and returns its exit code; prints through `io`. */
   run: (argv: A & GlobalArgs, io: Io) => Promise<0 | 1 | 2>;
@@ -40,7 +42,8 @@ export function defineCommand<A>(spec: CommandSpec<A>): CommandModule<GlobalArgs
   return {
     command: spec.command,
     describe: spec.describe,
-    builder: spec.builder,
+    // The same shape as the fast commands' help: a usage line, what it does, an example.
+    builder: (yargs: Argv<GlobalArgs>) => spec.builder(yargs).usage(`usage: lessons ${spec.command}\n\n${spec.describe}`).example(spec.example, ''),
     handler: async (argv) => {
       outcome.exitCode = await spec.run(argv as unknown as A & GlobalArgs, io);
     },

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ force: boolean; json: boolean }>({
   command: 'init',
   describe: 'Turn this git repository into a lessons repository (folders, schemas, policy, workflow, AGENTS.md block)',
+  example: 'lessons init && lessons hooks install',
   builder: (yargs) =>
     yargs
       .option('force', { type: 'boolean', default: false, describe: 'Replace files (and the AGENTS.md block) that differ from what init writes' })

@@ -4,6 +4,7 @@ import { findingLine, plural } from '../format.js';
 export default defineCommand<{ json: boolean }>({
   command: 'lint',
   describe: 'Validate every lesson: schema, ids, levels, references, checklists, evidence',
+  example: 'lessons lint --json',
   builder: (yargs) => yargs.option('json', { type: 'boolean', default: false, describe: 'Print findings as JSON' }),
   run: async (argv, io) => {
     const { lint } = await import('../../src/lint/command.js');

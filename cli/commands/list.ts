@@ -5,6 +5,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ level?: Level; status?: Status; tag?: string; json: boolean }>({
   command: 'list',
   describe: 'List lessons, principles first',
+  example: 'lessons list --level case --status candidate',
   builder: (yargs) =>
     yargs
       .option('level', { choices: LEVELS, describe: 'Only this level' })

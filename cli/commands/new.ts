@@ -4,6 +4,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ title: string; level: Level; tags: string[]; severity: Severity; json: boolean }>({
   command: 'new <title>',
   describe: 'Write a new candidate lesson from the template, update the index, and print its path and what to fill in',
+  example: 'lessons new "Version bump missed the manifest" --tags release,manifest --severity high',
   builder: (yargs) =>
     yargs
       .positional('title', { type: 'string', demandOption: true, describe: 'What went wrong, in a short sentence' })

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
+import { didYouMean } from '../../src/util/suggest.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { STAGES, type Stage } from '../../src/policy/policy.js';
 import { io } from '../command.js';
@@ -14,7 +15,9 @@ Runs the workflow gates of policy/workflow-policy.json for a stage and exits 1 w
             or the default branch)
   --head    the commit to check (pre-push and ci; default HEAD)
   --json    print the report as JSON
-Exit codes: 0 nothing blocks, 1 blocked, 2 usage or configuration error.`;
+Exit codes: 0 nothing blocks, 1 blocked, 2 usage or configuration error.
+
+example: lessons guard --stage final`;
 
 /** `lessons guard`: on the commit path, so it skips yargs and loads only what its gates use. */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
@@ -30,7 +33,9 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
   const stage = values.stage;
   if (stage === undefined) throw new UsageError(`say which stage to check with --stage\n${USAGE}`);
-  if (!(STAGES as readonly string[]).includes(stage)) throw new UsageError(`unknown stage '${stage}': use one of ${STAGES.join(', ')}`);
+  if (!(STAGES as readonly string[]).includes(stage)) {
+    throw new UsageError(`unknown stage '${stage}'${didYouMean(stage, STAGES, (name) => `--stage ${name}`)}\nthe stages are ${STAGES.join(', ')}`);
+  }
   if (values.head !== undefined && (stage === 'pre-commit' || stage === 'final')) {
     throw new UsageError(`--head applies to pre-push and ci; ${stage} checks the ${stage === 'pre-commit' ? 'staged tree' : 'working tree'}`);
   }

@@ -6,11 +6,14 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { didYouMean } from '../../src/util/suggest.js';
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-const USAGE = 'usage: lessons hook <claude|codex|cursor> [event] [--timeout-ms N]   (reads the hook input JSON on stdin)';
+const USAGE = `usage: lessons hook <claude|codex|cursor> [event] [--timeout-ms N]   (reads the hook input JSON on stdin)
+
+example: echo '{"hook_event_name":"SessionStart"}' | lessons hook claude SessionStart`;
 
 function write(text: string): void {
   if (text === '') return;
@@ -76,7 +79,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       return 0;
     }
     if (!isHarness(harness)) {
-      process.stderr.write(`lessons: unknown harness \`${harness}\`\n${USAGE}\n`);
+      process.stderr.write(`lessons: unknown harness \`${harness}\`${didYouMean(harness, ['claude', 'codex', 'cursor'], (name) => `lessons hook ${name}`)}\n${USAGE}\n`);
       return 0;
     }
     if (process.env.LESSONS_DISABLE === '1') {

@@ -1,5 +1,6 @@
 import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
+import { didYouMean } from '../../src/util/suggest.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
 
@@ -16,7 +17,9 @@ const USAGE = `usage: lessons hooks install|uninstall|status [--json] [-C <dir>]
               (with any of these, only the agent settings are written; never clobbered)
 The hooks call \`lessons hooks prepare-commit-msg|commit-msg <file> [source]\` to add the
 Lessons-Preflight trailer, and \`lessons guard\` to check commits and pushes.
-LESSONS_DISABLE=1 turns every hook into a no-op.`;
+LESSONS_DISABLE=1 turns every hook into a no-op.
+
+example: lessons hooks install && lessons hooks install --claude`;
 
 const LABELS: Record<string, string> = {
   installed: 'installed',
@@ -67,7 +70,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return 0;
   }
   if (action !== 'install' && action !== 'uninstall' && action !== 'status') {
-    throw new UsageError(action === undefined ? `say what to do\n${USAGE}` : `unknown hooks action '${action}'\n${USAGE}`);
+    if (action === undefined) throw new UsageError(`lessons hooks needs an action: install, uninstall or status\n${USAGE}`);
+    throw new UsageError(`unknown hooks action '${action}'${didYouMean(action, ['install', 'uninstall', 'status'], (name) => `lessons hooks ${name}`)}\n${USAGE}`);
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'\n${USAGE}`);
   const harnesses = (['claude', 'codex', 'cursor'] as const).filter((name) => values[name]);

@@ -15,7 +15,7 @@ Writes lessons/index.json from the lesson files (atomically; the same bytes for 
             exit 1 when both sides changed one lesson differently
   --json    print the result as JSON
 
-example: lessons index --check`;
+example: lessons index && git add lessons/index.json`;
 
 /** `lessons index`: run after every lesson change and in CI, so it skips yargs (about 60 ms). */
 export async function run(args: string[]): Promise<0 | 1 | 2> {

@@ -3,7 +3,7 @@ import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
 
-const USAGE = `Usage: lessons preflight "<task>" [options]
+const USAGE = `usage: lessons preflight "<task>" [options]
 
 Print the lessons to have in front of you before a task, as a checklist, and record a
 receipt in .lessons/preflight/last.json. With --tool, --path or --command and no task
@@ -25,6 +25,8 @@ Options:
 
 Exit codes: 0 on a normal run (also when nothing matches), 2 on a usage error or outside
 a lessons repository.
+
+example: lessons preflight "bump the version and publish the release" --path package.json
 `;
 
 const HELP_HINT = 'run `lessons preflight --help` for the options';

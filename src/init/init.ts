@@ -7,7 +7,7 @@ import { openRepo } from '../io/git.js';
 import { INDEX_FILE, LESSONS_DIR, POLICY_FILE, STATE_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { LEVELS, LEVEL_FOLDERS } from '../lesson/model.js';
-import { packageFile } from '../package-root.js';
+import { packageFile, packageVersion } from '../package-root.js';
 import { compareStrings } from '../util/compare.js';
 import { upsertAgentsBlock } from './agents-block.js';
 import { WORKFLOW_FILE, workflowYaml } from './workflow.js';
@@ -57,11 +57,6 @@ function lessonsInPackageJson(root: string): boolean {
   } catch {
     return false;
   }
-}
-
-function packageVersion(): string {
-  const manifest = JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
-  return manifest.version;
 }
 
 function plan(root: string, force: boolean): Planned[] {

@@ -111,7 +111,7 @@ describe('lessons show and list', () => {
     expect(shown.entry.path).toBe('lessons/cases/case-b.md');
     expect(shown.text).toBe(fs.readFileSync(path.join(root, 'lessons/cases/case-b.md'), 'utf8'));
     const missing = runCli(['show', 'case'], { cwd: root });
-    expect(missing.exitCode).toBe(2);
+    expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toBe('lessons: no lesson with id `case`; did you mean: case-a, case-b (`lessons list` shows them all)\n');
   });
 
