@@ -2,6 +2,7 @@
  * The package as a user gets it: `npm pack`, installed into a fresh project, then `lessons init`
  * and the workflow it writes, run step by step in a clone. Offline: the project's lockfile is
  * made from this repository's, so `npm ci --offline` takes every dependency from npm's cache.
+ * Its own script, `npm run test:package` (a few npm installs); `.ci/run` runs it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -70,7 +71,7 @@ let files: string[] = [];
 
 beforeAll(() => {
   packDir = bigTempDir('lessons-pack-');
-  // The build ran before the tests (npm test builds first); --ignore-scripts skips building again.
+  // `npm run test:package` builds first; --ignore-scripts skips building again.
   execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: PACKAGE_ROOT, env: OFFLINE_ENV, stdio: 'ignore' });
   files = execFileSync('tar', ['-tzf', path.join(packDir, TARBALL)], { encoding: 'utf8' }).split('\n').filter(Boolean);
 }, 120_000);
