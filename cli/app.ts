@@ -32,6 +32,37 @@ import { PREFLIGHT } from './tables/preflight.js';
 function tableOnly(table: CommandTable): CommandModule {
   return { command: table.command, describe: table.describe, builder: (yargs) => applyTable(yargs, table), handler: () => undefined };
 }
+import { commandWord } from './fast/args.js';
+import { usageMessage } from './usage-message.js';
+
+/** The fast commands: they run before yargs is loaded (cli/lessons.ts FAST_COMMANDS); here for --help and completion. */
+const FAST_TABLES: CommandTable[] = [PREFLIGHT, GUARD, HOOKS, INDEX, HOOK];
+
+const YARGS_COMMANDS: Pick<CommandModule, 'command'>[] = [
+  lintCommand,
+  newCommand,
+  showCommand,
+  listCommand,
+  reviewCommand,
+  captureCommand,
+  acceptCommand,
+  promoteCommand,
+  applyCommand,
+  retireCommand,
+  reportCommand,
+  initCommand,
+  exportCommand,
+  askCommand,
+  mcpCommand,
+  evalCommand,
+  doctorCommand,
+  sourcesCommand,
+];
+
+/** Each command word and its usage (`show <id>`), for messages. */
+const USAGES: Record<string, string> = Object.fromEntries(
+  [...FAST_TABLES.map((table) => table.command), ...YARGS_COMMANDS.map((module) => String(module.command))].map((usage) => [usage.split(' ')[0]!, usage]),
+);
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
 export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
@@ -42,36 +73,15 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .usage('$0 <command> [options]\n\nA git-native lessons repository: the right lessons before the work starts.')
     // --no-color is yargs's negation of --color, and --help its own.
     .options(yargsOptions({ C: GLOBAL_OPTIONS.C, debug: GLOBAL_OPTIONS.debug, color: GLOBAL_OPTIONS.color })) as unknown as Argv<GlobalArgs>;
-  const parser = base
-    .middleware((argv) => {
+  const parser = YARGS_COMMANDS.reduce(
+    (argv, module) => argv.command(module as CommandModule<GlobalArgs, GlobalArgs>),
+    FAST_TABLES.reduce((argv, table) => argv.command(tableOnly(table) as CommandModule<GlobalArgs, GlobalArgs>), base.middleware((argv) => {
       if (argv.C !== undefined) argv.C = resolveCwd(String(argv.C));
-    })
-    // The fast commands run before yargs is loaded (cli/lessons.ts FAST_COMMANDS); their tables
-    // are registered here for --help and completion only.
-    .command(tableOnly(PREFLIGHT))
-    .command(tableOnly(GUARD))
-    .command(tableOnly(HOOKS))
-    .command(tableOnly(INDEX))
-    .command(tableOnly(HOOK))
-    .command(lintCommand)
-    .command(newCommand)
-    .command(showCommand)
-    .command(listCommand)
-    .command(reviewCommand)
-    .command(captureCommand)
-    .command(acceptCommand)
-    .command(promoteCommand)
-    .command(applyCommand)
-    .command(retireCommand)
-    .command(reportCommand)
-    .command(initCommand)
-    .command(exportCommand)
-    .command(askCommand)
-    .command(mcpCommand)
-    .command(evalCommand)
-    .command(doctorCommand)
+    })),
+  )
     .completion('completion', 'Print a bash or zsh completion script (add its output to your shell profile)')
-    .command(sourcesCommand)
+    .example('lessons preflight "bump the version and publish the release"', 'the lessons for a task, before it starts')
+    .example('lessons help new', 'the options of one command, with an example')
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()
@@ -81,7 +91,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((message, error) => {
       // Throwing stops yargs before any handler runs.
-      throw error ?? new UsageError(`${message}\nrun \`lessons --help\` for the commands and their options`);
+      throw error ?? new UsageError(usageMessage(message, commandWord(args), USAGES));
     });
   await parser.parseAsync();
   return outcome.exitCode;

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { Argv, CommandModule } from 'yargs';
 import { applyTable, type CommandTable } from './options.js';
 
 /** Options every command takes. */
@@ -15,6 +15,8 @@ export interface Outcome {
 export const outcome: Outcome = { exitCode: 0 };
 
 export interface CommandSpec<A> extends CommandTable {
+  /** One command line that shows the command at work, printed under Examples in its help. */
+  example: string;
   /** Runs the command and returns its exit code; prints through `io`. */
   run: (argv: A & GlobalArgs, io: Io) => Promise<0 | 1 | 2>;
 }
@@ -38,7 +40,8 @@ export function defineCommand<A>(spec: CommandSpec<A>): CommandModule<GlobalArgs
   return {
     command: spec.command,
     describe: spec.describe,
-    builder: (yargs) => applyTable(yargs, spec),
+    // The same shape as the fast commands' help: a usage line, what it does, an example.
+    builder: (yargs: Argv<GlobalArgs>) => applyTable(yargs, spec).usage(`usage: lessons ${spec.command}\n\n${spec.describe}`).example(spec.example, ''),
     handler: async (argv) => {
       outcome.exitCode = await spec.run(argv as unknown as A & GlobalArgs, io);
     },

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { errorMessage, isLessonsError } from '../src/errors.js';
 import { io } from './command.js';
+import { commandWord } from './fast/args.js';
 
 type FastCommand = { run: (args: string[]) => Promise<0 | 1 | 2> };
 
@@ -30,21 +31,28 @@ const FAST_COMMANDS: Record<string, () => Promise<FastCommand>> = {
   hook: () => bundled('hook', () => import('./fast/hook.js')),
 };
 
-/** The command word: the first argument that is not a global option (or its value). */
-export function commandWord(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '-C') i++;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return undefined;
+/** `lessons help <command>` is `lessons <command> --help`, as in git and npm. */
+function helpArgs(args: string[]): string[] {
+  const at = args.indexOf('help');
+  const target = args.slice(at + 1).find((arg) => !arg.startsWith('-'));
+  return target === undefined ? ['--help'] : [target, '--help'];
 }
 
 /** The one place that turns results and errors into an exit code. */
-async function main(args: string[]): Promise<number> {
-  const debug = args.includes('--debug');
+async function main(argv: string[]): Promise<number> {
+  const debug = argv.includes('--debug');
   try {
-    const word = commandWord(args);
+    let args = argv;
+    let word = commandWord(args);
+    if (word === undefined && (args.includes('--version') || args.includes('-V'))) {
+      const { packageVersion } = await import('../src/package-root.js');
+      io.out(packageVersion());
+      return 0;
+    }
+    if (word === 'help') {
+      args = helpArgs(args);
+      word = commandWord(args);
+    }
     const fast = word === undefined ? undefined : FAST_COMMANDS[word];
     if (fast) return await (await fast()).run(args);
     const { runYargs } = await import('./app.js');

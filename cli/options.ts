@@ -42,6 +42,8 @@ export interface CommandTable {
   usage?: readonly string[];
   /** Paragraphs after the options in the fast command's --help. */
   epilog?: string;
+  /** One command line that shows the command at work, last in its help. */
+  example?: string;
 }
 
 /** The options every command takes, whether yargs or a fast command parses them. */
@@ -103,5 +105,6 @@ export function helpText(table: CommandTable): string {
     for (const line of rest) lines.push(`${''.padEnd(HELP_WIDTH)}${line}`);
   }
   if (table.epilog) lines.push('', table.epilog);
+  if (table.example) lines.push('', `example: ${table.example}`);
   return `${lines.join('\n')}\n`;
 }

@@ -20,3 +20,8 @@ export function packageRoot(): string {
 export function packageFile(...parts: string[]): string {
   return path.join(packageRoot(), ...parts);
 }
+
+/** The installed package's version, from its package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+}

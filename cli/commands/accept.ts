@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ id: string; canonical: boolean; json: boolean }>({
   command: 'accept <id>',
   describe: 'Mark a lesson validated (or canonical) after review, stamping last_validated_at',
+  example: 'lessons accept case-2026-05-12-plugin-version-bump',
   positionals: {
     id: { required: true, describe: 'The lesson id' },
   },

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ id: string; context: string; ref: string; date?: string; json: boolean }>({
   command: 'apply <id>',
   describe: 'Record a validated application of a pattern in a context (evidence for a principle)',
+  example: 'lessons apply pattern-bump-every-manifest --context web-app --ref "PR #812"',
   positionals: {
     id: { required: true, describe: 'The pattern id, or <source>:<id> for a pattern of a source' },
   },

@@ -11,6 +11,7 @@ interface AskArgs {
 export default defineCommand<AskArgs>({
   command: 'ask [questions..]',
   describe: 'Look for the answer in the lessons and references/ before asking a human; --record keeps a human answer',
+  example: 'lessons ask "which branch do releases go out from?"',
   positionals: {
     questions: { variadic: true, describe: 'One or more questions' },
   },

@@ -6,6 +6,7 @@ const SAY_WHAT = 'say what to capture: lessons capture <transcript|-> (lesson bl
 export default defineCommand<{ file?: string; fromError?: string; json: boolean }>({
   command: 'capture [file]',
   describe: 'Turn [LESSON] and [PROCESS_KNOWLEDGE] blocks of a transcript or PR body into candidate cases; --from-error asks the reviewer to generalise an error log into one',
+  example: 'lessons capture transcript.jsonl',
   positionals: {
     file: { describe: 'The text to read (a transcript, JSONL, a PR body); - for standard input' },
   },

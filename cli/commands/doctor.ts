@@ -6,6 +6,7 @@ const LABEL = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' } as const;
 export default defineCommand<{ json: boolean }>({
   command: 'doctor',
   describe: 'Check every integration that could fail silently (git and agent hooks, index, policy, cache, exports, reviewer) and say how to fix it',
+  example: 'lessons doctor',
   options: {
     json: { type: 'boolean', default: false, describe: 'Print the checks as JSON' },
   },

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ file?: string; json: boolean }>({
   command: 'eval [file]',
   describe: "Run the retrieval regression tests (lessons/evals.json): recall, false positives and each miss with preflight's reasons",
+  example: 'lessons eval --json',
   positionals: {
     file: { describe: 'The evals file (default: lessons/evals.json)' },
   },

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ to: string; json: boolean; check: boolean }>({
   command: 'export',
   describe: 'Render the canonical and validated lessons for Cursor rules, CLAUDE.md or AGENTS.md',
+  example: 'lessons export --to cursor',
   options: {
     to: { type: 'string', choices: ['cursor', 'claude', 'agents-md'], required: true, describe: 'cursor: .cursor/rules/lessons-*.mdc; claude: a CLAUDE.md section; agents-md: an AGENTS.md section' },
     check: { type: 'boolean', default: false, describe: 'Write nothing; exit 1 when the export is stale and name the files' },

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ force: boolean; json: boolean }>({
   command: 'init',
   describe: 'Turn this git repository into a lessons repository (folders, schemas, policy, workflow, AGENTS.md block)',
+  example: 'lessons init && lessons hooks install',
   options: {
     force: { type: 'boolean', default: false, describe: 'Replace files (and the AGENTS.md block) that differ from what init writes' },
     json: { type: 'boolean', default: false, describe: 'Print what was created, updated and skipped as JSON' },
@@ -15,11 +16,12 @@ export default defineCommand<{ force: boolean; json: boolean }>({
       return 0;
     }
     for (const entry of result.entries) io.out(`${entry.action.padEnd(8)} ${entry.path}${entry.reason ? ` (${entry.reason})` : ''}`);
+    if (result.mergeDriver === 'set') io.out('set      git config merge.lessons-index (merges lessons/index.json lesson by lesson)');
     const created = result.entries.filter((entry) => entry.action !== 'skipped').length;
     io.out(
       created === 0
         ? 'nothing to do: this is already a lessons repository'
-        : 'next: `lessons hooks install`, then commit the new files (`git add lessons schemas policy .github AGENTS.md .gitignore`)',
+        : 'next: `lessons hooks install`, then commit the new files (`git add lessons schemas policy .github AGENTS.md .gitignore .gitattributes`)',
     );
     return 0;
   },

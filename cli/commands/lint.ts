@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ json: boolean }>({
   command: 'lint',
   describe: 'Validate every lesson: schema, ids, levels, references, checklists, evidence',
+  example: 'lessons lint --json',
   options: {
     json: { type: 'boolean', default: false, describe: 'Print findings as JSON' },
   },

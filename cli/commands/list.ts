@@ -5,6 +5,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ level?: Level; status?: Status; tag?: string; json: boolean }>({
   command: 'list',
   describe: 'List lessons, principles first',
+  example: 'lessons list --level case --status candidate',
   options: {
     level: { type: 'string', choices: LEVELS, describe: 'Only this level' },
     status: { type: 'string', choices: STATUSES, describe: 'Only this status' },

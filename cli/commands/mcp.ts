@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ 'allow-write': boolean }>({
   command: 'mcp',
   describe: 'Serve the lessons to agents over the Model Context Protocol (stdio): preflight, search, show, capture',
+  example: 'lessons mcp --allow-write',
   options: {
     'allow-write': { type: 'boolean', default: false, describe: 'Let the capture tool write candidate lessons (read-only otherwise)' },
   },

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 
 export default defineCommand<{ title: string; level: Level; tags: string | string[]; severity: Severity; json: boolean }>({
   command: 'new <title>',
+  example: 'lessons new "Version bump missed the manifest" --tags release,manifest --severity high',
   describe: 'Write a new candidate lesson from the template and print its path',
   positionals: {
     title: { required: true, describe: 'What went wrong, in a short sentence' },

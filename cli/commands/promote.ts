@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ ids: string[]; to: 'pattern' | 'principle'; title: string; id?: string; toSource?: string; json: boolean }>({
   command: 'promote <ids..>',
   describe: 'Write a pattern from >= 2 independent cases, or a principle from patterns applied in >= 3 contexts',
+  example: 'lessons promote case-a case-b --to pattern --title "Bump every manifest from one input"',
   positionals: {
     ids: { variadic: true, required: true, describe: 'The source cases (--to pattern) or patterns (--to principle)' },
   },

@@ -6,6 +6,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ json: boolean }>({
   command: 'report',
   describe: 'Counts, stale lessons, the candidate backlog, promotion candidates and preflight usage',
+  example: 'lessons report --json',
   options: {
     json: { type: 'boolean', default: false, describe: 'Print the report as JSON' },
   },

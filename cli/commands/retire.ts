@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ id: string; supersededBy?: string; reason?: string; json: boolean }>({
   command: 'retire <id>',
   describe: 'Retire a lesson: it stays findable but is never selected again',
+  example: 'lessons retire case-2026-01-10-old-runner --reason "the runner was replaced"',
   positionals: {
     id: { required: true, describe: 'The lesson id' },
   },

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ base?: string; json: boolean }>({
   command: 'review',
   describe: 'Ask the configured reviewer (default: codex exec, read-only) to check the diff against the lessons; advisory unless review.block_on says otherwise',
+  example: 'lessons review --base origin/main',
   options: {
     base: { type: 'string', requiresArg: true, describe: 'Also review what the branch committed since <ref> (default in a pull request: origin/$GITHUB_BASE_REF)' },
     json: { type: 'boolean', default: false, describe: 'Print the review as JSON' },

@@ -3,6 +3,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ id: string; json: boolean }>({
   command: 'show <id>',
   describe: 'Print a lesson',
+  example: 'lessons show case-2026-05-12-plugin-version-bump',
   positionals: {
     id: { required: true, describe: 'The lesson id' },
   },

@@ -10,6 +10,7 @@ interface SourcesArgs {
 export default defineCommand<SourcesArgs>({
   command: 'sources <action>',
   describe: "Fetch other repositories' lessons through git (update [--locked]) or say what is behind (status)",
+  example: 'lessons sources update --locked',
   positionals: {
     action: { required: true, choices: ['update', 'status'], describe: 'update: fetch and lock; status: compare the lock, the checkouts and the remotes' },
   },

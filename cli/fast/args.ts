@@ -16,3 +16,13 @@ export function parseFastArgs<T extends OptionTable>(args: string[], options: T,
     throw new UsageError(`${(error as Error).message}\n${hint}`);
   }
 }
+
+/** The command word: the first argument that is not a global option (or its value). */
+export function commandWord(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-C') i++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}

@@ -31,6 +31,14 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     base: values.base,
     head: values.head,
   });
+  if (profile.head === 'index') {
+    // The mark that tells prepare-commit-msg this commit was checked (not made with --no-verify).
+    const { markPreCommitChecked } = await import('../../src/githooks/commit-check.js');
+    const { openRepo } = await import('../../src/io/git/repo.js');
+    const { findRepoRoot } = await import('../../src/io/repo.js');
+    const root = findRepoRoot(resolveCwd(values.C));
+    await markPreCommitChecked(root, await openRepo(root));
+  }
   const { guardReporters } = await import('../../src/reporters/guard.js');
   const { renderStdout, stepSummaryFor } = await import('../../src/reporters/registry.js');
   io.out(renderStdout(guardReporters, values.json ? 'json' : 'text', report, process.env));

@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GLOBAL_OPTIONS } from '../options.js';
 import { HOOK } from '../tables/hook.js';
+import { didYouMean } from '../../src/util/suggest.js';
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-const USAGE = `usage: lessons ${HOOK.usage[0]}`;
+const USAGE = `usage: lessons ${HOOK.usage[0]}\n\nexample: ${HOOK.example}`;
 
 function write(text: string): void {
   if (text === '') return;
@@ -78,7 +79,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       return 0;
     }
     if (!isHarness(harness)) {
-      process.stderr.write(`lessons: unknown harness \`${harness}\`\n${USAGE}\n`);
+      process.stderr.write(`lessons: unknown harness \`${harness}\`${didYouMean(harness, ['claude', 'codex', 'cursor'], (name) => `lessons hook ${name}`)}\n${USAGE}\n`);
       return 0;
     }
     if (process.env.LESSONS_DISABLE === '1') {

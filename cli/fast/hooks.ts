@@ -1,5 +1,6 @@
 import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
+import { didYouMean } from '../../src/util/suggest.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
 import { helpText } from '../options.js';
@@ -45,14 +46,15 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
         hook: action,
         now: new Date(),
       });
-      if (!outcome.added && /receipt/.test(outcome.note)) io.err(`lessons: ${outcome.note}`);
+      if (!outcome.added && outcome.warn) io.err(`lessons: ${outcome.note}`);
     } catch (error) {
       io.err(`lessons: no Lessons-Preflight trailer: ${(error as Error).message}`);
     }
     return 0;
   }
   if (action !== 'install' && action !== 'uninstall' && action !== 'status') {
-    throw new UsageError(action === undefined ? `say what to do\n${USAGE}` : `unknown hooks action '${action}'\n${USAGE}`);
+    if (action === undefined) throw new UsageError(`lessons hooks needs an action: install, uninstall or status\n${USAGE}`);
+    throw new UsageError(`unknown hooks action '${action}'${didYouMean(action, ['install', 'uninstall', 'status'], (name) => `lessons hooks ${name}`)}\n${USAGE}`);
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'\n${USAGE}`);
   const harnesses = (['claude', 'codex', 'cursor'] as const).filter((name) => values[name]);
@@ -61,6 +63,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return agentHooks(action, cwd, harnesses, values.json === true);
   }
   const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/githooks/install.js');
+  // Hooks that call the guard belong in a lessons repository; uninstall cleans up anywhere.
+  if (action !== 'uninstall') (await import('../../src/io/repo.js')).findRepoRoot(cwd);
   if (action === 'status') {
     const status = await hooksStatus({ cwd });
     if (values.json) io.out(JSON.stringify(status, null, 2));
@@ -75,11 +79,16 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return 0;
   }
   const result = action === 'install' ? await installHooks({ cwd }) : await uninstallHooks({ cwd });
+  const driver = await import('../../src/index/merge-driver.js');
+  const mergeDriver = action === 'install' ? await driver.installMergeDriver({ cwd }) : { removed: await driver.uninstallMergeDriver({ cwd }) };
   const refused = result.hooks.some((hook) => hook.action === 'refused');
-  if (values.json) io.out(JSON.stringify(result, null, 2));
+  if (values.json) io.out(JSON.stringify({ ...result, mergeDriver }, null, 2));
   else {
     io.out(`hooks directory: ${result.dir}${result.hooksPath ? ` (core.hooksPath ${result.hooksPath})` : ''}`);
     for (const hook of result.hooks) io.out(`  ${hook.hook}: ${LABELS[hook.action]}${hook.message ? ` — ${hook.message}` : ''}`);
+    if ('config' in mergeDriver) {
+      io.out(`  merge driver for lessons/index.json: ${mergeDriver.config === 'set' ? 'set in git config' : 'already set'}${mergeDriver.attributes === 'added' ? '; added to .gitattributes (commit it)' : ''}`);
+    } else if (mergeDriver.removed) io.out('  merge driver for lessons/index.json: removed from git config');
     for (const note of result.notes) io.out(`note: ${note}`);
   }
   return refused ? 1 : 0;

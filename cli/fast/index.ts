@@ -15,6 +15,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     io.out(USAGE);
     return 0;
   }
+  if (values.merge) return merge(positionals, values.json === true);
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
   const cwd = resolveCwd(values.C);
   const { writeIndex, checkIndex } = await import('../../src/index/command.js');
@@ -35,5 +36,20 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   const { indexStaleness } = await import('../../src/index/diff.js');
   const { headline, details } = indexStaleness(result.missing, result.diff);
   io.err([`${headline}: run \`lessons index\` and commit it`, ...details.map((detail) => `  ${detail}`)].join('\n'));
+  return 1;
+}
+
+/** `lessons index --merge %O %A %B %P`: git runs it at the top of the working tree during a merge. */
+async function merge(positionals: string[], json: boolean): Promise<0 | 1> {
+  const [base, ours, theirs, shown = 'lessons/index.json', ...extra] = positionals;
+  if (base === undefined || ours === undefined || theirs === undefined || extra.length > 0) {
+    throw new UsageError(`lessons index --merge takes the three versions git passes: <base> <ours> <theirs> [<path>]\n${USAGE}`);
+  }
+  const { mergeIndexFiles } = await import('../../src/index/command.js');
+  const result = await mergeIndexFiles({ base, ours, theirs });
+  if (json) io.out(JSON.stringify(result, null, 2));
+  if (result.merged) return 0;
+  const lines = result.conflicts.map((conflict) => `  ${conflict}`);
+  io.err(`lessons: ${shown}: cannot merge the index lesson by lesson:\n${lines.join('\n')}\nresolve the lesson files, then run \`lessons index\` and \`git add ${shown}\``);
   return 1;
 }

@@ -3,6 +3,7 @@ import type { CommandTable } from '../options.js';
 export const GUARD = {
   command: 'guard',
   describe: 'Check the workflow gates for a stage: --stage pre-commit|pre-push|ci|final',
+  example: 'lessons guard --stage final',
   usage: ['guard --stage pre-commit|pre-push|ci|final [--json] [--base <ref>] [--head <ref>] [-C <dir>]'],
   options: {
     stage: {

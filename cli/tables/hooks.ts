@@ -3,6 +3,7 @@ import type { CommandTable } from '../options.js';
 export const HOOKS = {
   command: 'hooks <action>',
   describe: 'Install, remove or show the git hooks (or --claude|--codex|--cursor agent hooks)',
+  example: 'lessons hooks install && lessons hooks install --claude',
   usage: ['hooks install|uninstall|status [--json] [-C <dir>]', 'hooks install|uninstall --claude|--codex|--cursor [--json] [-C <dir>]'],
   positionals: { action: { describe: 'install, uninstall or status', required: true } },
   options: {

@@ -3,14 +3,20 @@ import type { CommandTable } from '../options.js';
 export const INDEX = {
   command: 'index',
   describe: 'Write lessons/index.json from the lessons (--check: fail when the committed one is stale)',
-  usage: ['index [--check] [--json] [-C <dir>]'],
+  usage: ['index [--check] [--json] [-C <dir>]', 'index --merge <base> <ours> <theirs> [<path>]'],
   options: {
     check: {
       type: 'boolean',
       default: false,
       describe: 'write nothing; exit 1 when the committed lessons/index.json is stale, naming the\nlessons that differ',
     },
+    merge: {
+      type: 'boolean',
+      default: false,
+      describe: "git's merge driver for lessons/index.json (set up by `lessons init` and\n`lessons hooks install`): merges the three versions lesson by lesson into <ours>;\nexit 1 when both sides changed one lesson differently",
+    },
     json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
   },
+  example: 'lessons index && git add lessons/index.json',
   epilog: 'Writes lessons/index.json from the lesson files (atomically; the same bytes for an unchanged tree).',
 } as const satisfies CommandTable;

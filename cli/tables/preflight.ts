@@ -4,6 +4,7 @@ import type { CommandTable } from '../options.js';
 export const PREFLIGHT = {
   command: 'preflight [task..]',
   describe: 'Select the lessons that matter for a task, with their checklists',
+  example: 'lessons preflight "bump the version and publish the release" --path package.json',
   usage: ['preflight "<task>" [options]'],
   positionals: { task: { describe: 'What is about to be done', variadic: true } },
   options: {

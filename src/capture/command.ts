@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
+import { findRepoRoot } from '../io/repo.js';
 import { extractDrafts } from './blocks.js';
 import { storeDrafts, type CaptureOutcome } from './store.js';
 
@@ -21,6 +22,7 @@ export interface CaptureResult {
 
 /** Reads a transcript or PR body and stores each lesson block in it (see storeDrafts). */
 export async function captureLessons(options: CaptureOptions): Promise<CaptureResult> {
+  findRepoRoot(options.cwd); // outside a lessons repository, say so before reading anything
   const fromStdin = options.source === undefined || options.source === '-';
   const text = fromStdin ? await options.stdin() : readInput(path.resolve(options.cwd, options.source!), options.source!);
   const drafts = extractDrafts(text);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readTextIfExists } from '../io/fs.js';
 import { addTrailerIfAbsent } from '../io/git/log.js';
+import { stagedChanges } from '../io/git/changes.js';
 import { configValue, gitPath, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { findRepoRoot } from '../io/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
@@ -9,11 +10,18 @@ import { readReceiptText } from '../io/receipt-file.js';
 import { resolvePolicy } from '../policy/policy.js';
 import { PREFLIGHT_TRAILER } from '../guard/commits.js';
 import { judgeReceipt, preflightTrailerValue } from '../guard/receipt.js';
+import { clearPreCommitMark, preCommitChecked } from './commit-check.js';
+import { receiptRelation } from './receipt-relation.js';
 
 export interface TrailerOutcome {
   added: boolean;
   /** Why not, or what was added: one line for the hook to print. */
   note: string;
+  /**
+   * Whether the hook should print the note: a missing receipt is said once per commit, by the
+   * pre-commit guard, or by commit-msg when no guard ran.
+   */
+  warn?: boolean;
 }
 
 /**
@@ -57,9 +65,23 @@ export interface TrailerOptions {
 /**
  * Appends `Lessons-Preflight: <ids or none>` from a fresh receipt, with git interpret-trailers
  * semantics: once (an existing trailer wins), never on merge or squash messages, never onto an
- * empty message (commit-msg adds it after the editor closes).
+ * empty message (commit-msg adds it after the editor closes), never under
+ * `git commit --no-verify` (see commit-check.ts), and only when the receipt is younger than the
+ * policy's trailer window or relates to the staged paths or the message.
  */
 export async function addPreflightTrailer(options: TrailerOptions): Promise<TrailerOutcome> {
+  const outcome = await trailerOutcome(options);
+  if (options.hook === 'commit-msg') {
+    try {
+      clearPreCommitMark(findRepoRoot(options.cwd));
+    } catch {
+      // outside a lessons repository there is no mark
+    }
+  }
+  return outcome;
+}
+
+async function trailerOutcome(options: TrailerOptions): Promise<TrailerOutcome> {
   if (skipsSource(options.source)) return { added: false, note: `no trailer on a ${options.source} message` };
   let root: string;
   try {
@@ -73,10 +95,32 @@ export async function addPreflightTrailer(options: TrailerOptions): Promise<Trai
   const message = readTextIfExists(file);
   if (message === undefined) return { added: false, note: `${options.file} does not exist: no trailer` };
   if (!hasOwnText(message, await commentChar(repo))) return { added: false, note: 'the message is empty so far: no trailer yet' };
+  const checked = await preCommitChecked(root, repo);
+  if (options.hook === 'prepare-commit-msg' && !checked) {
+    return { added: false, note: 'the pre-commit check did not run for this commit (`git commit --no-verify`): no trailer' };
+  }
   const policy = resolvePolicy(readPolicyFile(root).data);
   const receipt = judgeReceipt(readReceiptText(root), options.now, policy.preflight.receipt_max_age_minutes);
   if (receipt.state !== 'fresh') {
-    return { added: false, note: `no fresh preflight receipt, so no ${PREFLIGHT_TRAILER} trailer: run \`lessons preflight "<task>"\` at the start of a task` };
+    return {
+      added: false,
+      note: `no fresh preflight receipt, so no ${PREFLIGHT_TRAILER} trailer: run \`lessons preflight "<task>"\` at the start of a task`,
+      warn: options.hook === 'commit-msg' && !checked,
+    };
+  }
+  const relation = receiptRelation({
+    receipt: receipt.receipt,
+    ageMinutes: receipt.ageMinutes,
+    windowMinutes: policy.preflight.trailer_window_minutes,
+    stagedPaths: (await stagedChanges(repo)).map((change) => change.path),
+    message,
+  });
+  if (relation === undefined) {
+    return {
+      added: false,
+      note: `the preflight receipt (${receipt.ageMinutes} min old, for "${receipt.receipt.task}") is older than ${policy.preflight.trailer_window_minutes} min and relates neither to the staged paths nor to the message: no ${PREFLIGHT_TRAILER} trailer; run \`lessons preflight "<task>"\` for this task`,
+      warn: options.hook === 'commit-msg',
+    };
   }
   const value = preflightTrailerValue(receipt.receipt);
   await addTrailerIfAbsent(repo, file, PREFLIGHT_TRAILER, value);

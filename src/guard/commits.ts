@@ -35,14 +35,23 @@ export function preflightTrailerIssues(commits: readonly CommitInfo[]): Issue[] 
     }));
 }
 
+/** The policy's subject patterns: those that block, and those that only warn. */
+export interface IncidentPatterns {
+  block: RegExp[];
+  warn: RegExp[];
+}
+
 /** Compiles the policy's subject patterns; an invalid one is a policy error naming it. */
-export function compileIncidentPatterns(policy: IncidentPolicy): RegExp[] | { error: string } {
-  const compiled: RegExp[] = [];
-  for (const [i, pattern] of policy.subject_patterns.entries()) {
-    try {
-      compiled.push(new RegExp(pattern));
-    } catch (error) {
-      return { error: `incident.subject_patterns[${i}] is not a valid regular expression: ${(error as Error).message}` };
+export function compileIncidentPatterns(policy: IncidentPolicy): IncidentPatterns | { error: string } {
+  const compiled: IncidentPatterns = { block: [], warn: [] };
+  const lists = [['subject_patterns', policy.subject_patterns, compiled.block], ['warn_subject_patterns', policy.warn_subject_patterns, compiled.warn]] as const;
+  for (const [field, patterns, into] of lists) {
+    for (const [i, pattern] of patterns.entries()) {
+      try {
+        into.push(new RegExp(pattern));
+      } catch (error) {
+        return { error: `incident.${field}[${i}] is not a valid regular expression: ${(error as Error).message}` };
+      }
     }
   }
   return compiled;
@@ -54,7 +63,10 @@ export function isIncidentCommit(commit: CommitInfo, patterns: readonly RegExp[]
 
 export interface IncidentInput {
   commits: readonly CommitInfo[];
+  /** Subjects that mark an incident (a missing lesson is an error). */
   patterns: readonly RegExp[];
+  /** Subjects that may mark one (a missing lesson is a warning); none when absent. */
+  warnPatterns?: readonly RegExp[];
   trailerKeys: readonly string[];
   /** True when the range adds or modifies a case file. */
   caseChanged: boolean;
@@ -69,7 +81,9 @@ export interface IncidentInput {
 export function incidentIssues(input: IncidentInput): Issue[] {
   const issues: Issue[] = [];
   for (const commit of input.commits) {
-    if (isMergeCommit(commit) || !isIncidentCommit(commit, input.patterns, input.trailerKeys)) continue;
+    if (isMergeCommit(commit)) continue;
+    const severity = isIncidentCommit(commit, input.patterns, input.trailerKeys) ? 'error' : isIncidentCommit(commit, input.warnPatterns ?? [], []) ? 'warning' : undefined;
+    if (severity === undefined) continue;
     const named = trailerValues(commit, LESSON_TRAILER).flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
     const skip = trailerValues(commit, LESSON_SKIP_TRAILER).filter((value) => value.trim() !== '');
     const unknown = named.filter((id) => !input.lessonIds.has(id));
@@ -85,10 +99,10 @@ export function incidentIssues(input: IncidentInput): Issue[] {
     if (named.length > 0 || skip.length > 0 || input.caseChanged) continue;
     issues.push({
       rule: 'incident-lesson',
-      severity: 'error',
+      severity,
       commit: commit.sha,
       message:
-        `commit ${short(commit)} resolves an incident but leaves no lesson: add or update a case (\`lessons new "<title>"\`), ` +
+        `commit ${short(commit)} ${severity === 'error' ? 'resolves an incident' : 'is a fix'} but leaves no lesson: add or update a case (\`lessons new "<title>"\`), ` +
         `name an existing one with a \`${LESSON_TRAILER}: <id>\` trailer, or say why not with \`${LESSON_SKIP_TRAILER}: <reason>\``,
     });
   }

@@ -10,7 +10,7 @@ import type { SchemaError } from '../schema/validate.js';
 import { toIsoDate } from '../util/dates.js';
 import { describePlacement } from '../eval/format.js';
 import type { RetrievalOutcome } from '../eval/snapshot.js';
-import { incidentIssues, preflightTrailerIssues } from './commits.js';
+import { incidentIssues, preflightTrailerIssues, type IncidentPatterns } from './commits.js';
 import { applyLevel, compareGuardFindings, type GuardFinding, type Issue } from './finding.js';
 import type { ReceiptState } from './receipt.js';
 import type { SecretMatch } from './secrets.js';
@@ -41,7 +41,7 @@ export interface GateInput {
   /** Lessons-root-relative paths the change adds or modifies. */
   changedPaths: string[];
   receipt?: ReceiptState;
-  incidentPatterns: RegExp[];
+  incidentPatterns: IncidentPatterns;
   secrets?: SecretMatch[];
   quality?: QualityOutcome[];
   /** lessons/evals.json run against the head's lessons; absent when the file is. */
@@ -103,7 +103,8 @@ export const incidentLessonGate: GateCheck = (input) => {
   if (input.commits === undefined) return [];
   return incidentIssues({
     commits: input.commits,
-    patterns: input.incidentPatterns,
+    patterns: input.incidentPatterns.block,
+    warnPatterns: input.incidentPatterns.warn,
     trailerKeys: input.policy.incident.trailers,
     caseChanged: input.changedPaths.some((rel) => rel.startsWith('lessons/cases/') && rel.endsWith('.md')),
     lessonIds: new Set(input.head.tree.lessons.map((item) => item.lesson.id)),

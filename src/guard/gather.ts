@@ -6,6 +6,7 @@ import { resolveCommit, type GitRepo } from '../io/git/repo.js';
 import type { Gate, GateLevel, Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
 import { sha256 } from '../util/digest.js';
+import type { IncidentPatterns } from './commits.js';
 import type { GateInput, QualityOutcome } from './gates.js';
 import type { LessonCache } from './lesson-cache.js';
 import { resolveRange, type Range } from './range.js';
@@ -22,7 +23,7 @@ export interface GuardPlan {
   policy: Policy;
   profile: StageProfile;
   levels: Record<Gate, GateLevel>;
-  incidentPatterns: RegExp[];
+  incidentPatterns: IncidentPatterns;
   now: Date;
   env: Record<string, string | undefined>;
   base?: string | undefined;

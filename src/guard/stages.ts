@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { STAGES, type Stage } from '../policy/policy.js';
 import { listWords } from '../util/plural.js';
+import { didYouMean } from '../util/suggest.js';
 
 /**
  * What each guard stage means, as data: the guard's plan, its gates, its report and the
@@ -123,7 +124,9 @@ function stagesTaking(flag: keyof StageProfile['flags']): string {
 /** The stage a command line names, with the flags that stage does not take refused (usage errors). */
 export function checkStageFlags(stage: string | undefined, flags: { base?: string | undefined; head?: string | undefined }, usage: string): StageProfile {
   if (stage === undefined) throw new UsageError(`say which stage to check with --stage\n${usage}`);
-  if (!(STAGES as readonly string[]).includes(stage)) throw new UsageError(`unknown stage '${stage}': use one of ${STAGES.join(', ')}`);
+  if (!(STAGES as readonly string[]).includes(stage)) {
+    throw new UsageError(`unknown stage '${stage}'${didYouMean(stage, STAGES, (name) => `--stage ${name}`)}\nthe stages are ${STAGES.join(', ')}`);
+  }
   const profile = STAGE_PROFILES[stage as Stage];
   if (flags.head !== undefined && !profile.flags.head) throw new UsageError(`--head applies to ${stagesTaking('head')}; ${stage} checks the ${profile.checks}`);
   if (flags.base !== undefined && !profile.flags.base) {

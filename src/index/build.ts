@@ -68,6 +68,14 @@ export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
   return { version: INDEX_VERSION, lessons: entries };
 }
 
+/**
+ * The index as committed: one line per lesson, sorted by id, and nothing that every change
+ * touches (no counts, no digests), so two branches that add or change different lessons
+ * change different lines and git merges them (the `lessons-index` merge driver handles the
+ * rest, see merge.ts). Still plain JSON, the same bytes for the same lessons.
+ */
 export function serializeIndex(index: LessonIndex): string {
-  return formatJson(index);
+  if (index.lessons.length === 0) return formatJson(index);
+  const lines = index.lessons.map((entry) => `    ${JSON.stringify(entry)}`);
+  return `{\n  "version": ${JSON.stringify(index.version)},\n  "lessons": [\n${lines.join(',\n')}\n  ]\n}\n`;
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { writeFileAtomic } from '../io/fs.js';
@@ -87,4 +88,29 @@ export async function checkIndex(options: { cwd: string }): Promise<IndexCheckRe
   if (current === undefined) return { path: INDEX_FILE, fresh: false, missing: true, diff: diffIndexes([], entries) };
   if (current === text) return { path: INDEX_FILE, fresh: true, missing: false, diff: { added: [], removed: [], changed: [] } };
   return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(parseIndexEntries(current) ?? [], entries) };
+}
+
+export interface IndexMergeOutcome {
+  merged: boolean;
+  conflicts: string[];
+}
+
+/**
+ * `lessons index --merge <base> <ours> <theirs>`, as git's merge driver calls it: the merged
+ * index replaces `ours` (git's %A); on a conflict `ours` is left as it was and git reports the
+ * file as conflicted.
+ */
+export async function mergeIndexFiles(files: { base: string; ours: string; theirs: string }): Promise<IndexMergeOutcome> {
+  const { mergeIndexTexts } = await import('./merge.js');
+  const read = (file: string): string => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new LessonsError('USAGE', `cannot read ${file}: ${(error as Error).message} (git passes the three versions as %O %A %B)`);
+    }
+  };
+  const result = mergeIndexTexts(read(files.base), read(files.ours), read(files.theirs));
+  if (result.text === undefined) return { merged: false, conflicts: result.conflicts };
+  writeFileAtomic(files.ours, result.text);
+  return { merged: true, conflicts: [] };
 }

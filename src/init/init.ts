@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildIndex, serializeIndex } from '../index/build.js';
+import { GITATTRIBUTES_FILE, MERGE_ATTRIBUTE_LINE, configureMergeDriver, withMergeAttribute } from '../index/merge-driver.js';
 import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
 import { openRepo } from '../io/git/repo.js';
 import { INDEX_FILE, LESSONS_DIR, POLICY_FILE, STATE_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { LEVELS, LEVEL_FOLDERS } from '../lesson/model.js';
-import { packageFile } from '../package-root.js';
+import { packageFile, packageVersion } from '../package-root.js';
 import { compareStrings } from '../util/compare.js';
 import { upsertAgentsBlock } from './agents-block.js';
 import { WORKFLOW_FILE, workflowYaml } from './workflow.js';
@@ -21,6 +22,8 @@ export interface InitEntry {
 export interface InitResult {
   root: string;
   entries: InitEntry[];
+  /** This clone's `merge.lessons-index` driver config (the `.gitattributes` line is an entry). */
+  mergeDriver: 'set' | 'unchanged';
 }
 
 export const AGENTS_FILE = 'AGENTS.md';
@@ -56,11 +59,6 @@ function lessonsInPackageJson(root: string): boolean {
   }
 }
 
-function packageVersion(): string {
-  const manifest = JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
-  return manifest.version;
-}
-
 function plan(root: string, force: boolean): Planned[] {
   const planned: Planned[] = [];
   for (const level of LEVELS) planned.push(owned(`${LESSONS_DIR}/${LEVEL_FOLDERS[level]}/.gitkeep`, '', false));
@@ -78,6 +76,14 @@ function plan(root: string, force: boolean): Planned[] {
       if (existing === undefined) return { text: `${STATE_DIR}/\n`, action: 'created' };
       const separator = existing === '' || existing.endsWith('\n') ? '' : '\n';
       return { text: `${existing}${separator}${STATE_DIR}/\n`, action: 'updated', reason: `added ${STATE_DIR}/` };
+    },
+  });
+  planned.push({
+    path: GITATTRIBUTES_FILE,
+    content: (existing) => {
+      const text = withMergeAttribute(existing);
+      if (text === undefined) return { text: existing!, action: 'skipped', reason: `${INDEX_FILE} already has a merge driver` };
+      return { text, action: existing === undefined ? 'created' : 'updated', ...(existing === undefined ? {} : { reason: `added ${MERGE_ATTRIBUTE_LINE}` }) };
     },
   });
   planned.push({
@@ -114,5 +120,5 @@ export async function initRepo(options: { cwd: string; force: boolean }): Promis
     if (action !== 'skipped') writeFileAtomic(file, text);
     entries.push({ path: item.path, action, ...(reason ? { reason } : {}) });
   }
-  return { root, entries };
+  return { root, entries, mergeDriver: await configureMergeDriver(repo) };
 }

@@ -2,14 +2,31 @@
 export const WORKFLOW_FILE = '.github/workflows/lessons.yml';
 
 /**
+ * How the workflow gets `lessons`: the project's own install when package.json depends on it
+ * (the version package-lock.json pins, the one the hooks run), else the exact version that ran
+ * `lessons init`, with a comment on how to pin it with the project instead.
+ */
+function installStep(options: { inPackageJson: boolean; version: string }): string {
+  if (options.inPackageJson) {
+    return `      # lessons is a dependency of this project: the version package-lock.json pins.
+      - name: Install the project's dependencies, lessons among them
+        run: npm ci
+`;
+  }
+  return `      # The version of lessons that ran \`lessons init\`. To pin it with the project instead, add it
+      # as a dev dependency (\`npm install --save-dev lessons@${options.version}\`), commit
+      # package-lock.json, install with \`npm ci\` here and run \`npx --no-install lessons\` below.
+      - name: Install lessons ${options.version}
+        run: npm install --global lessons@${options.version}
+`;
+}
+
+/**
  * Checks every pull request: the sources' lessons at their locked commits (nothing when the
  * policy names none), lint, a fresh index, and the guard over the PR's commits.
  * `fetch-depth: 0` gives the guard the base branch's history for the range and the trailers.
- * With lessons in package.json, `npm ci` installs the pinned version; otherwise it is
- * installed globally at `version`.
  */
 export function workflowYaml(options: { inPackageJson: boolean; version: string }): string {
-  const install = options.inPackageJson ? 'npm ci' : `npm install --global lessons@${options.version}`;
   const bin = options.inPackageJson ? 'npx --no-install lessons' : 'lessons';
   return `name: lessons
 
@@ -29,8 +46,7 @@ jobs:
       - uses: actions/setup-node@v4
         with:
           node-version: 20
-      - run: ${install}
-      - name: Fetch the sources' lessons at their locked commits
+${installStep(options)}      - name: Fetch the sources' lessons at their locked commits
         run: ${bin} sources update --locked
       - name: Lint the lessons
         run: ${bin} lint

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LessonsError, UsageError } from '../errors.js';
-import { createFileExclusive, toPosixRelative } from '../io/fs.js';
-import { findRepoRoot, levelDir, lessonDirs } from '../io/repo.js';
-import { toIsoDate } from '../util/dates.js';
+import { UsageError } from '../errors.js';
+import { toPosixRelative } from '../io/fs.js';
+import { INDEX_FILE, levelDir, lessonDirs } from '../io/repo.js';
+import { changeLessons, freeId } from '../lifecycle/change.js';
 import { CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Level, type Severity } from './model.js';
-import { serializeLesson } from './serialize.js';
 
 export interface NewLessonOptions {
   cwd: string;
@@ -19,6 +18,8 @@ export interface NewLessonOptions {
 export interface NewLessonResult {
   id: string;
   path: string;
+  /** The index, rebuilt with the new lesson. */
+  index: string;
 }
 
 export const TAG_PATTERN = /^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/;
@@ -79,33 +80,30 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
   for (const tag of options.tags) {
     if (!TAG_PATTERN.test(tag)) throw new UsageError(`tag \`${tag}\` is not valid: use lower-case letters and digits joined by - _ or . (like --tags release,ci)`);
   }
-  const root = findRepoRoot(options.cwd);
-  const today = toIsoDate(options.now);
-  const base = baseId(options.level, title, today);
-  const lesson = candidateLesson(
-    {
-      id: base,
-      title,
-      level: options.level,
-      severity: options.severity,
-      tags: [...new Set(options.tags)],
-      transferability: options.level === 'case' ? 2 : 3,
-      body: TEMPLATE_BODY,
-    },
-    today,
-  );
-
-  for (let n = 1; n < 1000; n++) {
-    const id = n === 1 ? base : `${base}-${n}`;
-    if (idTaken(root, id)) continue;
-    const file = path.join(levelDir(root, options.level), `${id}.md`);
-    try {
-      createFileExclusive(file, serializeLesson({ ...lesson, id }));
-      return { id, path: toPosixRelative(root, file) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw new LessonsError('IO', `cannot write ${toPosixRelative(root, file)}: ${(error as Error).message}`);
+  // Under the lessons lock, the new file and lessons/index.json are written together, so the
+  // next commit is not blocked by a stale index.
+  return changeLessons({ cwd: options.cwd, now: options.now }, (state) => {
+    const base = baseId(options.level, title, state.today);
+    // A file that exists but does not parse has no lesson in the tree; its name is taken all the same.
+    const unparsed = new Set<string>();
+    let id = freeId(state, base);
+    while (idTaken(state.root, id)) {
+      unparsed.add(id);
+      id = freeId(state, base, unparsed);
     }
-  }
-  throw new LessonsError('LESSON_EXISTS', `no free id near \`${base}\`: choose a more specific title`);
+    const lesson = candidateLesson(
+      {
+        id,
+        title,
+        level: options.level,
+        severity: options.severity,
+        tags: [...new Set(options.tags)],
+        transferability: options.level === 'case' ? 2 : 3,
+        body: TEMPLATE_BODY,
+      },
+      state.today,
+    );
+    const file = toPosixRelative(state.root, path.join(levelDir(state.root, options.level), `${id}.md`));
+    return { writes: [{ lesson, create: true }], result: { id, path: file, index: INDEX_FILE } };
+  });
 }

@@ -41,8 +41,8 @@ export async function showLesson(options: { cwd: string; id: string }): Promise<
   return { entry, text: fs.readFileSync(path.join(root, entry.path), 'utf8') };
 }
 
-/** The error for an unknown id, naming up to five ids that contain it. */
+/** The error for an unknown id (exit 1, as for a refusal), naming up to five ids that contain it. */
 export function lessonNotFound(id: string, ids: readonly string[]): LessonsError {
   const near = ids.filter((candidate) => candidate.includes(id)).slice(0, 5);
-  return new LessonsError('LESSON_NOT_FOUND', `no lesson with id \`${id}\`${near.length > 0 ? `; did you mean: ${near.join(', ')}` : ''} (\`lessons list\` shows them all)`);
+  return new LessonsError('LESSON_NOT_FOUND', `no lesson with id \`${id}\`${near.length > 0 ? `; did you mean: ${near.join(', ')}` : ''} (\`lessons list\` shows them all)`, 1);
 }

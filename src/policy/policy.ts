@@ -9,7 +9,7 @@ export type GateLevel = 'off' | 'warn' | 'block';
 export interface Policy {
   version: 1;
   lessons: { stale_after_days: number; max_auto_candidates: number };
-  preflight: { quotas: Record<Level, number>; hook_max: number; receipt_max_age_minutes: number };
+  preflight: { quotas: Record<Level, number>; hook_max: number; receipt_max_age_minutes: number; trailer_window_minutes: number };
   gates: Record<Gate, Record<Stage, GateLevel>>;
   capture: { similarity_threshold: number };
   review: ReviewPolicy;
@@ -64,8 +64,10 @@ export interface ReviewPolicy {
 
 /** What marks a commit as resolving an incident (the incident-lesson gate). */
 export interface IncidentPolicy {
-  /** Regular expressions tried on each commit's subject line. */
+  /** Regular expressions tried on each commit's subject line: a match blocks where the gate blocks. */
   subject_patterns: string[];
+  /** Subjects that may resolve an incident (a conventional `fix:`): a missing lesson is only a warning. */
+  warn_subject_patterns: string[];
   /** Trailer keys whose presence marks an incident (`Incident: INC-42`). */
   trailers: string[];
 }
@@ -118,7 +120,7 @@ const gate = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<S
 export const DEFAULT_POLICY: Policy = {
   version: 1,
   lessons: { stale_after_days: 365, max_auto_candidates: 25 },
-  preflight: { quotas: { principle: 2, pattern: 3, case: 2 }, hook_max: 3, receipt_max_age_minutes: 240 },
+  preflight: { quotas: { principle: 2, pattern: 3, case: 2 }, hook_max: 3, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
   gates: {
     schema: gate('block', 'block', 'block'),
     'index-fresh': gate('block', 'block', 'block'),
@@ -156,7 +158,7 @@ export const DEFAULT_POLICY: Policy = {
     min_confidence: 0.6,
   },
   report: { promote_similarity: 0.35 },
-  incident: { subject_patterns: ['^(fix|hotfix)(\\([^)]*\\))?!?:'], trailers: ['Incident'] },
+  incident: { subject_patterns: ['^hotfix(\\([^)]*\\))?!?:'], warn_subject_patterns: ['^fix(\\([^)]*\\))?!?:'], trailers: ['Incident'] },
   secrets: {
     scope: 'lessons',
     rules: [

@@ -123,14 +123,28 @@ describe('incident-lesson gate', () => {
     return { root, base: git(root, 'rev-parse', 'HEAD').trim() };
   }
 
-  it('blocks a fix: commit in ci that leaves no lesson', async () => {
+  it('blocks a hotfix: commit or an Incident: trailer in ci that leaves no lesson', async () => {
     const { root, base } = await incidentRepo();
     writeFiles(root, { 'src.txt': 'fixed' });
-    commitAll(root, 'fix: the release script skipped a manifest', 'Lessons-Preflight: none');
+    commitAll(root, 'hotfix: the release script skipped a manifest', 'Lessons-Preflight: none');
+    writeFiles(root, { 'src.txt': 'fixed again' });
+    commitAll(root, 'chore: pin the manifest', 'Incident: INC-9\nLessons-Preflight: none');
     const findings = gate(await guard(root, 'ci', { base }), 'incident-lesson');
-    expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ level: 'block', rule: 'incident-lesson' });
+    expect(findings).toHaveLength(2);
+    expect(findings.map((finding) => [finding.level, finding.rule])).toEqual([['block', 'incident-lesson'], ['block', 'incident-lesson']]);
+    expect(findings[0]!.message).toContain('resolves an incident but leaves no lesson');
     expect(findings[0]!.message).toContain('`Lesson-Skip: <reason>`');
+  });
+
+  it('only warns in ci about a conventional fix: commit that leaves no lesson (the default policy)', async () => {
+    const { root, base } = await incidentRepo();
+    writeFiles(root, { 'src.txt': 'fixed' });
+    commitAll(root, 'fix(ui): align the button', 'Lessons-Preflight: none');
+    const report = await guard(root, 'ci', { base });
+    const findings = gate(report, 'incident-lesson');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ level: 'warn', rule: 'incident-lesson' });
+    expect(findings[0]!.message).toContain('is a fix but leaves no lesson');
   });
 
   it('passes with a case added in the range, a Lesson: trailer naming one, or a Lesson-Skip: reason', async () => {

@@ -21,6 +21,7 @@ const CREATED = [
   'policy/workflow-policy.json',
   '.github/workflows/lessons.yml',
   '.gitignore',
+  '.gitattributes',
   'lessons/index.json',
   'AGENTS.md',
 ];

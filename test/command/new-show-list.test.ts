@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkIndex } from '../../src/index/command.js';
 import { lint } from '../../src/lint/command.js';
 import { newLesson, slugify } from '../../src/lesson/new.js';
 import { listLessons, showLesson } from '../../src/lesson/query.js';
@@ -13,7 +14,7 @@ describe('lessons new', () => {
   it('writes a candidate from the template with a dated id and prints its path', async () => {
     const root = tempLessonsRepo();
     const result = await newLesson({ cwd: root, title: 'Version bump missed the manifest!', level: 'case', tags: ['release', 'ci'], severity: 'high', now: NOW });
-    expect(result).toEqual({ id: 'case-2026-11-21-version-bump-missed-the-manifest', path: 'lessons/cases/case-2026-11-21-version-bump-missed-the-manifest.md' });
+    expect(result).toEqual({ id: 'case-2026-11-21-version-bump-missed-the-manifest', path: 'lessons/cases/case-2026-11-21-version-bump-missed-the-manifest.md', index: 'lessons/index.json' });
     const text = fs.readFileSync(path.join(root, result.path), 'utf8');
     expect(text.startsWith(`---
 id: case-2026-11-21-version-bump-missed-the-manifest
@@ -35,6 +36,18 @@ last_seen: 2026-11-21
     const linted = await lint({ cwd: root, now: NOW });
     expect(linted.errors).toBe(0);
     expect(linted.findings.map((f) => f.rule)).toEqual(['checklist']);
+    // The index was rebuilt with it, so the next commit is not blocked by a stale index.
+    expect((await checkIndex({ cwd: root })).fresh).toBe(true);
+  });
+
+  it('from the binary: the path on stdout, what to fill in on stderr, and a fresh index', () => {
+    const root = tempLessonsRepo(lessonFile({ id: 'case-2026-01-01-old' }));
+    const result = runCli(['new', 'Deploy skipped the migration'], { cwd: root });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^lessons\/cases\/case-\d{4}-\d{2}-\d{2}-deploy-skipped-the-migration\.md\n$/);
+    expect(result.stderr).toContain('and updated lessons/index.json');
+    expect(result.stderr).toContain('next: fill in Situation, Mistake, Root Cause and Fix, and at least one `- [ ]` item under Prevention Checklist');
+    expect(runCli(['index', '--check'], { cwd: root }).exitCode).toBe(0);
   });
 
   it('never overwrites: the same title twice gets a fresh id', async () => {
@@ -72,7 +85,7 @@ last_seen: 2026-11-21
   it('prints the path through the binary and honours -C', () => {
     const root = tempLessonsRepo();
     const result = runCli(['-C', root, 'new', 'Hook ran twice', '--level', 'pattern']);
-    expect(result).toEqual({ exitCode: 0, stdout: 'lessons/patterns/pattern-hook-ran-twice.md\n', stderr: '' });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'lessons/patterns/pattern-hook-ran-twice.md\n' });
   });
 });
 
@@ -98,7 +111,7 @@ describe('lessons show and list', () => {
     expect(shown.entry.path).toBe('lessons/cases/case-b.md');
     expect(shown.text).toBe(fs.readFileSync(path.join(root, 'lessons/cases/case-b.md'), 'utf8'));
     const missing = runCli(['show', 'case'], { cwd: root });
-    expect(missing.exitCode).toBe(2);
+    expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toBe('lessons: no lesson with id `case`; did you mean: case-a, case-b (`lessons list` shows them all)\n');
   });
 

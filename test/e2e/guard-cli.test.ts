@@ -63,7 +63,7 @@ describe('lessons guard (built binary)', () => {
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('lessons: say which stage to check with --stage');
     const unknown = runLessons(['guard', '--stage', 'release']);
-    expect(unknown).toMatchObject({ exitCode: 2, stderr: 'lessons: unknown stage \'release\': use one of pre-commit, pre-push, ci, final\n' });
+    expect(unknown).toMatchObject({ exitCode: 2, stderr: "lessons: unknown stage 'release'\nthe stages are pre-commit, pre-push, ci, final\n" });
     expect(runLessons(['guard', '--stage', 'ci', '--bogus']).exitCode).toBe(2);
     expect(runLessons(['guard', '--stage', 'pre-commit', '--head', 'HEAD'])).toMatchObject({
       exitCode: 2,

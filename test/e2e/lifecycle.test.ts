@@ -31,7 +31,7 @@ describe('lifecycle commands through the built binary', () => {
     });
     const usage = runCli(['promote', 'case-a', 'case-b', '--title', 'x'], { cwd: root });
     expect(usage.exitCode).toBe(2);
-    expect(usage.stderr).toContain('Missing required argument: to');
+    expect(usage.stderr).toContain('`lessons promote` needs --to');
   });
 
   it('promote, apply and retire print what they did', () => {

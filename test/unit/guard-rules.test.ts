@@ -100,11 +100,13 @@ describe('commit trailers', () => {
     ]);
   });
 
-  it('matches incident subjects and trailers from the policy', () => {
+  it('matches incident subjects and trailers from the policy: hotfix and Incident block, fix only warns', () => {
     const patterns = DEFAULT_POLICY.incident.subject_patterns.map((pattern) => new RegExp(pattern));
+    const warnPatterns = DEFAULT_POLICY.incident.warn_subject_patterns.map((pattern) => new RegExp(pattern));
     const keys = DEFAULT_POLICY.incident.trailers;
-    expect(['fix: a', 'hotfix(api)!: b', 'fix(x): c'].map((subject) => isIncidentCommit(commit(subject), patterns, keys))).toEqual([true, true, true]);
-    expect(['feat: fix later', 'prefix: a', 'Fix: capital'].map((subject) => isIncidentCommit(commit(subject), patterns, keys))).toEqual([false, false, false]);
+    expect(['fix: a', 'hotfix(api)!: b', 'fix(x): c'].map((subject) => isIncidentCommit(commit(subject), patterns, keys))).toEqual([false, true, false]);
+    expect(['fix: a', 'hotfix(api)!: b', 'fix(x): c'].map((subject) => isIncidentCommit(commit(subject), warnPatterns, []))).toEqual([true, false, true]);
+    expect(['feat: fix later', 'prefix: a', 'Fix: capital'].map((subject) => isIncidentCommit(commit(subject), [...patterns, ...warnPatterns], keys))).toEqual([false, false, false]);
     expect(isIncidentCommit(commit('chore: x', { incident: 'INC-1' }), patterns, keys)).toBe(true);
   });
 

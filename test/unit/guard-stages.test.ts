@@ -35,7 +35,7 @@ describe('the stage table', () => {
   it('refuses the flags a stage does not take, naming the stages that take them', () => {
     expect(checkStageFlags('ci', { base: 'main', head: 'HEAD' }, 'usage').stage).toBe('ci');
     expect(() => checkStageFlags(undefined, {}, 'usage')).toThrow('say which stage to check with --stage\nusage');
-    expect(() => checkStageFlags('release', {}, 'usage')).toThrow("unknown stage 'release': use one of pre-commit, pre-push, ci, final");
+    expect(() => checkStageFlags('release', {}, 'usage')).toThrow("unknown stage 'release'\nthe stages are pre-commit, pre-push, ci, final");
     expect(() => checkStageFlags('final', { head: 'HEAD' }, 'usage')).toThrow('--head applies to pre-push and ci; final checks the working tree');
     expect(() => checkStageFlags('pre-commit', { base: 'main' }, 'usage')).toThrow(
       '--base applies to pre-push, ci and final; pre-commit compares the staged tree with HEAD',

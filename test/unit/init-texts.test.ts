@@ -27,11 +27,13 @@ describe('the workflow', () => {
     const yaml = workflowYaml({ inPackageJson: true, version: '1.2.3' });
     expect(yaml).toContain('fetch-depth: 0');
     expect(yaml).toContain('node-version: 20');
-    expect(yaml).toContain('- run: npm ci\n');
+    expect(yaml).toContain('  run: npm ci\n');
     for (const step of ['sources update --locked', 'lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: npx --no-install lessons ${step}\n`);
     // The sources are at their locked commits before lint resolves references into them.
     expect(yaml.indexOf('sources update --locked')).toBeLessThan(yaml.indexOf('lessons lint'));
-    expect(workflowYaml({ inPackageJson: false, version: '1.2.3' })).toContain('- run: npm install --global lessons@1.2.3\n');
+    const global = workflowYaml({ inPackageJson: false, version: '1.2.3' });
+    expect(global).toContain('  run: npm install --global lessons@1.2.3\n');
+    expect(global).toContain('# as a dev dependency (`npm install --save-dev lessons@1.2.3`), commit');
   });
 });
 

@@ -24,6 +24,11 @@ export async function stagedChanges(repo: GitRepo): Promise<ChangedFile[]> {
   return parseNameStatus(await git(repo.topLevel, ['diff', '--cached', '--name-status', '--no-renames', '-z']));
 }
 
+/** The tree the index would commit (`git write-tree`): the same id for the same staged content. */
+export async function stagedTree(repo: GitRepo): Promise<string> {
+  return (await git(repo.topLevel, ['write-tree'])).trim();
+}
+
 /** Files changed between two commits; `base` undefined means since the repository began. */
 export async function changesBetween(repo: GitRepo, base: string | undefined, head: string): Promise<ChangedFile[]> {
   if (base !== undefined) return parseNameStatus(await git(repo.topLevel, ['diff', '--name-status', '--no-renames', '-z', base, head, '--']));

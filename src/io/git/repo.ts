@@ -78,3 +78,14 @@ export function hooksDir(repo: GitRepo): Promise<string> {
 export function configValue(repo: GitRepo, key: string): Promise<string | undefined> {
   return gitAnswer(repo.topLevel, ['config', '--get', key]);
 }
+
+/** Sets a key in the repository's own config (.git/config), as `git config --local <key> <value>` does. */
+export async function setConfigValue(repo: GitRepo, key: string, value: string): Promise<void> {
+  await git(repo.topLevel, ['config', '--local', key, value]);
+}
+
+/** Removes a section of the repository's own config; a section that is not there is no error. */
+export async function removeConfigSection(repo: GitRepo, section: string): Promise<boolean> {
+  const out = await spawnGit(repo.topLevel, ['config', '--local', '--remove-section', section]);
+  return out.exitCode === 0;
+}
