@@ -174,3 +174,27 @@ export function readTextIfExists(file: string): string | undefined {
     throw error;
   }
 }
+
+/**
+ * Every regular file under `root`, relative and POSIX, sorted; folders whose name starts with a
+ * dot and `node_modules` are skipped. For a tree that is not a git checkout.
+ */
+export function walkFiles(root: string): string[] {
+  const files: string[] = [];
+  const visit = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') visit(full);
+      } else if (entry.isFile()) files.push(toPosixRelative(root, full));
+    }
+  };
+  visit(root);
+  return files.sort(compareStrings);
+}
