@@ -179,10 +179,13 @@ function printOf(lesson: Lesson, entry: IndexEntry | undefined): Fingerprint {
   return fingerprint({ title: lesson.title, summary: entry?.summary ?? '', checklist: entry?.checklist ?? [] });
 }
 
-/** Clusters of live lessons that read as one: candidates for merging or retiring one. */
+/**
+ * Clusters of live lessons of one level that read as one: candidates for merging or retiring
+ * one. Across levels likeness is expected (a pattern reads like the cases it came from).
+ */
 function duplicatesOf(lessons: readonly Lesson[], fingerprints: Map<string, Fingerprint>, threshold: number): DuplicateCluster[] {
-  const live = lessons.filter((lesson) => lesson.status !== 'retired').sort(byKey((lesson) => lesson.id));
-  return similarGroups(live.map((lesson) => fingerprints.get(lesson.id)!), threshold)
-    .map((group) => ({ ids: group.members.map((n) => live[n]!.id), similarity: group.weakest }))
-    .sort(byKey((cluster) => cluster.ids[0]!));
+  return LEVELS.flatMap((level) => {
+    const live = lessons.filter((lesson) => lesson.level === level && lesson.status !== 'retired').sort(byKey((lesson) => lesson.id));
+    return similarGroups(live.map((lesson) => fingerprints.get(lesson.id)!), threshold).map((group) => ({ ids: group.members.map((n) => live[n]!.id), similarity: group.weakest }));
+  }).sort(byKey((cluster) => cluster.ids[0]!));
 }
