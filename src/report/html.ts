@@ -72,8 +72,8 @@ const code = (text: string): string => `<code>${e(text)}</code>`;
 const pct = (rate: number): string => `${Math.round(rate * 1000) / 10}%`;
 
 function lessonCell(report: Report, id: string): string {
-  const title = Object.hasOwn(report.titles, id) ? report.titles[id] : undefined;
-  return title === undefined ? code(id) : `${code(id)}<br><span class="title">${e(title)}</span>`;
+  const about = Object.hasOwn(report.directory, id) ? report.directory[id] : undefined;
+  return about === undefined ? code(id) : `${code(id)}<br><span class="title" title="${e(about.summary)}">${e(about.title)}</span>`;
 }
 
 function treeSection(report: Report): string {

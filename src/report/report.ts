@@ -69,8 +69,8 @@ export interface Report {
   /** The date the report describes, YYYY-MM-DD. */
   today: string;
   total: number;
-  /** Every lesson's title by id. */
-  titles: Record<string, string>;
+  /** Every lesson's title and summary, by id. */
+  directory: Record<string, { title: string; summary: string }>;
   counts: Record<Level, Record<Status, number>>;
   stale_after_days: number;
   stale: StaleLesson[];
@@ -113,7 +113,7 @@ export function buildReport(input: ReportInput): Report {
   return {
     today,
     total: lessons.length,
-    titles: Object.fromEntries([...lessons].sort(byKey((lesson) => lesson.id)).map((lesson) => [lesson.id, lesson.title])),
+    directory: Object.fromEntries([...lessons].sort(byKey((lesson) => lesson.id)).map((lesson) => [lesson.id, { title: lesson.title, summary: entries.get(lesson.id)?.summary ?? '' }])),
     counts,
     stale_after_days: limit,
     stale,
