@@ -47,7 +47,7 @@ export interface Drift {
 
 /** File extensions that make a bare name in a code span a file name rather than, say, `process.env`. */
 const FILE_EXTENSIONS = new Set(
-  'c cc cfg cjs conf cpp cs css csv env go gradle h html ini java js json jsx kt lock md mdx mjs php properties py rb rs scss sh sql svg swift toml ts tsx txt xml yaml yml'.split(' '),
+  'c cc cfg cjs conf cpp cs css csv go gradle h html ini java js json jsx kt lock md mdx mjs php properties py rb rs scss sh sql svg swift toml ts tsx txt xml yaml yml'.split(' '),
 );
 /** Bare dot-names that are files; others (`.only`, `.skip`) are more often code. */
 const DOTFILES = new Set(['.env', '.gitattributes', '.editorconfig', '.node-version', '.nvmrc', '.tool-versions', '.python-version', '.envrc', '.mailmap']);
