@@ -82,30 +82,47 @@ export interface Fingerprint {
   squared: number;
 }
 
-/** A number per term, the same for the whole process, so two fingerprints compare by merging sorted arrays. */
-const TERM_NUMBERS = new Map<string, number>();
+/**
+ * A number per term, the same for the whole process, so two fingerprints compare by merging
+ * sorted arrays. A bigram is numbered from its two words' numbers, without building its text.
+ */
+const WORD_NUMBERS = new Map<string, number>();
+const BIGRAM_NUMBERS = new Map<number, number>();
 const TERMS: string[] = [];
+const PAIR = 2 ** 26;
 
-function termNumber(term: string): number {
-  let n = TERM_NUMBERS.get(term);
+function wordNumber(word: string): number {
+  let n = WORD_NUMBERS.get(word);
   if (n === undefined) {
-    TERM_NUMBERS.set(term, (n = TERMS.length));
-    TERMS.push(term);
+    WORD_NUMBERS.set(word, (n = TERMS.length));
+    TERMS.push(word);
   }
   return n;
 }
 
+function bigramNumber(first: number, second: number): number {
+  const key = first * PAIR + second;
+  let n = BIGRAM_NUMBERS.get(key);
+  if (n === undefined) {
+    BIGRAM_NUMBERS.set(key, (n = TERMS.length));
+    TERMS.push(`${TERMS[first]} ${TERMS[second]}`);
+  }
+  return n;
+}
+
+/** The term vector of termVector(), numbered. */
 export function fingerprint(item: Comparable): Fingerprint {
-  const tokens = words(comparableText(item));
   const counts = new Map<number, number>();
-  const add = (term: string): void => {
-    const n = termNumber(term);
+  const add = (n: number): void => {
     counts.set(n, (counts.get(n) ?? 0) + 1);
   };
-  tokens.forEach((token, i) => {
-    add(token);
-    if (i > 0) add(`${tokens[i - 1]} ${token}`);
-  });
+  let previous = -1;
+  for (const word of words(comparableText(item))) {
+    const n = wordNumber(word);
+    add(n);
+    if (previous >= 0) add(bigramNumber(previous, n));
+    previous = n;
+  }
   const terms = Int32Array.from(counts.keys()).sort();
   const weights = Float64Array.from(terms, (n) => counts.get(n)!);
   let squared = 0;
@@ -163,25 +180,13 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
   const byTitle = new Map<string, number[]>();
   // similarity() rounds to 3 decimals: a cosine just under the threshold can round up to it.
   const bound = threshold - 0.0005;
-  const parent = Array.from({ length: count }, (_, n) => n);
+  const parent = Int32Array.from({ length: count }, (_, n) => n);
   const find = (n: number): number => {
     while (parent[n] !== n) n = parent[n] = parent[parent[n]!]!;
     return n;
   };
   const weakest = new Float64Array(count).fill(1);
   const lastProbe = new Int32Array(count).fill(-1);
-  const consider = (i: number, j: number): void => {
-    if (lastProbe[j] === i) return;
-    lastProbe[j] = i;
-    const a = find(i);
-    const b = find(j);
-    if (a === b) return;
-    const score = similarity(prints[i]!, prints[j]!);
-    if (score < threshold) return;
-    const [root, child] = a < b ? [a, b] : [b, a];
-    parent[child] = root;
-    weakest[root] = Math.min(weakest[root]!, weakest[child]!, score);
-  };
   // Each text meets the texts before it in the index, then joins it: every pair once.
   prints.forEach((print, i) => {
     const order = Array.from(print.terms.keys()).sort((a, b) => rank[print.terms[a]!]! - rank[print.terms[b]!]!);
@@ -195,11 +200,28 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
       cut--;
     }
     const prefix = order.slice(0, cut).map((position) => print.terms[position]!);
+    // i's group changes only when i joins another; no other union happens meanwhile.
+    let own = i;
+    const consider = (j: number): void => {
+      if (lastProbe[j] === i) return;
+      lastProbe[j] = i;
+      const other = find(j);
+      if (other === own) return;
+      const score = similarity(print, prints[j]!);
+      if (score < threshold) return;
+      const [root, child] = own < other ? [own, other] : [other, own];
+      parent[child] = root;
+      weakest[root] = Math.min(weakest[root]!, weakest[child]!, score);
+      own = root;
+    };
     if (print.title !== '') {
-      for (const j of byTitle.get(print.title) ?? []) consider(i, j);
+      for (const j of byTitle.get(print.title) ?? []) consider(j);
       append(byTitle, print.title, i);
     }
-    for (const term of prefix) for (const j of index.get(term) ?? []) consider(i, j);
+    for (const term of prefix) {
+      const list = index.get(term);
+      if (list !== undefined) for (const j of list) consider(j);
+    }
     for (const term of prefix) append(index, term, i);
   });
   const groups = new Map<number, number[]>();
