@@ -5,7 +5,7 @@ export const WORKFLOW_FILE = '.github/workflows/lessons.yml';
  * Checks every pull request: lint, a fresh index, and the guard over the PR's commits.
  * `fetch-depth: 0` gives the guard the base branch's history for the range and the trailers.
  * With lessons in package.json, `npm ci` installs the pinned version; otherwise it is
- * installed globally at `version`.
+ * installed globally at `version`. Then the report (reportSteps).
  */
 export function workflowYaml(options: { inPackageJson: boolean; version: string }): string {
   const install = options.inPackageJson ? 'npm ci' : `npm install --global lessons@${options.version}`;
@@ -14,6 +14,8 @@ export function workflowYaml(options: { inPackageJson: boolean; version: string 
 
 on:
   pull_request:
+  push:
+    branches: [main, master]
 
 permissions:
   contents: read
@@ -35,5 +37,22 @@ jobs:
         run: ${bin} index --check
       - name: Guard the pull request
         run: ${bin} guard --stage ci
+${reportSteps(bin)}`;
+}
+
+/**
+ * The lessons report, at the end of the job: its markdown in the job summary on every run,
+ * and on a push to the default branch the HTML page as the `lessons-report` artifact.
+ */
+export function reportSteps(bin: string): string {
+  return `      - name: Lessons report
+        if: \${{ !cancelled() }}
+        run: ${bin} report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"
+      - name: Upload the lessons report
+        if: \${{ !cancelled() && github.event_name == 'push' && github.ref_name == github.event.repository.default_branch }}
+        uses: actions/upload-artifact@v4
+        with:
+          name: lessons-report
+          path: lessons-report.html
 `;
 }
