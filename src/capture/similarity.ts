@@ -10,13 +10,13 @@ const STOPWORDS = new Set(
   'a an and are as at be before by can do does for from had has have if in into is it its no not of on or so than that the their then there these this to was were when which while with without'.split(' '),
 );
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower-case words, accents folded, stopwords and one-letter words dropped. */
 export function words(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+  // ASCII text (most of it) has no accents to fold, and its letters and digits are [a-z0-9].
+  const folded = ASCII.test(text) ? text.toLowerCase().split(/[^a-z0-9]+/) : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  return folded
     .filter((word) => word.length > 1 && !STOPWORDS.has(word))
     .map(stem);
 }
@@ -110,6 +110,20 @@ function bigramNumber(first: number, second: number): number {
   return n;
 }
 
+let lexicalCache: Int32Array = new Int32Array(0);
+
+/** Each term number's place in the text order of all terms numbered so far; kept until more are numbered. */
+function lexicalRanks(): Int32Array {
+  if (lexicalCache.length !== TERMS.length) {
+    const ranks = new Int32Array(TERMS.length);
+    Array.from(TERMS.keys())
+      .sort((a, b) => compareStrings(TERMS[a]!, TERMS[b]!))
+      .forEach((term, n) => (ranks[term] = n));
+    lexicalCache = ranks;
+  }
+  return lexicalCache;
+}
+
 /** The term vector of termVector(), numbered. */
 export function fingerprint(item: Comparable): Fingerprint {
   const counts = new Map<number, number>();
@@ -172,8 +186,9 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
   const frequency = new Int32Array(TERMS.length);
   for (const print of prints) for (const term of print.terms) frequency[term]!++;
   // One order of all terms: rarest first, then by the term itself.
+  const lexical = lexicalRanks();
   const used = Array.from(frequency.keys()).filter((term) => frequency[term]! > 0);
-  used.sort((a, b) => frequency[a]! - frequency[b]! || compareStrings(TERMS[a]!, TERMS[b]!));
+  used.sort((a, b) => frequency[a]! - frequency[b]! || lexical[a]! - lexical[b]!);
   const rank = new Int32Array(TERMS.length);
   used.forEach((term, n) => (rank[term] = n));
   const index = new Map<number, number[]>();

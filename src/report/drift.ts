@@ -74,7 +74,7 @@ export function codeSnippets(body: string): { spans: string[]; lines: string[] }
   for (const line of body.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
     else if (fenced) lines.push(line.trim().replace(/^\$\s+/, ''));
-    else for (const match of line.matchAll(/`([^`]+)`/g)) spans.push(match[1]!.trim());
+    else if (line.includes('`')) for (const match of line.matchAll(/`([^`]+)`/g)) spans.push(match[1]!.trim());
   }
   return { spans, lines };
 }

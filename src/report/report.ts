@@ -109,7 +109,8 @@ export function buildReport(input: ReportInput): Report {
     .filter((lesson) => lesson.status === 'candidate')
     .map((lesson) => ({ id: lesson.id, path: path(lesson.id), source: lesson.source, created_at: lesson.created_at, occurrences: lesson.occurrences }))
     .sort((a, b) => compareStrings(a.created_at ?? '', b.created_at ?? '') || compareStrings(a.id, b.id));
-  const prints = new Map(lessons.map((lesson) => [lesson.id, printOf(lesson, entries.get(lesson.id))]));
+  // Only live lessons are compared: for promotion and for duplicates.
+  const prints = new Map(lessons.filter((lesson) => lesson.status !== 'retired').map((lesson) => [lesson.id, printOf(lesson, entries.get(lesson.id))]));
   return {
     today,
     total: lessons.length,
