@@ -175,11 +175,17 @@ export function readTextIfExists(file: string): string | undefined {
   }
 }
 
-/**
- * Every regular file under `root`, relative and POSIX, sorted; folders whose name starts with a
- * dot and `node_modules` are skipped. For a tree that is not a git checkout.
- */
-export function walkFiles(root: string): string[] {
+export interface WalkOptions {
+  /** The folder to walk, relative to `root` (default: `root` itself). */
+  under?: string;
+  /** Folders (by name) not to enter. */
+  skipFolder?: (name: string) => boolean;
+  /** Files (by name) to list (default: all). */
+  keepFile?: (name: string) => boolean;
+}
+
+/** Regular files below a folder, relative to `root` and POSIX, in code-point order; an unreadable folder counts as empty. */
+export function walkFiles(root: string, options: WalkOptions = {}): string[] {
   const files: string[] = [];
   const visit = (dir: string): void => {
     let entries: fs.Dirent[];
@@ -191,10 +197,10 @@ export function walkFiles(root: string): string[] {
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith('.') && entry.name !== 'node_modules') visit(full);
-      } else if (entry.isFile()) files.push(toPosixRelative(root, full));
+        if (!options.skipFolder?.(entry.name)) visit(full);
+      } else if (entry.isFile() && (options.keepFile?.(entry.name) ?? true)) files.push(toPosixRelative(root, full));
     }
   };
-  visit(root);
+  visit(options.under === undefined ? root : path.join(root, options.under));
   return files.sort(compareStrings);
 }

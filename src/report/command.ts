@@ -48,7 +48,8 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
     policy,
     today: toIsoDate(options.now),
     history: { commits, sessions: listSessions(root), incident: { patterns, trailers: policy.incident.trailers } },
-    files: files ?? walkFiles(root),
+    // Outside git: the files on disk, without dot-folders (.git, .lessons) and node_modules.
+    files: files ?? walkFiles(root, { skipFolder: (name) => name.startsWith('.') || name === 'node_modules' }),
     scripts: packageScripts(root),
     recent,
     evalsFile: fs.existsSync(path.join(root, EVALS_FILE)),
