@@ -20,6 +20,8 @@ export default defineCommand<{ json: boolean; format: (typeof FORMATS)[number] |
     const cwd = argv.C ?? process.cwd();
     const now = argv.now === undefined ? new Date() : parseReportDate(argv.now);
     const format = argv.format ?? (argv.json ? 'json' : 'text');
+    // Retrieval health: the one input still to pass is `retrieval`, the `lessons eval` run over
+    // lessons/evals.json (src/report/retrieval.ts, RetrievalHealth); without it the page says so.
     const report = await reportLessons({ cwd, now });
     if (argv.html !== undefined) writeHtmlReport(path.resolve(cwd, argv.html), report);
     if (format === 'json') io.out(JSON.stringify(report, null, 2));
