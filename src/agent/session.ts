@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../io/fs.js';
 import { withLock } from '../io/lock.js';
 import { STATE_DIR } from '../io/repo.js';
 import { formatJson } from '../util/json.js';
-import { uniqueSorted } from '../util/compare.js';
+import { compareStrings, uniqueSorted } from '../util/compare.js';
 
 export interface SessionState {
   session_id: string;
@@ -98,4 +98,34 @@ export async function updateSession(root: string, sessionId: string, update: Ses
     writeFileAtomic(file, formatJson(next), { durable: false });
     return next;
   }, { timeoutMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
+}
+
+/** A session's record as the report reads it: the lessons it showed and when it was last written. */
+export interface SessionRecord {
+  shown: string[];
+  /** The record file's modification time, milliseconds since the epoch. */
+  time: number;
+}
+
+/** Every session record under .lessons/sessions/, in file-name order; unreadable ones are skipped. */
+export function listSessions(root: string): SessionRecord[] {
+  const dir = path.join(root, STATE_DIR, 'sessions');
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort(compareStrings);
+  } catch {
+    return [];
+  }
+  const records: SessionRecord[] = [];
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { shown?: unknown };
+      const shown = Array.isArray(data.shown) ? data.shown.filter((id): id is string => typeof id === 'string') : [];
+      records.push({ shown, time: fs.statSync(file).mtimeMs });
+    } catch {
+      continue;
+    }
+  }
+  return records;
 }

@@ -5,8 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
-import { toPosixRelative } from '../io/fs.js';
-import { compareStrings } from '../util/compare.js';
+import { walkFiles } from '../io/fs.js';
 
 export const REFERENCES_DIR = 'references';
 
@@ -54,22 +53,7 @@ export function markdownSections(rel: string, text: string): SourceDoc[] {
 
 /** Markdown files under references/, recursively, in code-point order of path. */
 export function referenceFiles(root: string): string[] {
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && entry.name.endsWith('.md')) files.push(toPosixRelative(root, full));
-    }
-  };
-  walk(path.join(root, REFERENCES_DIR));
-  return files.sort(compareStrings);
+  return walkFiles(root, { under: REFERENCES_DIR, keepFile: (name) => name.endsWith('.md') });
 }
 
 export function referenceDocs(root: string): SourceDoc[] {

@@ -4,17 +4,19 @@
  * cases that look like one pattern.
  */
 
+import { compareStrings } from '../util/compare.js';
+
 const STOPWORDS = new Set(
   'a an and are as at be before by can do does for from had has have if in into is it its no not of on or so than that the their then there these this to was were when which while with without'.split(' '),
 );
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower-case words, accents folded, stopwords and one-letter words dropped. */
 export function words(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+  // ASCII text (most of it) has no accents to fold, and its letters and digits are [a-z0-9].
+  const folded = ASCII.test(text) ? text.toLowerCase().split(/[^a-z0-9]+/) : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  return folded
     .filter((word) => word.length > 1 && !STOPWORDS.has(word))
     .map(stem);
 }
@@ -73,17 +75,92 @@ export function comparableText(item: Comparable): string {
 /** What similarity compares, computed once per lesson. */
 export interface Fingerprint {
   title: string;
-  vector: TermVector;
+  /** The term vector (termVector()) as term numbers, ascending, and their weights. */
+  terms: Int32Array;
+  weights: Float64Array;
+  /** The vector's squared norm. */
+  squared: number;
 }
 
+/**
+ * A number per term, the same for the whole process, so two fingerprints compare by merging
+ * sorted arrays. A bigram is numbered from its two words' numbers, without building its text.
+ */
+const WORD_NUMBERS = new Map<string, number>();
+const BIGRAM_NUMBERS = new Map<number, number>();
+const TERMS: string[] = [];
+const PAIR = 2 ** 26;
+
+function wordNumber(word: string): number {
+  let n = WORD_NUMBERS.get(word);
+  if (n === undefined) {
+    WORD_NUMBERS.set(word, (n = TERMS.length));
+    TERMS.push(word);
+  }
+  return n;
+}
+
+function bigramNumber(first: number, second: number): number {
+  const key = first * PAIR + second;
+  let n = BIGRAM_NUMBERS.get(key);
+  if (n === undefined) {
+    BIGRAM_NUMBERS.set(key, (n = TERMS.length));
+    TERMS.push(`${TERMS[first]} ${TERMS[second]}`);
+  }
+  return n;
+}
+
+let lexicalCache: Int32Array = new Int32Array(0);
+
+/** Each term number's place in the text order of all terms numbered so far; kept until more are numbered. */
+function lexicalRanks(): Int32Array {
+  if (lexicalCache.length !== TERMS.length) {
+    const ranks = new Int32Array(TERMS.length);
+    Array.from(TERMS.keys())
+      .sort((a, b) => compareStrings(TERMS[a]!, TERMS[b]!))
+      .forEach((term, n) => (ranks[term] = n));
+    lexicalCache = ranks;
+  }
+  return lexicalCache;
+}
+
+/** The term vector of termVector(), numbered. */
 export function fingerprint(item: Comparable): Fingerprint {
-  return { title: normaliseTitle(item.title), vector: termVector(comparableText(item)) };
+  const counts = new Map<number, number>();
+  const add = (n: number): void => {
+    counts.set(n, (counts.get(n) ?? 0) + 1);
+  };
+  let previous = -1;
+  for (const word of words(comparableText(item))) {
+    const n = wordNumber(word);
+    add(n);
+    if (previous >= 0) add(bigramNumber(previous, n));
+    previous = n;
+  }
+  const terms = Int32Array.from(counts.keys()).sort();
+  const weights = Float64Array.from(terms, (n) => counts.get(n)!);
+  let squared = 0;
+  for (const weight of weights) squared += weight * weight;
+  return { title: normaliseTitle(item.title), terms, weights, squared };
 }
 
-/** 1 for the same normalised title, else the cosine of the two texts, rounded to 3 decimals. */
+/**
+ * 1 for the same normalised title, else the cosine of the two texts, rounded to 3 decimals.
+ * Weights are small integers, so the dot product is exact in any order: the result is
+ * cosine()'s.
+ */
 export function similarity(a: Fingerprint, b: Fingerprint): number {
   if (a.title !== '' && a.title === b.title) return 1;
-  return Math.round(cosine(a.vector, b.vector) * 1000) / 1000;
+  if (a.squared === 0 || b.squared === 0) return 0;
+  let dot = 0;
+  for (let i = 0, j = 0; i < a.terms.length && j < b.terms.length; ) {
+    const x = a.terms[i]!;
+    const y = b.terms[j]!;
+    if (x === y) dot += a.weights[i++]! * b.weights[j++]!;
+    else if (x < y) i++;
+    else j++;
+  }
+  return Math.round((dot / Math.sqrt(a.squared * b.squared)) * 1000) / 1000;
 }
 
 export interface SimilarGroup {
@@ -99,52 +176,68 @@ export interface SimilarGroup {
  * that share nothing in one text's prefix are at most as alike as the norm of that text's
  * remaining suffix; so each text indexes only the prefix whose suffix norm is below the
  * threshold, and only texts that meet in that index are compared, once, and only while they
- * are not already in one group.
+ * are not already in one group. Two texts need only meet prefix to prefix: with one order of
+ * terms for all texts, a term they share past the earlier-ending prefix lies in that text's
+ * suffix, so if they share none in both prefixes, all they share is in one suffix, whose
+ * norm bounds the cosine below the threshold.
  */
 export function similarGroups(prints: readonly Fingerprint[], threshold: number): SimilarGroup[] {
   const count = prints.length;
-  const frequency = new Map<string, number>();
-  for (const print of prints) for (const term of print.vector.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
-  const rarestFirst = (a: string, b: string): number => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : a > b ? 1 : 0);
-  const index = new Map<string, number[]>();
+  const frequency = new Int32Array(TERMS.length);
+  for (const print of prints) for (const term of print.terms) frequency[term]!++;
+  // One order of all terms: rarest first, then by the term itself.
+  const lexical = lexicalRanks();
+  const used = Array.from(frequency.keys()).filter((term) => frequency[term]! > 0);
+  used.sort((a, b) => frequency[a]! - frequency[b]! || lexical[a]! - lexical[b]!);
+  const rank = new Int32Array(TERMS.length);
+  used.forEach((term, n) => (rank[term] = n));
+  const index = new Map<number, number[]>();
   const byTitle = new Map<string, number[]>();
   // similarity() rounds to 3 decimals: a cosine just under the threshold can round up to it.
   const bound = threshold - 0.0005;
-  prints.forEach((print, n) => {
-    if (print.title !== '') append(byTitle, print.title, n);
-    const terms = [...print.vector.keys()].sort(rarestFirst);
-    const norm = Math.sqrt([...print.vector.values()].reduce((sum, weight) => sum + weight * weight, 0));
-    let suffix = 0;
-    let cut = terms.length;
-    while (cut > 0) {
-      const weight = print.vector.get(terms[cut - 1]!)! / norm;
-      if (Math.sqrt(suffix + weight * weight) >= bound) break;
-      suffix += weight * weight;
-      cut--;
-    }
-    for (const term of terms.slice(0, cut)) append(index, term, n);
-  });
-  const parent = Array.from({ length: count }, (_, n) => n);
+  const parent = Int32Array.from({ length: count }, (_, n) => n);
   const find = (n: number): number => {
     while (parent[n] !== n) n = parent[n] = parent[parent[n]!]!;
     return n;
   };
   const weakest = new Float64Array(count).fill(1);
   const lastProbe = new Int32Array(count).fill(-1);
-  const consider = (i: number, j: number): void => {
-    if (j <= i || lastProbe[j] === i) return;
-    lastProbe[j] = i;
-    const [a, b] = [find(i), find(j)];
-    if (a === b) return;
-    const score = similarity(prints[i]!, prints[j]!);
-    if (score < threshold) return;
-    const [root, child] = a < b ? [a, b] : [b, a];
-    parent[child] = root;
-    weakest[root] = Math.min(weakest[root]!, weakest[child]!, score);
-  };
+  // Each text meets the texts before it in the index, then joins it: every pair once.
   prints.forEach((print, i) => {
-    for (const j of byTitle.get(print.title) ?? []) consider(i, j);
-    for (const term of print.vector.keys()) for (const j of index.get(term) ?? []) consider(i, j);
+    const order = Array.from(print.terms.keys()).sort((a, b) => rank[print.terms[a]!]! - rank[print.terms[b]!]!);
+    const norm = Math.sqrt(print.squared);
+    let suffix = 0;
+    let cut = order.length;
+    while (cut > 0) {
+      const weight = print.weights[order[cut - 1]!]! / norm;
+      if (Math.sqrt(suffix + weight * weight) >= bound) break;
+      suffix += weight * weight;
+      cut--;
+    }
+    const prefix = order.slice(0, cut).map((position) => print.terms[position]!);
+    // i's group changes only when i joins another; no other union happens meanwhile.
+    let own = i;
+    const consider = (j: number): void => {
+      if (lastProbe[j] === i) return;
+      lastProbe[j] = i;
+      const other = find(j);
+      if (other === own) return;
+      const score = similarity(print, prints[j]!);
+      if (score < threshold) return;
+      const [root, child] = own < other ? [own, other] : [other, own];
+      parent[child] = root;
+      weakest[root] = Math.min(weakest[root]!, weakest[child]!, score);
+      own = root;
+    };
+    if (print.title !== '') {
+      for (const j of byTitle.get(print.title) ?? []) consider(j);
+      append(byTitle, print.title, i);
+    }
+    for (const term of prefix) {
+      const list = index.get(term);
+      if (list !== undefined) for (const j of list) consider(j);
+    }
+    for (const term of prefix) append(index, term, i);
   });
   const groups = new Map<number, number[]>();
   for (let n = 0; n < count; n++) append(groups, find(n), n);

@@ -7,7 +7,7 @@ export const LESSON_TRAILER = 'Lesson';
 export const LESSON_SKIP_TRAILER = 'Lesson-Skip';
 
 /** Trailer keys compare case-insensitively, as git compares them. */
-export function trailerValues(commit: CommitInfo, key: string): string[] {
+export function trailerValues(commit: Pick<CommitInfo, 'trailers'>, key: string): string[] {
   const wanted = key.toLowerCase();
   return commit.trailers.filter((trailer) => trailer.key.toLowerCase() === wanted).map((trailer) => trailer.value);
 }
@@ -57,7 +57,7 @@ export function compileIncidentPatterns(policy: IncidentPolicy): IncidentPattern
   return compiled;
 }
 
-export function isIncidentCommit(commit: CommitInfo, patterns: readonly RegExp[], trailerKeys: readonly string[]): boolean {
+export function isIncidentCommit(commit: Pick<CommitInfo, 'subject' | 'trailers'>, patterns: readonly RegExp[], trailerKeys: readonly string[]): boolean {
   return patterns.some((pattern) => pattern.test(commit.subject)) || trailerKeys.some((key) => trailerValues(commit, key).length > 0);
 }
 

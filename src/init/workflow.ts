@@ -25,6 +25,7 @@ function installStep(options: { inPackageJson: boolean; version: string }): stri
  * Checks every pull request: the sources' lessons at their locked commits (nothing when the
  * policy names none), lint, a fresh index, and the guard over the PR's commits.
  * `fetch-depth: 0` gives the guard the base branch's history for the range and the trailers.
+ * Then the report (reportSteps).
  */
 export function workflowYaml(options: { inPackageJson: boolean; version: string }): string {
   const bin = options.inPackageJson ? 'npx --no-install lessons' : 'lessons';
@@ -32,6 +33,8 @@ export function workflowYaml(options: { inPackageJson: boolean; version: string 
 
 on:
   pull_request:
+  push:
+    branches: [main, master]
 
 permissions:
   contents: read
@@ -54,5 +57,22 @@ ${installStep(options)}      - name: Fetch the sources' lessons at their locked 
         run: ${bin} index --check
       - name: Guard the pull request
         run: ${bin} guard --stage ci
+${reportSteps(bin)}`;
+}
+
+/**
+ * The lessons report, at the end of the job: its markdown in the job summary on every run,
+ * and on a push to the default branch the HTML page as the `lessons-report` artifact.
+ */
+export function reportSteps(bin: string): string {
+  return `      - name: Lessons report
+        if: \${{ !cancelled() }}
+        run: ${bin} report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"
+      - name: Upload the lessons report
+        if: \${{ !cancelled() && github.event_name == 'push' && github.ref_name == github.event.repository.default_branch }}
+        uses: actions/upload-artifact@v4
+        with:
+          name: lessons-report
+          path: lessons-report.html
 `;
 }

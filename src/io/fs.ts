@@ -174,3 +174,33 @@ export function readTextIfExists(file: string): string | undefined {
     throw error;
   }
 }
+
+export interface WalkOptions {
+  /** The folder to walk, relative to `root` (default: `root` itself). */
+  under?: string;
+  /** Folders (by name) not to enter. */
+  skipFolder?: (name: string) => boolean;
+  /** Files (by name) to list (default: all). */
+  keepFile?: (name: string) => boolean;
+}
+
+/** Regular files below a folder, relative to `root` and POSIX, in code-point order; an unreadable folder counts as empty. */
+export function walkFiles(root: string, options: WalkOptions = {}): string[] {
+  const files: string[] = [];
+  const visit = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!options.skipFolder?.(entry.name)) visit(full);
+      } else if (entry.isFile() && (options.keepFile?.(entry.name) ?? true)) files.push(toPosixRelative(root, full));
+    }
+  };
+  visit(options.under === undefined ? root : path.join(root, options.under));
+  return files.sort(compareStrings);
+}

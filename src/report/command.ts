@@ -1,22 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LessonsError, UsageError } from '../errors.js';
+import { compileIncidentPatterns } from '../guard/commits.js';
+import { listSessions } from '../agent/session.js';
 import { buildIndex } from '../index/build.js';
-import { preflightTrailers } from '../io/git/log.js';
-import { findRepoRoot } from '../io/repo.js';
+import { walkFiles, writeFileAtomic } from '../io/fs.js';
+import { changesBetweenDates, commitLog, repositoryFiles } from '../io/git/log.js';
+import { findRepoRoot, LESSONS_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { loadPolicy } from '../policy/validate-policy.js';
-import { toIsoDate } from '../util/dates.js';
+import { isIsoDate, toIsoDate } from '../util/dates.js';
+import { renderHtml } from './html.js';
 import { buildReport, type Report } from './report.js';
+import type { RetrievalHealth } from './retrieval.js';
 
-export async function reportLessons(options: { cwd: string; now: Date }): Promise<Report> {
+export const EVALS_FILE = `${LESSONS_DIR}/evals.json`;
+
+export interface ReportOptions {
+  cwd: string;
+  now: Date;
+  /**
+   * The `lessons eval` run over lessons/evals.json: the one input of the retrieval-health
+   * section. Without it the section says whether evals.json exists and that no run was given.
+   */
+  retrieval?: RetrievalHealth | undefined;
+}
+
+/**
+ * The retrieval-health input: `lessons eval` over lessons/evals.json, when the file exists.
+ * A file `lessons eval` refuses gives no run (the page says the file exists but was not run;
+ * `lessons eval` says why).
+ */
+export async function retrievalHealth(options: { cwd: string; now: Date }): Promise<RetrievalHealth | undefined> {
+  const root = findRepoRoot(options.cwd);
+  if (!fs.existsSync(path.join(root, EVALS_FILE))) return undefined;
+  const { runEval } = await import('../eval/command.js');
+  let result;
+  try {
+    ({ result } = await runEval({ cwd: root, now: options.now }));
+  } catch (error) {
+    if (error instanceof LessonsError) return undefined;
+    throw error;
+  }
+  return {
+    cases: result.cases.length,
+    recall: result.recall ?? 1,
+    false_positive_rate: result.false_positive_rate ?? 0,
+    thresholds: result.thresholds,
+    misses: result.cases.filter((c) => c.misses.length > 0).map((c) => ({ id: c.name, missing: c.misses.map((miss) => miss.id) })),
+  };
+}
+
+const YEAR_MS = 365 * 86_400_000;
+
+export async function reportLessons(options: ReportOptions): Promise<Report> {
   const root = findRepoRoot(options.cwd);
   const { lessons } = loadLessons(root);
   const index = buildIndex(lessons);
+  const policy = loadPolicy(root);
+  const patterns = compileIncidentPatterns(policy.incident);
+  if ('error' in patterns) throw new LessonsError('INVALID_POLICY', `${patterns.error}: fix it in policy/workflow-policy.json`);
+  const commits = await commitLog(root);
+  const [files, recent] = await Promise.all([
+    commits === undefined ? undefined : repositoryFiles(root),
+    commits === undefined ? undefined : changesBetweenDates(root, new Date(options.now.getTime() - YEAR_MS), options.now),
+  ]);
   // The first of two files with one id is the lesson, as in the index; lint reports the clash.
   const chosen = new Set(index.lessons.map((entry) => entry.path));
   return buildReport({
     lessons: lessons.filter((item) => chosen.has(item.path)).map((item) => item.lesson),
     index: index.lessons,
-    policy: loadPolicy(root),
+    policy,
     today: toIsoDate(options.now),
-    trailers: await preflightTrailers(root),
+    history: { commits, sessions: listSessions(root), incident: { patterns: [...patterns.block, ...patterns.warn], trailers: policy.incident.trailers } },
+    // Outside git: the files on disk, without dot-folders (.git, .lessons) and node_modules.
+    files: files ?? walkFiles(root, { skipFolder: (name) => name.startsWith('.') || name === 'node_modules' }),
+    scripts: packageScripts(root),
+    recent,
+    evalsFile: fs.existsSync(path.join(root, EVALS_FILE)),
+    retrieval: options.retrieval,
   });
+}
+
+/** The script names of the root package.json; undefined without a readable one. */
+function packageScripts(root: string): Set<string> | undefined {
+  try {
+    const data = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown };
+    return new Set(data.scripts !== null && typeof data.scripts === 'object' ? Object.keys(data.scripts) : []);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `--now`: a calendar date, read as midnight UTC. */
+export function parseReportDate(value: string): Date {
+  if (!isIsoDate(value)) throw new UsageError(`--now takes a date written YYYY-MM-DD, not '${value}'`);
+  return new Date(`${value}T00:00:00Z`);
+}
+
+/**
+ * Writes the HTML report to `file` atomically. The folder must exist: a typo in it is refused
+ * rather than created.
+ */
+export function writeHtmlReport(file: string, report: Report): void {
+  const folder = path.dirname(file);
+  if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`cannot write ${file}: no folder ${folder}; create it first or choose another path`);
+  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`cannot write ${file}: it is a folder; give a file name such as ${path.join(file, 'lessons-report.html')}`);
+  writeFileAtomic(file, renderHtml(report));
 }

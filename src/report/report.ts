@@ -1,11 +1,15 @@
-import { fingerprint, similarGroups } from '../capture/similarity.js';
+import { fingerprint, similarGroups, type Fingerprint } from '../capture/similarity.js';
 import type { IndexEntry } from '../index/build.js';
-import type { PreflightTrailer } from '../io/git/log.js';
+import type { RecentChanges } from '../io/git/log.js';
 import { patternEvidence, principleEvidence } from '../lifecycle/evidence.js';
 import { LEVELS, STATUSES, type Lesson, type Level, type Status } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
 import { byKey, compareStrings } from '../util/compare.js';
 import { daysBetween, isIsoDate } from '../util/dates.js';
+import { efficacyOf, usageOf, type Efficacy, type History, type Usage } from './activity.js';
+import { driftOf, type Drift } from './drift.js';
+import { retrievalOf, type Retrieval, type RetrievalHealth } from './retrieval.js';
+import { agingOf, candidateAgesOf, promotionGraphOf, type AgeBucket, type PromotionGraph } from './tree.js';
 
 export interface ReportInput {
   lessons: readonly Lesson[];
@@ -13,8 +17,17 @@ export interface ReportInput {
   index: readonly IndexEntry[];
   policy: Policy;
   today: string;
-  /** Undefined when there is no git history to read. */
-  trailers: readonly PreflightTrailer[] | undefined;
+  /** Commits (undefined without git history), hook session records and what marks an incident. */
+  history: History;
+  /** The repository's files, relative to its root. */
+  files: readonly string[];
+  /** The scripts of the root package.json; undefined without one. */
+  scripts: ReadonlySet<string> | undefined;
+  /** What the repository changed in the year up to today; undefined without git history. */
+  recent: RecentChanges | undefined;
+  evalsFile: boolean;
+  /** The `lessons eval` run over lessons/evals.json, when one was made. */
+  retrieval: RetrievalHealth | undefined;
 }
 
 export interface StaleLesson {
@@ -24,6 +37,8 @@ export interface StaleLesson {
   last_validated_at: string | null;
   /** Days since last_validated_at; null when it was never validated. */
   days: number | null;
+  /** The command that re-validates it after a review. */
+  command: string;
 }
 
 export interface Candidate {
@@ -44,28 +59,33 @@ export interface PromotionSuggestion {
   command: string;
 }
 
-export interface LessonUsage {
-  id: string;
-  selected: number;
-  last_selected: string | null;
+/** Live lessons that read as one (similarity at least the capture threshold). */
+export interface DuplicateCluster {
+  ids: string[];
+  similarity: number;
 }
 
 export interface Report {
+  /** The date the report describes, YYYY-MM-DD. */
+  today: string;
   total: number;
+  /** Every lesson's title and summary, by id. */
+  directory: Record<string, { title: string; summary: string }>;
   counts: Record<Level, Record<Status, number>>;
   stale_after_days: number;
   stale: StaleLesson[];
+  aging: { buckets: AgeBucket[]; never: number };
+  graph: PromotionGraph;
   candidates: Candidate[];
+  candidate_ages: { buckets: AgeBucket[]; undated: number };
   auto_candidates: number;
   max_auto_candidates: number;
   ready_to_promote: PromotionSuggestion[];
-  usage: {
-    /** false outside git or before the first commit. */
-    available: boolean;
-    commits_with_trailer: number;
-    lessons: LessonUsage[];
-    never_used: string[];
-  };
+  duplicates: DuplicateCluster[];
+  usage: Usage;
+  efficacy: Efficacy;
+  drift: Drift;
+  retrieval: Retrieval;
 }
 
 /** The state of the lessons for a steward; pure. */
@@ -81,7 +101,7 @@ export function buildReport(input: ReportInput): Report {
     .map((lesson) => {
       const validated = lesson.last_validated_at;
       const days = validated !== null && isIsoDate(validated) ? daysBetween(validated, today) : null;
-      return { id: lesson.id, path: path(lesson.id), status: lesson.status, last_validated_at: validated, days };
+      return { id: lesson.id, path: path(lesson.id), status: lesson.status, last_validated_at: validated, days, command: `lessons accept ${lesson.id}` };
     })
     .filter((item) => item.days === null || item.days > limit)
     .sort((a, b) => (b.days ?? Infinity) - (a.days ?? Infinity) || compareStrings(a.id, b.id));
@@ -89,16 +109,27 @@ export function buildReport(input: ReportInput): Report {
     .filter((lesson) => lesson.status === 'candidate')
     .map((lesson) => ({ id: lesson.id, path: path(lesson.id), source: lesson.source, created_at: lesson.created_at, occurrences: lesson.occurrences }))
     .sort((a, b) => compareStrings(a.created_at ?? '', b.created_at ?? '') || compareStrings(a.id, b.id));
+  // Only live lessons are compared: for promotion and for duplicates.
+  const prints = new Map(lessons.filter((lesson) => lesson.status !== 'retired').map((lesson) => [lesson.id, printOf(lesson, entries.get(lesson.id))]));
   return {
+    today,
     total: lessons.length,
+    directory: Object.fromEntries([...lessons].sort(byKey((lesson) => lesson.id)).map((lesson) => [lesson.id, { title: lesson.title, summary: entries.get(lesson.id)?.summary ?? '' }])),
     counts,
     stale_after_days: limit,
     stale,
+    aging: agingOf(lessons, today, limit),
+    graph: promotionGraphOf(lessons),
     candidates,
+    candidate_ages: candidateAgesOf(candidates, today),
     auto_candidates: candidates.filter((candidate) => candidate.source === 'auto').length,
     max_auto_candidates: policy.lessons.max_auto_candidates,
-    ready_to_promote: [...casesReady(lessons, entries, policy.report.promote_similarity), ...patternsReady(lessons, entries)],
-    usage: usageOf(lessons, input.trailers),
+    ready_to_promote: [...casesReady(lessons, entries, prints, policy.report.promote_similarity), ...patternsReady(lessons, entries)],
+    duplicates: duplicatesOf(lessons, prints, policy.capture.similarity_threshold),
+    usage: usageOf(lessons, input.history, today),
+    efficacy: efficacyOf(lessons, input.history),
+    drift: driftOf({ lessons, files: input.files, scripts: input.scripts, recent: input.recent }),
+    retrieval: retrievalOf(input.evalsFile, input.retrieval),
   };
 }
 
@@ -106,14 +137,11 @@ export function buildReport(input: ReportInput): Report {
  * Groups of live cases that no pattern covers yet and that read alike (single-linkage over
  * pairwise similarity), kept when they are independent enough to pass promotion.
  */
-function casesReady(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, threshold: number): PromotionSuggestion[] {
+function casesReady(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, fingerprints: Map<string, Fingerprint>, threshold: number): PromotionSuggestion[] {
   const cases = lessons
     .filter((lesson) => lesson.level === 'case' && lesson.status !== 'retired' && (entries.get(lesson.id)?.promoted_into.length ?? 0) === 0)
     .sort(byKey((lesson) => lesson.id));
-  const prints = cases.map((lesson) => {
-    const entry = entries.get(lesson.id);
-    return fingerprint({ title: lesson.title, summary: entry?.summary ?? '', checklist: entry?.checklist ?? [] });
-  });
+  const prints = cases.map((lesson) => fingerprints.get(lesson.id)!);
   const byId = new Map(lessons.map((lesson) => [lesson.id, lesson]));
   const suggestions: PromotionSuggestion[] = [];
   for (const group of similarGroups(prints, threshold)) {
@@ -148,24 +176,17 @@ function patternsReady(lessons: readonly Lesson[], entries: Map<string, IndexEnt
     }));
 }
 
-function usageOf(lessons: readonly Lesson[], trailers: readonly PreflightTrailer[] | undefined): Report['usage'] {
-  if (trailers === undefined) return { available: false, commits_with_trailer: 0, lessons: [], never_used: [] };
-  const selected = new Map<string, { count: number; last: string }>();
-  for (const trailer of trailers) {
-    for (const id of trailer.ids) {
-      const current = selected.get(id);
-      selected.set(id, { count: (current?.count ?? 0) + 1, last: current && current.last > trailer.date ? current.last : trailer.date });
-    }
-  }
-  const known = lessons.filter((lesson) => lesson.status !== 'retired').map((lesson) => lesson.id).sort(compareStrings);
-  const used: LessonUsage[] = known
-    .filter((id) => selected.has(id))
-    .map((id) => ({ id, selected: selected.get(id)!.count, last_selected: selected.get(id)!.last }))
-    .sort((a, b) => b.selected - a.selected || compareStrings(a.id, b.id));
-  return {
-    available: true,
-    commits_with_trailer: trailers.length,
-    lessons: used,
-    never_used: trailers.length === 0 ? [] : known.filter((id) => !selected.has(id)),
-  };
+function printOf(lesson: Lesson, entry: IndexEntry | undefined): Fingerprint {
+  return fingerprint({ title: lesson.title, summary: entry?.summary ?? '', checklist: entry?.checklist ?? [] });
+}
+
+/**
+ * Clusters of live lessons of one level that read as one: candidates for merging or retiring
+ * one. Across levels likeness is expected (a pattern reads like the cases it came from).
+ */
+function duplicatesOf(lessons: readonly Lesson[], fingerprints: Map<string, Fingerprint>, threshold: number): DuplicateCluster[] {
+  return LEVELS.flatMap((level) => {
+    const live = lessons.filter((lesson) => lesson.level === level && lesson.status !== 'retired').sort(byKey((lesson) => lesson.id));
+    return similarGroups(live.map((lesson) => fingerprints.get(lesson.id)!), threshold).map((group) => ({ ids: group.members.map((n) => live[n]!.id), similarity: group.weakest }));
+  }).sort(byKey((cluster) => cluster.ids[0]!));
 }

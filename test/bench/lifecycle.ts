@@ -6,7 +6,7 @@ import { generateRepo } from './synthetic.js';
 
 /**
  * Whole-process lifecycle writes (each a locked read-modify-write of the tree plus the index)
- * and `lessons report`, at 1,000 and 10,000 lessons, beside `node -e 0`.
+ * and `lessons report` (text, and the HTML page), at 1,000 and 10,000 lessons, beside `node -e 0`.
  */
 export async function bench(): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-bench-lifecycle-'));
@@ -25,7 +25,10 @@ export async function bench(): Promise<void> {
       });
       const accept = timeProcess(`lessons accept (${count})`, process.execPath, [BIN, 'accept', caseId], { cwd: repo, runs });
       const report = timeProcess(`lessons report (${count})`, process.execPath, [BIN, 'report'], { cwd: repo, runs });
-      printTable(`lifecycle, ${count} lessons (${runs} runs each)`, baseline, [capture, accept, report]);
+      const page = path.join(root, `report-${count}.html`);
+      const html = timeProcess(`lessons report --html (${count})`, process.execPath, [BIN, 'report', '--html', page], { cwd: repo, runs });
+      printTable(`lifecycle, ${count} lessons (${runs} runs each)`, baseline, [capture, accept, report, html]);
+      console.log(`  the HTML page of ${count} lessons: ${fs.statSync(page).size} bytes`);
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -35,7 +35,7 @@ describe('lessons report', () => {
     expect(report.total).toBe(7);
     expect(report.counts.case).toEqual({ candidate: 2, validated: 3, canonical: 0, retired: 1 });
     expect(report.counts.pattern).toEqual({ candidate: 0, validated: 0, canonical: 1, retired: 0 });
-    expect(report.stale).toEqual([{ id: 'case-cron', path: 'lessons/cases/case-cron.md', status: 'validated', last_validated_at: '2025-01-01', days: 689 }]);
+    expect(report.stale).toEqual([{ id: 'case-cron', path: 'lessons/cases/case-cron.md', status: 'validated', last_validated_at: '2025-01-01', days: 689, command: 'lessons accept case-cron' }]);
     expect(report.candidates.map((candidate) => [candidate.id, candidate.source])).toEqual([['case-new', 'curated'], ['case-auto', 'auto']]);
     expect([report.auto_candidates, report.max_auto_candidates]).toEqual([1, 25]);
   });
@@ -62,7 +62,10 @@ describe('lessons report', () => {
   });
 
   it('reports usage as unavailable outside git', async () => {
-    expect((await reportLessons({ cwd: fixture(), now })).usage).toEqual({ available: false, commits_with_trailer: 0, lessons: [], never_used: [] });
+    const { usage } = await reportLessons({ cwd: fixture(), now });
+    expect({ ...usage, by_week: undefined }).toEqual({ available: false, commits_with_trailer: 0, sessions: 0, lessons: [], never_used: [], by_week: undefined });
+    expect(usage.by_week).toHaveLength(26);
+    expect(usage.by_week.every((week) => week.count === 0)).toBe(true);
   });
 
   it('counts selections from Lessons-Preflight trailers in git history', async () => {
@@ -80,9 +83,17 @@ describe('lessons report', () => {
     commit('no trailer', '2026-11-10T10:00:00Z');
     delete process.env.GIT_COMMITTER_DATE;
     const { usage } = await reportLessons({ cwd: root, now });
-    expect(usage).toEqual({
+    expect(usage.by_week.slice(-3)).toEqual([
+      { week: '2026-11-02', count: 0 },
+      { week: '2026-11-09', count: 1 },
+      { week: '2026-11-16', count: 0 },
+    ]);
+    expect(usage.by_week.find((week) => week.week === '2026-10-26')).toEqual({ week: '2026-10-26', count: 2 });
+    expect({ ...usage, by_week: undefined }).toEqual({
       available: true,
       commits_with_trailer: 3,
+      sessions: 0,
+      by_week: undefined,
       lessons: [
         { id: 'pattern-retries', selected: 2, last_selected: '2026-11-09' },
         { id: 'case-cron', selected: 1, last_selected: '2026-11-01' },

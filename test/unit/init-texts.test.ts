@@ -1,3 +1,4 @@
+import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { AGENTS_BEGIN, AGENTS_BLOCK, AGENTS_END, upsertAgentsBlock } from '../../src/init/agents-block.js';
 import { workflowYaml } from '../../src/init/workflow.js';
@@ -34,6 +35,28 @@ describe('the workflow', () => {
     const global = workflowYaml({ inPackageJson: false, version: '1.2.3' });
     expect(global).toContain('  run: npm install --global lessons@1.2.3\n');
     expect(global).toContain('# as a dev dependency (`npm install --save-dev lessons@1.2.3`), commit');
+  });
+});
+
+describe('the workflow: the lessons report', () => {
+  it('puts the markdown report in the job summary and uploads the HTML page on a push to the default branch, at the end of the job', () => {
+    const workflow = yaml.load(workflowYaml({ inPackageJson: true, version: '1.2.3' })) as {
+      on: { push: { branches: string[] } };
+      jobs: { lessons: { steps: { name?: string; if?: string; run?: string; uses?: string; with?: Record<string, string> }[] } };
+    };
+    expect(workflow.on.push.branches).toEqual(['main', 'master']);
+    const [report, upload] = workflow.jobs.lessons.steps.slice(-2);
+    expect(report).toEqual({
+      name: 'Lessons report',
+      if: '${{ !cancelled() }}',
+      run: 'npx --no-install lessons report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"',
+    });
+    expect(upload).toEqual({
+      name: 'Upload the lessons report',
+      if: "${{ !cancelled() && github.event_name == 'push' && github.ref_name == github.event.repository.default_branch }}",
+      uses: 'actions/upload-artifact@v4',
+      with: { name: 'lessons-report', path: 'lessons-report.html' },
+    });
   });
 });
 

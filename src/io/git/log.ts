@@ -1,5 +1,5 @@
 import type { GitRepo } from './repo.js';
-import { FIELD, RECORD, VALUE, git, gitAnswer } from './run.js';
+import { FIELD, RECORD, git, gitAnswer } from './run.js';
 
 export interface CommitInfo {
   sha: string;
@@ -7,14 +7,6 @@ export interface CommitInfo {
   subject: string;
   /** Trailers as git parses them (`%(trailers:only,unfold)`), in message order. */
   trailers: { key: string; value: string }[];
-}
-
-/** The lesson ids one commit's `Lessons-Preflight:` trailers name (`none` names none). */
-export interface PreflightTrailer {
-  commit: string;
-  /** Committer date, YYYY-MM-DD. */
-  date: string;
-  ids: string[];
 }
 
 /** The commits reachable from `head` and not from `base`, oldest first, with git's own trailer parsing. */
@@ -52,23 +44,77 @@ export async function messageTrailers(repo: GitRepo, file: string): Promise<{ ke
   return parseTrailerLines(await git(repo.topLevel, ['interpret-trailers', '--parse', file]));
 }
 
+/** One commit of the history the report reads. */
+export interface LoggedCommit {
+  commit: string;
+  /** Committer time, milliseconds since the epoch. */
+  time: number;
+  /** Committer date in UTC, YYYY-MM-DD. */
+  date: string;
+  subject: string;
+  /** Trailers as git parses them, in message order. */
+  trailers: { key: string; value: string }[];
+}
+
+function toDate(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+/** Whether `root` is in a git repository that has a commit (so that `git log` has a history to read). */
+async function hasHistory(root: string): Promise<boolean> {
+  return (await gitAnswer(root, ['rev-parse', '--verify', '--quiet', 'HEAD'])) !== undefined;
+}
+
 /**
- * Every commit reachable from HEAD that carries a `Lessons-Preflight:` trailer, newest first.
- * Undefined when `root` is not in a git repository or it has no commits yet; any other git
- * failure is an error.
+ * Every commit reachable from HEAD, newest first, with its trailers. Undefined when `root` is
+ * not in a git repository or it has no commits yet; any other git failure is an error.
  */
-export async function preflightTrailers(root: string): Promise<PreflightTrailer[] | undefined> {
-  if ((await gitAnswer(root, ['rev-parse', '--verify', '--quiet', 'HEAD'])) === undefined) return undefined;
-  const output = await git(root, ['log', `--format=%H${FIELD}%cs${FIELD}%(trailers:key=Lessons-Preflight,valueonly,separator=%x1d)${RECORD}`]);
-  const trailers: PreflightTrailer[] = [];
+export async function commitLog(root: string): Promise<LoggedCommit[] | undefined> {
+  if (!(await hasHistory(root))) return undefined;
+  const output = await git(root, ['log', `--format=%H${FIELD}%ct${FIELD}%s${FIELD}%(trailers:only,unfold)${RECORD}`]);
+  const commits: LoggedCommit[] = [];
   for (const record of output.split(RECORD)) {
-    const [commit, date, values] = record.trim().split(FIELD);
-    if (!commit || !date || !values) continue;
-    const ids = values
-      .split(VALUE)
-      .flatMap((value) => value.split(/[\s,]+/))
-      .filter((id) => id !== '' && id.toLowerCase() !== 'none');
-    trailers.push({ commit, date, ids: [...new Set(ids)] });
+    const [commit, seconds, subject = '', trailers = ''] = record.replace(/^\n/, '').split(FIELD);
+    if (!commit || !seconds) continue;
+    const time = Number(seconds) * 1000;
+    commits.push({ commit, time, date: toDate(time), subject, trailers: parseTrailerLines(trailers) });
   }
-  return trailers;
+  return commits;
+}
+
+/** What the repository changed in a window of time: the files (relative to `root`) and the commit subjects. */
+export interface RecentChanges {
+  files: string[];
+  subjects: string[];
+}
+
+/** The changes of the commits reachable from HEAD committed in [since, until]; undefined outside git or before the first commit. */
+export async function changesBetweenDates(root: string, since: Date, until: Date): Promise<RecentChanges | undefined> {
+  if (!(await hasHistory(root))) return undefined;
+  const output = await git(root, [
+    '-c',
+    'core.quotePath=false',
+    'log',
+    `--since=@${Math.floor(since.getTime() / 1000)}`,
+    `--until=@${Math.floor(until.getTime() / 1000)}`,
+    '--relative',
+    '--name-only',
+    `--format=${RECORD}%s`,
+  ]);
+  const files = new Set<string>();
+  const subjects: string[] = [];
+  for (const record of output.split(RECORD)) {
+    const [subject, ...names] = record.split('\n');
+    if (subject === undefined || (subject === '' && names.length === 0)) continue;
+    subjects.push(subject);
+    for (const name of names) if (name !== '') files.add(name);
+  }
+  return { files: [...files], subjects };
+}
+
+/** The files git knows under `root` (tracked, and untracked but not ignored), relative to it; undefined outside git. */
+export async function repositoryFiles(root: string): Promise<string[] | undefined> {
+  if ((await gitAnswer(root, ['rev-parse', '--show-toplevel'])) === undefined) return undefined;
+  const output = await git(root, ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  return output.split('\0').filter((name) => name !== '');
 }
