@@ -4,7 +4,7 @@ import { defineCommand } from '../command.js';
 export default defineCommand<{ title: string; level: Level; tags: string | string[]; severity: Severity; json: boolean }>({
   command: 'new <title>',
   example: 'lessons new "Version bump missed the manifest" --tags release,manifest --severity high',
-  describe: 'Write a new candidate lesson from the template and print its path',
+  describe: 'Write a new candidate lesson from the template, update the index, and print its path and what to fill in',
   positionals: {
     title: { required: true, describe: 'What went wrong, in a short sentence' },
   },
@@ -17,7 +17,16 @@ export default defineCommand<{ title: string; level: Level; tags: string | strin
   run: async (argv, io) => {
     const { newLesson } = await import('../../src/lesson/new.js');
     const result = await newLesson({ cwd: argv.C ?? process.cwd(), title: String(argv.title), level: argv.level, tags: splitList(argv.tags), severity: argv.severity, now: new Date() });
-    io.out(argv.json ? JSON.stringify(result, null, 2) : result.path);
+    if (argv.json) {
+      io.out(JSON.stringify(result, null, 2));
+      return 0;
+    }
+    io.out(result.path);
+    io.err(
+      `lessons: wrote ${result.path} (a candidate) and updated ${result.index}\n` +
+        'next: fill in Situation, Mistake, Root Cause and Fix, and at least one `- [ ]` item under Prevention Checklist\n' +
+        `(the part preflight shows); then \`lessons lint\`, commit both files, and \`lessons accept ${result.id}\` once it is reviewed`,
+    );
     return 0;
   },
 });
