@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
+import { readTextIfExists, writeInRepo } from '../io/fs.js';
 import {
   changesBetween,
   commitsInRange,
@@ -230,5 +230,5 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
 /** The audit trail: the last report of each stage, under the git-ignored state folder. */
 function writeAudit(root: string, report: GuardReport, now: Date): void {
   ensureStateDir(root);
-  writeFileAtomic(path.join(root, GUARD_DIR, `${report.stage}-last.json`), formatJson({ ...report, created_at: now.toISOString() }));
+  writeInRepo(root, `${GUARD_DIR}/${report.stage}-last.json`, formatJson({ ...report, created_at: now.toISOString() }));
 }

@@ -5,13 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
+import { readRegularFile } from '../io/fs.js';
 import { INDEX_FILE } from '../io/repo.js';
 
 /** The entries of lessons/index.json, or undefined when it is missing or not an index. */
 export function readIndexEntries(root: string): IndexEntry[] | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(root, INDEX_FILE), 'utf8');
+    text = readRegularFile(path.join(root, INDEX_FILE)).toString('utf8');
   } catch {
     return undefined;
   }

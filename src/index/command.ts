@@ -1,8 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { writeFileAtomic } from '../io/fs.js';
+import { readTextIfExists, writeInRepo } from '../io/fs.js';
+import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
+import { recoverChanges } from '../io/transaction.js';
 import { listLessonEntries, loadEntries, type LoadedTree } from '../lesson/load.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
@@ -71,19 +72,28 @@ export function indexTextOf(tree: LoadedTree): { text: string; count: number } {
   return { text: serializeIndex(index), count: index.lessons.length };
 }
 
+/** The committed index's text; undefined when it is missing or cannot be read (a FIFO, a folder). */
+function readIndexText(root: string): string | undefined {
+  try {
+    return readTextIfExists(path.join(root, INDEX_FILE));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Under the lessons lock, like every other writer of lessons or the index: an index built from a
+ * tree read before a concurrent capture, and written after it, would leave the capture out.
+ */
 export async function writeIndex(options: { cwd: string }): Promise<IndexResult> {
   const root = findRepoRoot(options.cwd);
-  const { text, count } = await freshIndexText(root);
-  const file = path.join(root, INDEX_FILE);
-  let current: string | undefined;
-  try {
-    current = fs.readFileSync(file, 'utf8');
-  } catch {
-    current = undefined;
-  }
-  if (current === text) return { path: INDEX_FILE, lessons: count, written: false };
-  writeFileAtomic(file, text);
-  return { path: INDEX_FILE, lessons: count, written: true };
+  return withLock(root, LESSONS_LOCK, async () => {
+    recoverChanges(root);
+    const { text, count } = await freshIndexText(root);
+    if (readIndexText(root) === text) return { path: INDEX_FILE, lessons: count, written: false };
+    writeInRepo(root, INDEX_FILE, text);
+    return { path: INDEX_FILE, lessons: count, written: true };
+  });
 }
 
 function committedEntries(text: string): IndexEntry[] {
@@ -98,10 +108,8 @@ function committedEntries(text: string): IndexEntry[] {
 export async function checkIndex(options: { cwd: string }): Promise<IndexCheckResult> {
   const root = findRepoRoot(options.cwd);
   const { text } = await freshIndexText(root);
-  let current: string;
-  try {
-    current = fs.readFileSync(path.join(root, INDEX_FILE), 'utf8');
-  } catch {
+  const current = readIndexText(root);
+  if (current === undefined) {
     const fresh = JSON.parse(text) as { lessons: IndexEntry[] };
     return { path: INDEX_FILE, fresh: false, missing: true, diff: diffIndexes([], fresh.lessons) };
   }

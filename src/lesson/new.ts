@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
-import { createFileExclusive, toPosixRelative } from '../io/fs.js';
+import { createInRepo, toPosixRelative } from '../io/fs.js';
+import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { findRepoRoot, levelDir, lessonDirs } from '../io/repo.js';
 import { toIsoDate } from '../util/dates.js';
-import { CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Level, type Severity } from './model.js';
+import { CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Lesson, type Level, type Severity } from './model.js';
 import { serializeLesson } from './serialize.js';
 
 export interface NewLessonOptions {
@@ -95,15 +96,21 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
     today,
   );
 
+  return withLock(root, LESSONS_LOCK, () => createFree(root, options.level, base, lesson));
+}
+
+/** Writes `lesson` under the first free id of `base`, `base-2`…; the caller holds the lessons lock. */
+function createFree(root: string, level: Level, base: string, lesson: Lesson): NewLessonResult {
   for (let n = 1; n < 1000; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
     if (idTaken(root, id)) continue;
-    const file = path.join(levelDir(root, options.level), `${id}.md`);
+    const file = path.join(levelDir(root, level), `${id}.md`);
     try {
-      createFileExclusive(file, serializeLesson({ ...lesson, id }));
+      createInRepo(root, file, serializeLesson({ ...lesson, id }));
       return { id, path: toPosixRelative(root, file) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      if (error instanceof LessonsError) throw error;
       throw new LessonsError('IO', `cannot write ${toPosixRelative(root, file)}: ${(error as Error).message}`);
     }
   }

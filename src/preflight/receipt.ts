@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../io/fs.js';
+import { readRegularFile, writeInRepo } from '../io/fs.js';
 import { ensureStateDir } from '../io/state.js';
 import { formatJson } from '../util/json.js';
 import type { PreflightInput } from './query.js';
@@ -39,7 +38,7 @@ export function makeReceipt(input: PreflightInput, selected: readonly string[], 
 
 export function writeReceipt(root: string, receipt: PreflightReceipt): string {
   ensureStateDir(root);
-  writeFileAtomic(path.join(root, RECEIPT_FILE), formatJson(receipt), { durable: false });
+  writeInRepo(root, RECEIPT_FILE, formatJson(receipt), { durable: false });
   return RECEIPT_FILE;
 }
 
@@ -71,7 +70,7 @@ export function parseReceipt(text: string): { receipt: PreflightReceipt } | { re
 export function readLastReceipt(root: string): PreflightReceipt | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(root, RECEIPT_FILE), 'utf8');
+    text = readRegularFile(path.join(root, RECEIPT_FILE)).toString('utf8');
   } catch {
     return undefined;
   }
