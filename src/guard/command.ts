@@ -26,7 +26,8 @@ import { RECEIPT_FILE, judgeReceipt } from './receipt.js';
 import { semanticFinding } from './semantic.js';
 import { ensureStateDir } from '../io/state.js';
 import { LessonCache } from './lesson-cache.js';
-import { compileSecretRules, scanText, type SecretMatch } from './secrets.js';
+import { compileSecretRules } from './secrets.js';
+import { scanSecrets } from './secrets-scan.js';
 import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
 
 export interface GuardOptions {
@@ -70,31 +71,6 @@ function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): string
   return files
     .filter((file) => file.status !== 'D' && file.path.startsWith(prefix))
     .map((file) => file.path.slice(prefix.length));
-}
-
-const MAX_SCAN_BYTES = 1024 * 1024;
-
-async function scanSecrets(policy: Policy, head: Snapshot, changed: readonly string[], cache: LessonCache): Promise<SecretMatch[]> {
-  const rules = compiled(compileSecretRules(policy.secrets));
-  const allowlist = new Set(policy.secrets.allowlist);
-  const digest = sha256(JSON.stringify(policy.secrets.rules));
-  const scan = (rel: string, bytes: Uint8Array): SecretMatch[] =>
-    bytes.length > MAX_SCAN_BYTES || bytes.includes(0) ? [] : scanText(rel, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), rules, new Set());
-  const unknown = head.lessonFiles.filter((file) => file.entry.secrets?.digest !== digest);
-  const contents = new Map(head.knownBytes);
-  const unread = unknown.filter((file) => !contents.has(file.path)).map((file) => file.path);
-  for (const [rel, bytes] of await head.readFiles(unread)) contents.set(rel, bytes);
-  for (const file of unknown) {
-    file.entry.secrets = { digest, matches: scan(file.path, contents.get(file.path) ?? new Uint8Array()).map(({ file: _file, ...match }) => match) };
-    cache.touch();
-  }
-  const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.entry.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
-  if (policy.secrets.scope === 'change') {
-    const lessonPaths = new Set(head.lessonFiles.map((file) => file.path));
-    const others = changed.filter((rel) => !lessonPaths.has(rel));
-    for (const [rel, bytes] of await head.readFiles(others)) matches.push(...scan(rel, bytes));
-  }
-  return matches.filter((match) => !allowlist.has(match.fingerprint));
 }
 
 /**
@@ -201,7 +177,11 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   if (on('preflight-evidence') && (options.stage === 'pre-commit' || options.stage === 'final')) {
     input.receipt = judgeReceipt(readTextIfExists(path.join(root, RECEIPT_FILE)), options.now, policy.preflight.receipt_max_age_minutes);
   }
-  if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
+  if (on('secrets')) {
+    const allowlist = new Set(policy.secrets.allowlist);
+    const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache);
+    input.secrets = matches.filter((match) => !allowlist.has(match.fingerprint));
+  }
   if (on('quality')) input.quality = await runQuality(policy, root);
   const findings = runGates(input);
   cache.save();

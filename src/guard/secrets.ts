@@ -84,3 +84,43 @@ export function scanText(file: string, text: string, rules: readonly CompiledRul
   }
   return matches;
 }
+
+/** One decoded value and the file line it stands on (its top-level key's). */
+export interface DecodedValue {
+  line: number;
+  value: unknown;
+}
+
+function stringsOf(value: unknown, into: string[]): void {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsOf(item, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      into.push(key);
+      stringsOf(item, into);
+    }
+  }
+}
+
+/**
+ * Matches in the strings a YAML or JSON document decodes to: `"gh\u0070_…"` or `"\x41KIA…"`
+ * read as nothing in the raw text and as a token everywhere the value is copied. Each string is
+ * scanned alone (as the line it would be), at the line of its top-level key; a secret the raw
+ * scan already reported (`known`) is not reported twice.
+ */
+export function scanDecoded(file: string, values: readonly DecodedValue[], rules: readonly CompiledRule[], known: readonly SecretMatch[]): SecretMatch[] {
+  const seen = new Set(known.map((match) => match.fingerprint));
+  const matches: SecretMatch[] = [];
+  for (const { line, value } of values) {
+    const strings: string[] = [];
+    stringsOf(value, strings);
+    for (const text of strings) {
+      for (const match of scanText(file, text, rules, new Set())) {
+        if (seen.has(match.fingerprint)) continue;
+        seen.add(match.fingerprint);
+        matches.push({ ...match, line: line + match.line - 1 });
+      }
+    }
+  }
+  return matches;
+}
