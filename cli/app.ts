@@ -62,7 +62,9 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((message, error) => {
       // Throwing stops yargs before any handler runs.
-      throw error ?? new UsageError(`${message}\nrun \`lessons --help\` for the commands and their options`);
+      // A yargs parse error (YError) is a usage mistake; anything else a handler threw goes on as it is.
+      if (error && error.name !== 'YError') throw error;
+      throw new UsageError(`${message ?? error?.message}\nrun \`lessons --help\` for the commands and their options`);
     });
   await parser.parseAsync();
   return outcome.exitCode;

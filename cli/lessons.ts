@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { errorMessage, isLessonsError } from '../src/errors.js';
+import { UsageError, environmentError, errorMessage, isLessonsError } from '../src/errors.js';
 import { io } from './command.js';
 
 type FastCommand = { run: (args: string[]) => Promise<0 | 1 | 2> };
@@ -40,19 +40,32 @@ export function commandWord(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** `-C` with no directory after it (`lessons -C -C lint`, `lessons -C`): a usage error, said plainly. */
+export function checkGlobalOptions(args: readonly string[]): void {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '-C') continue;
+    const dir = args[i + 1];
+    if (dir === undefined || dir.startsWith('-')) throw new UsageError('-C needs a directory after it: lessons -C <dir> <command>');
+    i++;
+  }
+}
+
 /** The one place that turns results and errors into an exit code. */
 async function main(args: string[]): Promise<number> {
   const debug = args.includes('--debug');
   try {
+    checkGlobalOptions(args);
     const word = commandWord(args);
     const fast = word === undefined ? undefined : FAST_COMMANDS[word];
     if (fast) return await (await fast()).run(args);
     const { runYargs } = await import('./app.js');
     return await runYargs(args);
   } catch (error) {
-    if (isLessonsError(error)) {
-      io.err(`lessons: ${error.message}`);
-      return error.exitCode;
+    const known = isLessonsError(error) ? error : environmentError(error);
+    if (known) {
+      io.err(`lessons: ${known.message}`);
+      if (debug && error instanceof Error && error.stack) io.err(error.stack);
+      return known.exitCode;
     }
     io.err(`lessons: internal error: ${errorMessage(error)}${debug ? '' : ' (run again with --debug for details)'}`);
     if (debug && error instanceof Error && error.stack) io.err(error.stack);

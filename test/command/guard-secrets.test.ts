@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runGuard, type GuardReport } from '../../src/guard/command.js';
 import { CASE_ID, committedLessonsRepo, fakeToken, stageIndex } from '../helpers/guard.js';
-import { lessonFile, lessonText } from '../helpers/lessons.js';
+import { lessonText } from '../helpers/lessons.js';
 import { git, writeFiles } from '../helpers/repo.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
