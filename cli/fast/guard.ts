@@ -4,6 +4,7 @@ import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { STAGES, type Stage } from '../../src/policy/policy.js';
 import { io } from '../command.js';
+import { printable } from '../../src/util/printable.js';
 
 const USAGE = `usage: lessons guard --stage pre-commit|pre-push|ci|final [--json] [--base <ref>] [--head <ref>] [-C <dir>]
 
@@ -53,8 +54,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   const actions = (process.env.GITHUB_ACTIONS ?? '') !== '' && process.env.GITHUB_ACTIONS !== 'false';
   if (values.json) io.out(JSON.stringify(report, null, 2));
   else {
-    if (actions) process.stdout.write(annotations(report));
-    process.stdout.write(reportText(report));
+    if (actions) process.stdout.write(printable(annotations(report)));
+    process.stdout.write(printable(reportText(report), { keepColour: true }));
   }
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (actions && summary) fs.appendFileSync(summary, stepSummary(report));
