@@ -28,6 +28,7 @@ import { ensureStateDir } from '../io/state.js';
 import { LessonCache } from './lesson-cache.js';
 import { compileSecretRules } from './secrets.js';
 import { scanSecrets } from './secrets-scan.js';
+import { rangePolicy, trustsBase } from './trusted-policy.js';
 import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
 
 export interface GuardOptions {
@@ -155,7 +156,8 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   const root = findRepoRoot(options.cwd);
   const repo = await openRepo(root);
   const cache = new LessonCache(root, cacheVersion());
-  const policy = await policyFor(root, cache);
+  const trusted = trustsBase(options.stage) ? await rangePolicy(repo, root, options) : undefined;
+  const policy = trusted?.policy ?? (await policyFor(root, cache));
   const levels = stageLevels(policy, options.stage);
   const on = (gate: Gate): boolean => levels[gate] !== 'off';
   const incidentPatterns = compiled(compileIncidentPatterns(policy.incident));
@@ -183,6 +185,7 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
     input.secrets = matches.filter((match) => !allowlist.has(match.fingerprint));
   }
   if (on('quality')) input.quality = await runQuality(policy, root);
+  if (trusted?.change) input.policyChange = trusted.change;
   const findings = runGates(input);
   cache.save();
   if (options.stage === 'final' && policy.review.enabled) {

@@ -12,6 +12,7 @@ import { applyLevel, compareGuardFindings, type GuardFinding, type Issue } from 
 import type { ReceiptState } from './receipt.js';
 import type { SecretMatch } from './secrets.js';
 import type { Snapshot } from './snapshot.js';
+import { policyChangeIssues, type PolicyChange } from './trusted-policy.js';
 
 export interface QualityOutcome {
   name: string;
@@ -40,6 +41,8 @@ export interface GateInput {
   incidentPatterns: RegExp[];
   secrets?: SecretMatch[];
   quality?: QualityOutcome[];
+  /** The head's change to the trusted policy (pre-push and ci). */
+  policyChange?: PolicyChange;
   schemaErrors: (data: unknown) => SchemaError[];
 }
 
@@ -152,6 +155,7 @@ export const GATE_CHECKS: Record<Gate, GateCheck> = {
   promotion: promotionGate,
   secrets: secretsGate,
   quality: qualityGate,
+  policy: (input) => policyChangeIssues(input.policyChange),
 };
 
 /** The level of each gate in a stage, as the policy sets it. */

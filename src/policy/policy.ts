@@ -4,7 +4,7 @@ import { readRegularFile } from '../io/fs.js';
 import { POLICY_FILE } from '../io/repo.js';
 import type { Level, Severity } from '../lesson/model.js';
 
-export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality'] as const;
+export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'policy'] as const;
 export const STAGES = ['pre-commit', 'pre-push', 'ci', 'final'] as const;
 export type Gate = (typeof GATES)[number];
 export type Stage = (typeof STAGES)[number];
@@ -96,6 +96,7 @@ export const DEFAULT_POLICY: Policy = {
     promotion: gate('block', 'block', 'block'),
     secrets: gate('block', 'block', 'block'),
     quality: gate('off', 'off', 'warn'),
+    policy: gate('off', 'warn', 'block'),
   },
   capture: { similarity_threshold: 0.82 },
   review: {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GuardReport } from '../../src/guard/command.js';
 import { annotations, escapeData, escapeProperty, reportText, stepSummary } from '../../src/guard/report.js';
 
-const LEVELS = { schema: 'block', 'index-fresh': 'block', 'preflight-evidence': 'warn', 'incident-lesson': 'block', promotion: 'block', secrets: 'block', quality: 'warn' } as const;
+const LEVELS = { schema: 'block', 'index-fresh': 'block', 'preflight-evidence': 'warn', 'incident-lesson': 'block', promotion: 'block', secrets: 'block', quality: 'warn', policy: 'block' } as const;
 
 function report(findings: GuardReport['findings']): GuardReport {
   const block = findings.filter((finding) => finding.level === 'block').length;
