@@ -37,16 +37,19 @@ function mask(secret: string): string {
 export interface CompiledRule {
   rule: SecretRule;
   regex: RegExp;
+  exclude?: RegExp;
 }
 
 /** Compiles the policy's rules; a rule that is not a valid regular expression is a policy error naming it. */
 export function compileSecretRules(policy: SecretsPolicy): CompiledRule[] | { error: string } {
   const compiled: CompiledRule[] = [];
   for (const [i, rule] of policy.rules.entries()) {
+    const flags = (rule.flags ?? '').replace(/g/g, '');
     try {
-      compiled.push({ rule, regex: new RegExp(rule.pattern, `g${(rule.flags ?? '').replace(/g/g, '')}`) });
+      compiled.push({ rule, regex: new RegExp(rule.pattern, `g${flags}`), ...(rule.exclude === undefined ? {} : { exclude: new RegExp(rule.exclude, flags) }) });
     } catch (error) {
-      return { error: `secrets.rules[${i}].pattern (${rule.name}) is not a valid regular expression: ${(error as Error).message}` };
+      const field = rule.exclude !== undefined && !(error as Error).message.includes(rule.pattern) ? 'exclude' : 'pattern';
+      return { error: `secrets.rules[${i}].${field} (${rule.name}) is not a valid regular expression: ${(error as Error).message}` };
     }
   }
   return compiled;
@@ -63,7 +66,7 @@ export function scanText(file: string, text: string, rules: readonly CompiledRul
   const matches: SecretMatch[] = [];
   // A span an earlier (more specific) rule matched is not reported again by a generic one.
   const taken: [number, number][] = [];
-  for (const { rule, regex } of rules) {
+  for (const { rule, regex, exclude } of rules) {
     regex.lastIndex = 0;
     for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
       if (match[0] === '') {
@@ -73,6 +76,7 @@ export function scanText(file: string, text: string, rules: readonly CompiledRul
       const secret = match[rule.group ?? 0];
       if (secret === undefined || secret === '') continue;
       if (rule.min_entropy !== undefined && shannonEntropy(secret) < rule.min_entropy) continue;
+      if (exclude?.test(secret)) continue;
       const fingerprint = secretFingerprint(rule.name, secret);
       if (allowlist.has(fingerprint)) continue;
       const offset = match.index + (rule.group ? match[0].indexOf(secret) : 0);
