@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LESSONS_LOCK, withLock } from '../../src/io/lock.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
-import { BIN, GIT_ENV, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { BIN, GIT_ENV, initGitRepo, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 /** A lessons repository at `<parent>/repo`, so a test can see what lands next to it. */
 function nestedRepo(files: Record<string, string> = {}): { parent: string; root: string } {
@@ -43,6 +43,17 @@ describe('every write stays inside the repository', () => {
     expect(lint.exitCode).toBe(1);
     expect(lint.stdout).toContain('lessons/cases: error [file] is a symbolic link to a folder outside the repository');
     expect(lint.stdout).not.toContain('case-b');
+  });
+
+  it('a .lessons/ state folder linked outside is refused by preflight and the guard, which write nothing there', () => {
+    const { parent, root } = nestedRepo(lessonFile({ id: 'case-a' }));
+    const elsewhere = path.join(parent, 'state');
+    fs.mkdirSync(elsewhere);
+    fs.symlinkSync(elsewhere, path.join(root, '.lessons'));
+    initGitRepo(root);
+    expectRefusal(runCli(['preflight', 'bump the version'], { cwd: root }), 'a symbolic link on its way leads outside the repository');
+    expectRefusal(runCli(['guard', '--stage', 'final'], { cwd: root }), 'a symbolic link on its way leads outside the repository');
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 
   it('a level folder linked inside the repository still works', () => {
