@@ -1,4 +1,5 @@
 /** The text an agent sees: compact, one lesson per block, its checklist as boxes. */
+import { printable } from '../util/printable.js';
 import type { Selected } from './engine.js';
 
 /** Above this an answer is cut: harnesses cap what they inject, and a wall of text is not read. */
@@ -26,5 +27,6 @@ export function formatLessons(heading: string, lessons: readonly Selected[], opt
     text += `\n${block}`;
   }
   if (dropped > 0) text += `\n(${dropped} more not shown: run \`lessons preflight\` for the full list)`;
-  return text;
+  // The harness shows this text as it is: no escape sequences or controls from a lesson.
+  return printable(text);
 }

@@ -88,3 +88,11 @@ describe('control characters from a reviewer or a lesson never reach the termina
     expect(finding).toMatchObject({ rule: 'r', message: 'm', file: 'f.ts', evidence: 'ex', recommendation: 'fix' });
   });
 });
+
+describe('lesson text an agent hook hands to the harness', () => {
+  it('carries no escape sequences or control characters', async () => {
+    const { formatLessons } = await import('../../src/hooks/format.js');
+    const lesson = { id: 'case-a', title: `Title\x1b]0;owned\x07 here\x1b[2J`, severity: 'high', path: 'lessons/cases/case-a.md', reasons: [], checklist: [`Check\r\x1b[Kthis`] };
+    expect(formatLessons('Lessons:', [lesson as never])).toBe('Lessons:\n- [high] case-a: Title here (lessons/cases/case-a.md)\n  - [ ] Checkthis');
+  });
+});
