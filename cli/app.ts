@@ -91,7 +91,9 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((message, error) => {
       // Throwing stops yargs before any handler runs.
-      throw error ?? new UsageError(usageMessage(message, commandWord(args), USAGES));
+      // A yargs parse error (YError) is a usage mistake; anything else a handler threw goes on as it is.
+      if (error && error.name !== 'YError') throw error;
+      throw new UsageError(usageMessage(message ?? error?.message ?? 'invalid arguments', commandWord(args), USAGES));
     });
   await parser.parseAsync();
   return outcome.exitCode;

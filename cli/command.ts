@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { applyTable, type CommandTable } from './options.js';
+import { printable } from '../src/util/printable.js';
 
 /** Options every command takes. */
 export interface GlobalArgs {
@@ -26,12 +27,16 @@ export interface Io {
   err: (text: string) => void;
 }
 
+/**
+ * Everything the commands print goes through here: lesson and reviewer text reaches the
+ * terminal without control characters or escape sequences other than the colours we add.
+ */
 export const io: Io = {
   out: (text) => {
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    process.stdout.write(printable(text.endsWith('\n') ? text : `${text}\n`, { keepColour: true }));
   },
   err: (text) => {
-    process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    process.stderr.write(printable(text.endsWith('\n') ? text : `${text}\n`, { keepColour: true }));
   },
 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { errorMessage, isLessonsError } from '../src/errors.js';
+import { UsageError, environmentError, errorMessage, isLessonsError } from '../src/errors.js';
 import { io } from './command.js';
 import { commandWord } from './fast/args.js';
 
@@ -38,10 +38,21 @@ function helpArgs(args: string[]): string[] {
   return target === undefined ? ['--help'] : [target, '--help'];
 }
 
+/** `-C` with no directory after it (`lessons -C -C lint`, `lessons -C`): a usage error, said plainly. */
+export function checkGlobalOptions(args: readonly string[]): void {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '-C') continue;
+    const dir = args[i + 1];
+    if (dir === undefined || dir.startsWith('-')) throw new UsageError('-C needs a directory after it: lessons -C <dir> <command>');
+    i++;
+  }
+}
+
 /** The one place that turns results and errors into an exit code. */
 async function main(argv: string[]): Promise<number> {
   const debug = argv.includes('--debug');
   try {
+    checkGlobalOptions(argv);
     let args = argv;
     let word = commandWord(args);
     if (word === undefined && (args.includes('--version') || args.includes('-V'))) {
@@ -58,9 +69,11 @@ async function main(argv: string[]): Promise<number> {
     const { runYargs } = await import('./app.js');
     return await runYargs(args);
   } catch (error) {
-    if (isLessonsError(error)) {
-      io.err(`lessons: ${error.message}`);
-      return error.exitCode;
+    const known = isLessonsError(error) ? error : environmentError(error);
+    if (known) {
+      io.err(`lessons: ${known.message}`);
+      if (debug && error instanceof Error && error.stack) io.err(error.stack);
+      return known.exitCode;
     }
     io.err(`lessons: internal error: ${errorMessage(error)}${debug ? '' : ' (run again with --debug for details)'}`);
     if (debug && error instanceof Error && error.stack) io.err(error.stack);

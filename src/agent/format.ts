@@ -1,5 +1,6 @@
 /** The text an agent sees: compact, one lesson per block, its checklist as boxes. */
 import type { SelectedLesson } from '../preflight/report.js';
+import { printable } from '../util/printable.js';
 
 /** Above this an answer is cut: harnesses cap what they inject, and a wall of text is not read. */
 export const MAX_CONTEXT_CHARS = 8000;
@@ -29,5 +30,6 @@ export function formatLessons(heading: string, lessons: readonly SelectedLesson[
     text += `\n${block}`;
   }
   if (dropped > 0) text += `\n(${dropped} more not shown: run \`lessons preflight\` for the full list)`;
-  return text;
+  // The harness shows this text as it is: no escape sequences or controls from a lesson.
+  return printable(text);
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
 import { buildIndex } from '../index/build.js';
-import { createFileExclusive, toPosixRelative } from '../io/fs.js';
+import { createInRepo, toPosixRelative } from '../io/fs.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { slugify } from '../lesson/new.js';
@@ -58,7 +58,7 @@ export async function recordAnswer(options: { cwd: string; question: string; ans
     if (existing === note) return { path: rel, outcome: 'exists' };
     if (existing !== undefined) continue;
     try {
-      createFileExclusive(file, note);
+      createInRepo(root, file, note);
       return { path: rel, outcome: 'written' };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;

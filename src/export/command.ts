@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { buildIndex } from '../index/build.js';
-import { writeFileAtomic } from '../io/fs.js';
+import { readTextIfExists, writeInRepo } from '../io/fs.js';
+import { pathInside } from '../io/inside.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { sortStrings } from '../util/compare.js';
@@ -30,9 +31,8 @@ export function isStale(result: ExportResult): boolean {
 
 function readIfExists(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readTextIfExists(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new LessonsError('IO', `cannot read ${file}: ${(error as Error).message}`);
   }
 }
@@ -59,10 +59,11 @@ export async function exportLessons(options: { cwd: string; to: ExportTarget; ch
   const entries = exportableLessons(buildIndex(loadLessons(root).lessons).lessons);
   const result: ExportResult = { target: options.to, lessons: entries.length, written: [], unchanged: [], removed: [], checked: check };
   const put = (rel: string, content: string): void => {
-    const file = path.join(root, rel);
+    // A lesson's id becomes a file name: whatever it holds, the file stays inside the repository.
+    const file = pathInside(root, rel, 'a lesson id');
     if (readIfExists(file) === content) result.unchanged.push(rel);
     else {
-      if (!check) writeFileAtomic(file, content);
+      if (!check) writeInRepo(root, file, content);
       result.written.push(rel);
     }
   };

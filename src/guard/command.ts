@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomic } from '../io/fs.js';
+import { writeInRepo } from '../io/fs.js';
 import { openRepo } from '../io/git/repo.js';
 import { STATE_DIR, findRepoRoot } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
@@ -17,6 +16,7 @@ import { compiled, gather, type Gathered, type GuardPlan } from './gather.js';
 import { LessonCache } from './lesson-cache.js';
 import { semanticFinding } from './semantic.js';
 import { stageProfile } from './stages.js';
+import { rangePolicy } from './trusted-policy.js';
 
 export interface GuardOptions {
   cwd: string;
@@ -69,13 +69,16 @@ async function plan(options: GuardOptions): Promise<GuardPlan> {
   const root = findRepoRoot(options.cwd);
   const repo = await openRepo(root);
   const cache = new LessonCache(root, cacheVersion());
-  const policy = await policyFor(root, cache);
+  const profile = stageProfile(options.stage);
+  const trusted = profile.trustsBasePolicy ? await rangePolicy(repo, root, { profile, base: options.base, head: options.head, env: options.env }) : undefined;
+  const policy = trusted?.policy ?? (await policyFor(root, cache));
   return {
     root,
     repo,
     cache,
+    ...(trusted?.change ? { policyChange: trusted.change } : {}),
     policy,
-    profile: stageProfile(options.stage),
+    profile,
     levels: stageLevels(policy, options.stage),
     incidentPatterns: compiled(compileIncidentPatterns(policy.incident)),
     now: options.now,
@@ -128,5 +131,5 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
 /** The audit trail: the last report of each stage, under the git-ignored state folder. */
 function writeAudit(root: string, report: GuardReport, now: Date): void {
   ensureStateDir(root);
-  writeFileAtomic(path.join(root, GUARD_DIR, `${report.stage}-last.json`), formatJson({ ...report, created_at: now.toISOString() }));
+  writeInRepo(root, `${GUARD_DIR}/${report.stage}-last.json`, formatJson({ ...report, created_at: now.toISOString() }));
 }

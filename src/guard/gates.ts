@@ -16,6 +16,7 @@ import type { ReceiptState } from './receipt.js';
 import type { SecretMatch } from './secrets.js';
 import type { Snapshot } from './snapshot.js';
 import { STAGE_PROFILES } from './stages.js';
+import { policyChangeIssues, type PolicyChange } from './trusted-policy.js';
 
 export interface QualityOutcome {
   name: string;
@@ -46,6 +47,8 @@ export interface GateInput {
   quality?: QualityOutcome[];
   /** lessons/evals.json run against the head's lessons; absent when the file is. */
   retrieval?: RetrievalOutcome;
+  /** The head's change to the trusted policy (pre-push and ci). */
+  policyChange?: PolicyChange;
   schemaErrors: (data: unknown) => SchemaError[];
 }
 
@@ -168,6 +171,7 @@ export const GATE_CHECKS: Record<Gate, GateCheck> = {
   secrets: secretsGate,
   quality: qualityGate,
   retrieval: retrievalGate,
+  policy: (input) => policyChangeIssues(input.policyChange),
 };
 
 /** The level of each gate in a stage, as the policy sets it. */

@@ -5,19 +5,22 @@ import { commitsInRange } from '../io/git/log.js';
 import { resolveCommit, type GitRepo } from '../io/git/repo.js';
 import type { Gate, GateLevel, Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
-import { sha256 } from '../util/digest.js';
 import type { IncidentPatterns } from './commits.js';
 import type { GateInput, QualityOutcome } from './gates.js';
 import type { LessonCache } from './lesson-cache.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
-import { compileSecretRules, scanText, type SecretMatch } from './secrets.js';
+import { compileSecretRules } from './secrets.js';
+import { scanSecrets } from './secrets-scan.js';
+import type { PolicyChange } from './trusted-policy.js';
 import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
 import type { StageProfile } from './stages.js';
 
 /** What the guard decided before reading anything: where, which stage, which gates are on. */
 export interface GuardPlan {
   root: string;
+  /** The head's change to the trusted (base) policy, when the stage trusts the base. */
+  policyChange?: PolicyChange;
   repo: GitRepo;
   cache: LessonCache;
   policy: Policy;
@@ -53,30 +56,6 @@ function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): string
     .map((file) => file.path.slice(prefix.length));
 }
 
-const MAX_SCAN_BYTES = 1024 * 1024;
-
-async function scanSecrets(policy: Policy, head: Snapshot, changed: readonly string[], cache: LessonCache): Promise<SecretMatch[]> {
-  const rules = compiled(compileSecretRules(policy.secrets));
-  const allowlist = new Set(policy.secrets.allowlist);
-  const digest = sha256(JSON.stringify(policy.secrets.rules));
-  const scan = (rel: string, bytes: Uint8Array): SecretMatch[] =>
-    bytes.length > MAX_SCAN_BYTES || bytes.includes(0) ? [] : scanText(rel, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), rules, new Set());
-  const unknown = head.lessonFiles.filter((file) => file.entry.secrets?.digest !== digest);
-  const contents = new Map(head.knownBytes);
-  const unread = unknown.filter((file) => !contents.has(file.path)).map((file) => file.path);
-  for (const [rel, bytes] of await head.readFiles(unread)) contents.set(rel, bytes);
-  for (const file of unknown) {
-    file.entry.secrets = { digest, matches: scan(file.path, contents.get(file.path) ?? new Uint8Array()).map(({ file: _file, ...match }) => match) };
-    cache.touch();
-  }
-  const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.entry.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
-  if (policy.secrets.scope === 'change') {
-    const lessonPaths = new Set(head.lessonFiles.map((file) => file.path));
-    const others = changed.filter((rel) => !lessonPaths.has(rel));
-    for (const [rel, bytes] of await head.readFiles(others)) matches.push(...scan(rel, bytes));
-  }
-  return matches.filter((match) => !allowlist.has(match.fingerprint));
-}
 
 /** Schema errors of each lesson, from the cache or from ajv (loaded only when one is new). */
 async function schemaErrorsOf(snapshot: Snapshot, cache: LessonCache): Promise<(data: unknown) => SchemaError[]> {
@@ -158,12 +137,17 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
   if (on('preflight-evidence') && profile.evidence === 'receipt') {
     input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);
   }
-  if (on('secrets')) input.secrets = await scanSecrets(policy, head, paths, cache);
+  if (on('secrets')) {
+    const allowlist = new Set(policy.secrets.allowlist);
+    const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache);
+    input.secrets = matches.filter((match) => !allowlist.has(match.fingerprint));
+  }
   if (on('secrets') && profile.scansSources) {
     const { sourceSecrets } = await import('../sources/secrets.js');
     input.secrets!.push(...sourceSecrets(root, policy, compiled(compileSecretRules(policy.secrets))));
   }
   if (on('quality')) input.quality = await runQuality(policy, root);
   if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, plan.now);
+  if (plan.policyChange) input.policyChange = plan.policyChange;
   return { input, ...(range ? { range } : {}) };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { toLesson } from '../lesson/parse.js';
+import { pathInside } from '../io/inside.js';
 import { STATE_DIR } from '../io/repo.js';
 import type { LoadedLesson } from '../lesson/load.js';
 import type { Finding } from '../lint/finding.js';
@@ -43,6 +44,7 @@ function isPlainJson(value: unknown): boolean {
 }
 
 export class LessonCache {
+  private readonly root: string;
   private readonly file: string;
   private readonly version: string;
   private data: CacheFile;
@@ -55,6 +57,7 @@ export class LessonCache {
 
   /** `version` names the code and schemas: a cache from another version is ignored. */
   constructor(root: string, version: string) {
+    this.root = root;
     this.file = path.join(root, CACHE_FILE);
     this.version = version;
     this.data = { version, policies: [], files: {} };
@@ -106,13 +109,16 @@ export class LessonCache {
     const files: Record<string, CachedFile> = {};
     for (const key of this.used) if (this.data.files[key] && !this.volatile.has(key)) files[key] = this.data.files[key]!;
     // Temp file and rename, without fsync: a cache lost in a crash is only rebuilt.
-    const temp = `${this.file}.${process.pid}.tmp`;
+    let temp: string | undefined;
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      // A .lessons/ linked out of the repository is refused like every other write.
+      const file = pathInside(this.root, CACHE_FILE);
+      temp = `${file}.${process.pid}.tmp`;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(temp, JSON.stringify({ version: this.version, policies: this.data.policies, files }));
-      fs.renameSync(temp, this.file);
+      fs.renameSync(temp, file);
     } catch {
-      fs.rmSync(temp, { force: true });
+      if (temp) fs.rmSync(temp, { force: true });
       // A cache that cannot be written only costs time on the next run.
     }
   }

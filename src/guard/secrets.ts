@@ -37,16 +37,19 @@ function mask(secret: string): string {
 export interface CompiledRule {
   rule: SecretRule;
   regex: RegExp;
+  exclude?: RegExp;
 }
 
 /** Compiles the policy's rules; a rule that is not a valid regular expression is a policy error naming it. */
 export function compileSecretRules(policy: SecretsPolicy): CompiledRule[] | { error: string } {
   const compiled: CompiledRule[] = [];
   for (const [i, rule] of policy.rules.entries()) {
+    const flags = (rule.flags ?? '').replace(/g/g, '');
     try {
-      compiled.push({ rule, regex: new RegExp(rule.pattern, `g${(rule.flags ?? '').replace(/g/g, '')}`) });
+      compiled.push({ rule, regex: new RegExp(rule.pattern, `g${flags}`), ...(rule.exclude === undefined ? {} : { exclude: new RegExp(rule.exclude, flags) }) });
     } catch (error) {
-      return { error: `secrets.rules[${i}].pattern (${rule.name}) is not a valid regular expression: ${(error as Error).message}` };
+      const field = rule.exclude !== undefined && !(error as Error).message.includes(rule.pattern) ? 'exclude' : 'pattern';
+      return { error: `secrets.rules[${i}].${field} (${rule.name}) is not a valid regular expression: ${(error as Error).message}` };
     }
   }
   return compiled;
@@ -63,7 +66,7 @@ export function scanText(file: string, text: string, rules: readonly CompiledRul
   const matches: SecretMatch[] = [];
   // A span an earlier (more specific) rule matched is not reported again by a generic one.
   const taken: [number, number][] = [];
-  for (const { rule, regex } of rules) {
+  for (const { rule, regex, exclude } of rules) {
     regex.lastIndex = 0;
     for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
       if (match[0] === '') {
@@ -73,6 +76,7 @@ export function scanText(file: string, text: string, rules: readonly CompiledRul
       const secret = match[rule.group ?? 0];
       if (secret === undefined || secret === '') continue;
       if (rule.min_entropy !== undefined && shannonEntropy(secret) < rule.min_entropy) continue;
+      if (exclude?.test(secret)) continue;
       const fingerprint = secretFingerprint(rule.name, secret);
       if (allowlist.has(fingerprint)) continue;
       const offset = match.index + (rule.group ? match[0].indexOf(secret) : 0);
@@ -80,6 +84,46 @@ export function scanText(file: string, text: string, rules: readonly CompiledRul
       if (taken.some(([from, to]) => offset < to && from < end)) continue;
       taken.push([offset, end]);
       matches.push({ rule: rule.name, file, line: lineAt(text, offset), fingerprint, masked: mask(secret) });
+    }
+  }
+  return matches;
+}
+
+/** One decoded value and the file line it stands on (its top-level key's). */
+export interface DecodedValue {
+  line: number;
+  value: unknown;
+}
+
+function stringsOf(value: unknown, into: string[]): void {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsOf(item, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      into.push(key);
+      stringsOf(item, into);
+    }
+  }
+}
+
+/**
+ * Matches in the strings a YAML or JSON document decodes to: `"gh\u0070_…"` or `"\x41KIA…"`
+ * read as nothing in the raw text and as a token everywhere the value is copied. Each string is
+ * scanned alone (as the line it would be), at the line of its top-level key; a secret the raw
+ * scan already reported (`known`) is not reported twice.
+ */
+export function scanDecoded(file: string, values: readonly DecodedValue[], rules: readonly CompiledRule[], known: readonly SecretMatch[]): SecretMatch[] {
+  const seen = new Set(known.map((match) => match.fingerprint));
+  const matches: SecretMatch[] = [];
+  for (const { line, value } of values) {
+    const strings: string[] = [];
+    stringsOf(value, strings);
+    for (const text of strings) {
+      for (const match of scanText(file, text, rules, new Set())) {
+        if (seen.has(match.fingerprint)) continue;
+        seen.add(match.fingerprint);
+        matches.push({ ...match, line: line + match.line - 1 });
+      }
     }
   }
   return matches;

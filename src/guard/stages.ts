@@ -35,6 +35,8 @@ export interface StageProfile {
   checksExports: boolean;
   /** The fetched sources' lessons are scanned for secrets too (`lessons sources update --locked` ran before). */
   scansSources: boolean;
+  /** Gate levels and commands come from the base revision's policy; a change to it is a finding (a change cannot switch its own gates off). */
+  trustsBasePolicy: boolean;
   /** How a person skips the stage knowingly, when git offers a way. */
   bypass?: string;
   /** How a stale or missing lessons/index.json is fixed at this stage. */
@@ -58,6 +60,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     semanticReview: false,
     checksExports: false,
     scansSources: false,
+    trustsBasePolicy: false,
     bypass: 'git commit --no-verify',
     indexFix: (indexFile) => `run \`lessons index\` and \`git add ${indexFile}\``,
   },
@@ -76,6 +79,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     semanticReview: false,
     checksExports: false,
     scansSources: false,
+    trustsBasePolicy: true,
     bypass: 'git push --no-verify',
     indexFix: commitIndex,
   },
@@ -93,6 +97,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     semanticReview: false,
     checksExports: true,
     scansSources: true,
+    trustsBasePolicy: true,
     indexFix: commitIndex,
   },
   final: {
@@ -109,6 +114,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     semanticReview: true,
     checksExports: false,
     scansSources: false,
+    trustsBasePolicy: false,
     indexFix: commitIndex,
   },
 };

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { writeFileAtomic } from '../io/fs.js';
+import { writeFileAtomic, writeInRepo } from '../io/fs.js';
 import { readIndexText } from '../io/index-file.js';
+import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
+import { recoverChanges } from '../io/transaction.js';
 import { listLessonEntries, loadEntries, type LoadedTree } from '../lesson/load.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
@@ -73,12 +74,19 @@ export function indexTextOf(tree: LoadedTree): { text: string; count: number; en
   return { text: serializeIndex(index), count: index.lessons.length, entries: index.lessons };
 }
 
+/**
+ * Under the lessons lock, like every other writer of lessons or the index: an index built from a
+ * tree read before a concurrent capture, and written after it, would leave the capture out.
+ */
 export async function writeIndex(options: { cwd: string }): Promise<IndexResult> {
   const root = findRepoRoot(options.cwd);
-  const { text, count } = await freshIndexText(root);
-  if (readIndexText(root) === text) return { path: INDEX_FILE, lessons: count, written: false };
-  writeFileAtomic(path.join(root, INDEX_FILE), text);
-  return { path: INDEX_FILE, lessons: count, written: true };
+  return withLock(root, LESSONS_LOCK, async () => {
+    recoverChanges(root);
+    const { text, count } = await freshIndexText(root);
+    if (readIndexText(root) === text) return { path: INDEX_FILE, lessons: count, written: false };
+    writeInRepo(root, INDEX_FILE, text);
+    return { path: INDEX_FILE, lessons: count, written: true };
+  });
 }
 
 export async function checkIndex(options: { cwd: string }): Promise<IndexCheckResult> {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { compareStrings } from '../util/compare.js';
+import { isWithin, pathInside, resolvesInside } from './inside.js';
 
 export const MAX_LESSON_BYTES = 1024 * 1024;
 
@@ -17,11 +18,14 @@ export type FileRead =
 /** A `*.md` entry of a lessons folder, listed but not read; plain data, so it can cross to a worker. */
 export interface MarkdownEntry {
   file: string;
-  kind: 'file' | 'symlink' | 'directory' | 'other';
+  /** `outside`: `file` is the folder itself, a link that leads out of the repository. */
+  kind: 'file' | 'symlink' | 'directory' | 'other' | 'outside';
 }
 
 /** The `*.md` entries directly inside `dir`, in code-point order of name. */
 export function listMarkdownFiles(root: string, dir: string): MarkdownEntry[] {
+  // A level folder linked elsewhere would have lint read, and new or capture write, outside.
+  if (!resolvesInside(root, dir)) return [{ file: dir, kind: 'outside' }];
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -52,6 +56,9 @@ export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead 
   if (entry.kind === 'directory') {
     return { kind: 'problem', path: rel, severity: 'error', message: 'is a directory, not a lesson file: rename it so it does not end in .md' };
   }
+  if (entry.kind === 'outside') {
+    return { kind: 'problem', path: rel, severity: 'error', message: 'is a symbolic link to a folder outside the repository: its lessons are not read; replace the link with a real folder' };
+  }
   if (entry.kind === 'other') {
     return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file (a socket, FIFO or device): remove it' };
   }
@@ -66,7 +73,7 @@ export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead 
     if (fs.statSync(target).isDirectory()) {
       return { kind: 'problem', path: rel, severity: 'error', message: 'links to a directory, not a lesson file: remove the link' };
     }
-    if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
+    if (!isWithin(realRoot, target)) {
       return {
         kind: 'problem',
         path: rel,
@@ -77,8 +84,11 @@ export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead 
   }
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = openRegularFile(file);
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === NOT_REGULAR) return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file (a socket, FIFO or device): remove it' };
+    if (code === 'EISDIR') return { kind: 'problem', path: rel, severity: 'error', message: 'is a directory, not a lesson file: rename it so it does not end in .md' };
     return { kind: 'problem', path: rel, severity: 'error', message: `cannot read file: ${(error as Error).message}` };
   }
   try {
@@ -152,6 +162,16 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   }
 }
 
+/** writeFileAtomic of `target` (repo-relative or absolute) once pathInside has checked it stays inside `root`. */
+export function writeInRepo(root: string, target: string, data: string | Uint8Array, options: WriteOptions = {}): void {
+  writeFileAtomic(pathInside(root, target), data, options);
+}
+
+/** createFileExclusive of `target` once pathInside has checked it stays inside `root`. */
+export function createInRepo(root: string, target: string, data: string | Uint8Array): void {
+  createFileExclusive(pathInside(root, target), data);
+}
+
 /**
  * Creates `file` with its whole content at once, failing with EEXIST if it is already there:
  * a hard link from a complete temp file is atomic and never replaces an existing file.
@@ -166,9 +186,45 @@ export function createFileExclusive(file: string, data: string | Uint8Array): vo
   }
 }
 
+/** The error code of a path that is there but is a FIFO, socket or device. */
+export const NOT_REGULAR = 'ENOTREGULAR';
+
+/**
+ * Opens `file` for reading only if, after following links, it is a regular file. The open does
+ * not block (O_NONBLOCK), so a FIFO is found by fstat and refused instead of hanging the process:
+ * a synchronous open of a FIFO with no writer never returns, and no timer can fire meanwhile.
+ * Throws EISDIR for a directory and NOT_REGULAR for anything else that is not a regular file.
+ */
+export function openRegularFile(file: string): number {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  let stat: fs.Stats;
+  try {
+    stat = fs.fstatSync(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+  if (stat.isFile()) return fd;
+  fs.closeSync(fd);
+  const code = stat.isDirectory() ? 'EISDIR' : NOT_REGULAR;
+  const what = stat.isDirectory() ? 'a directory' : 'not a regular file (a FIFO, socket or device)';
+  throw Object.assign(new Error(`${path.basename(file)} is ${what}`), { code });
+}
+
+/** The whole content of a regular file (see openRegularFile); what readFileSync is for paths anyone can plant. */
+export function readRegularFile(file: string): Buffer {
+  const fd = openRegularFile(file);
+  try {
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A regular file's text, undefined when there is nothing at `file`; a FIFO or device is an error, never a hang. */
 export function readTextIfExists(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readRegularFile(file).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

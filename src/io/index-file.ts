@@ -1,11 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from './fs.js';
 import { INDEX_FILE } from './repo.js';
 
-/** The text of lessons/index.json, or undefined when it cannot be read (absent, a folder, no permission). */
+/** The text of lessons/index.json, or undefined when it cannot be read (absent, a folder, a FIFO, no permission). */
 export function readIndexText(root: string): string | undefined {
   try {
-    return fs.readFileSync(path.join(root, INDEX_FILE), 'utf8');
+    return readRegularFile(path.join(root, INDEX_FILE)).toString('utf8');
   } catch {
     return undefined;
   }

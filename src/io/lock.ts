@@ -8,6 +8,9 @@ import { toPosixRelative } from './fs.js';
 
 export const LOCKS_DIR = `${STATE_DIR}/locks`;
 
+/** The one lock every writer of lessons or lessons/index.json holds: they change together. */
+export const LESSONS_LOCK = 'lessons';
+
 export interface LockOptions {
   /** How long to wait for another holder before giving up. */
   timeoutMs?: number;

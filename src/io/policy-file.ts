@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
+import { readRegularFile } from './fs.js';
 import { POLICY_FILE } from './repo.js';
 
 export interface RawPolicy {
@@ -14,7 +14,7 @@ export function readPolicyFile(root: string): RawPolicy {
   const file = path.join(root, POLICY_FILE);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: POLICY_FILE, data: {}, exists: false };
     throw new LessonsError('INVALID_POLICY', `cannot read ${POLICY_FILE}: ${(error as Error).message}`);

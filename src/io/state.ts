@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from './fs.js';
+import { writeInRepo } from './fs.js';
 import { STATE_DIR } from './repo.js';
 
 /**
@@ -10,6 +10,6 @@ import { STATE_DIR } from './repo.js';
 export function ensureStateDir(root: string): string {
   const dir = path.join(root, STATE_DIR);
   const ignore = path.join(dir, '.gitignore');
-  if (!fs.existsSync(ignore)) writeFileAtomic(ignore, '*\n');
+  if (!fs.existsSync(ignore)) writeInRepo(root, ignore, '*\n');
   return dir;
 }

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { execa } from 'execa';
 
 export interface BoundedRun {
@@ -27,14 +28,20 @@ const KILL_GRACE_MS = 2000;
 /** The end of stderr kept for messages. */
 const STDERR_TAIL_CHARS = 2000;
 
+/** The variable that marks every process a run starts, whatever session or group it moves to. */
+export const RUN_MARK = 'LESSONS_RUN_MARK';
+
 /**
  * Runs a command bounded in time and output. The process leads its own process group
  * (spawned detached), so on timeout, overflow or exit the whole tree it started is killed:
- * a reviewer that forks helpers cannot leave them running.
+ * a reviewer that forks helpers cannot leave them running. A helper that left the group
+ * (`setsid`) still carries the run's mark in its environment and is found by it. The timeout
+ * bounds the whole run: a helper that keeps stdout open does not keep the run waiting.
  */
 export async function runBounded(run: BoundedRun): Promise<RunOutcome> {
   const [file, ...args] = run.argv;
   if (file === undefined) return { kind: 'failed', message: 'the command is empty', stderr: '' };
+  const mark = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   const subprocess = execa(file, args, {
     cwd: run.cwd,
     input: run.input,
@@ -44,7 +51,7 @@ export async function runBounded(run: BoundedRun): Promise<RunOutcome> {
     encoding: 'buffer',
     stripFinalNewline: false,
     maxBuffer: { stdout: run.maxStdoutBytes, stderr: MAX_STDERR_BYTES },
-    env: run.env ?? {},
+    env: { ...run.env, [RUN_MARK]: mark },
     extendEnv: true,
     // Our own timer kills the group; execa's would kill only the leader.
     cleanup: true,
@@ -52,19 +59,35 @@ export async function runBounded(run: BoundedRun): Promise<RunOutcome> {
   const pid = subprocess.pid;
   let timedOut = false;
   let killTimer: NodeJS.Timeout | undefined;
+  let giveUp: NodeJS.Timeout | undefined;
+  const stopEverything = (signal: NodeJS.Signals): void => {
+    killGroup(pid, signal);
+    killMarked(mark, signal);
+  };
   const timer = setTimeout(() => {
     timedOut = true;
-    killGroup(pid, 'SIGTERM');
-    killTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+    stopEverything('SIGTERM');
+    killTimer = setTimeout(() => stopEverything('SIGKILL'), KILL_GRACE_MS);
   }, run.timeoutMs);
-  let result: Awaited<typeof subprocess>;
+  // Past the timeout and the grace, stop waiting for the streams whoever holds them.
+  const abandoned = new Promise<undefined>((resolve) => {
+    giveUp = setTimeout(() => resolve(undefined), run.timeoutMs + KILL_GRACE_MS + 500);
+  });
+  let result: Awaited<typeof subprocess> | undefined;
   try {
-    result = await subprocess;
+    result = await Promise.race([subprocess, abandoned]);
   } finally {
     clearTimeout(timer);
     if (killTimer) clearTimeout(killTimer);
-    // Whatever the leader left behind in its group goes too.
-    killGroup(pid, 'SIGKILL');
+    if (giveUp) clearTimeout(giveUp);
+    // Whatever the leader left behind, in its group or in a session of its own, goes too.
+    stopEverything('SIGKILL');
+  }
+  if (result === undefined) {
+    subprocess.stdout?.destroy();
+    subprocess.stderr?.destroy();
+    subprocess.catch(() => undefined);
+    return { kind: 'timeout', stderr: '' };
   }
   const stderr = tail(Buffer.from(result.stderr ?? new Uint8Array()).toString('utf8'));
   if (timedOut) return { kind: 'timeout', stderr };
@@ -95,4 +118,28 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 function tail(text: string): string {
   const trimmed = text.trimEnd();
   return trimmed.length > STDERR_TAIL_CHARS ? `…${trimmed.slice(-STDERR_TAIL_CHARS)}` : trimmed;
+}
+
+/**
+ * Kills every process of ours whose environment carries `RUN_MARK=<mark>` (Linux /proc; where
+ * there is none, the process group kill is all there is). The same cookie technique Jenkins
+ * uses to find the processes a build left behind.
+ */
+function killMarked(mark: string, signal: NodeJS.Signals): void {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  const needle = `${RUN_MARK}=${mark}\0`;
+  for (const pid of pids) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(needle)) continue;
+      process.kill(Number(pid), signal);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { toPosixRelative, writeFileAtomic } from './fs.js';
+import { pathInside } from './inside.js';
 import { STATE_DIR } from './repo.js';
 
 export const TRANSACTIONS_DIR = `${STATE_DIR}/txn`;
@@ -35,12 +36,14 @@ interface JournalEntry {
  */
 export function commitChanges(root: string, changes: readonly FileChange[], hooks: CommitHooks = {}): void {
   if (changes.length === 0) return;
+  // Checked before anything is written: a lesson id or a linked level folder never leads out.
+  const targets = changes.map((change) => pathInside(root, change.path, 'a lesson id'));
   const dir = path.join(root, TRANSACTIONS_DIR, `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
   fs.mkdirSync(dir, { recursive: true });
   const journal: JournalEntry[] = [];
   try {
     changes.forEach((change, i) => {
-      const target = path.join(root, change.path);
+      const target = targets[i]!;
       writeFileAtomic(path.join(dir, `${i}.new`), change.content);
       const exists = fs.existsSync(target);
       if (exists && change.create) {
@@ -56,7 +59,7 @@ export function commitChanges(root: string, changes: readonly FileChange[], hook
   }
   try {
     journal.forEach((entry, i) => {
-      const target = path.join(root, entry.path);
+      const target = targets[i]!;
       fs.mkdirSync(path.dirname(target), { recursive: true });
       // A new file is linked, not renamed, so it can never replace one that appeared meanwhile.
       if (entry.backup) fs.renameSync(path.join(dir, `${i}.new`), target);

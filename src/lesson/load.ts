@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
+import { MAX_LESSON_BYTES, listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { lessonDirs } from '../io/repo.js';
 import type { Finding } from '../lint/finding.js';
 import type { SchemaError } from '../schema/validate.js';
@@ -38,6 +38,16 @@ export function listLessonEntries(root: string): LessonEntry[] {
  */
 export function addLessonFile(tree: LoadedTree, relPath: string, bytes: Uint8Array, folderLevel: Level): void {
   const { lessons, problems } = tree;
+  // Git objects reach here without the size check a read from disk makes: the guard sees them too.
+  if (bytes.length > MAX_LESSON_BYTES) {
+    problems.push({ rule: 'file', severity: 'error', file: relPath, message: `file is ${bytes.length} bytes, over the 1 MiB limit for a lesson: keep lessons short and link to long material` });
+    return;
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    problems.push({ rule: 'encoding', severity: 'error', file: relPath, line: lineAtByte(bytes, nul), message: `NUL byte at byte ${nul}: a lesson is text; remove it` });
+    return;
+  }
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
     problems.push({ rule: 'encoding', severity: 'error', file: relPath, ...lineOf(decoded.problem.line), message: decoded.problem.message });
@@ -52,6 +62,12 @@ export function addLessonFile(tree: LoadedTree, relPath: string, bytes: Uint8Arr
     problems.push({ rule: warning.rule, severity: 'error', file: relPath, ...lineOf(warning.line), message: warning.message });
   }
   lessons.push({ lesson: toLesson(parsed.file.data, parsed.file.body, folderLevel), path: relPath, folderLevel, parsed: parsed.file });
+}
+
+function lineAtByte(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i < offset; i = bytes.indexOf(0x0a, i + 1)) line++;
+  return line;
 }
 
 function lineOf(line: number | undefined): { line?: number } {

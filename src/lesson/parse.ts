@@ -131,6 +131,12 @@ export function parseLessonText(text: string): ParseResult {
     };
   }
   const frontmatter = rest.slice(0, Math.max(0, match.index - 1));
+  if (frontmatter.length > MAX_FRONTMATTER_CHARS) {
+    return {
+      ok: false,
+      problem: { rule: 'yaml', line: 2, message: `frontmatter is ${frontmatter.length} characters, over the ${MAX_FRONTMATTER_CHARS} limit: keep fields short and put long text in the body` },
+    };
+  }
   let data: unknown;
   try {
     const { matter: parse, options } = grayMatter();
@@ -138,6 +144,8 @@ export function parseLessonText(text: string): ParseResult {
   } catch (error) {
     return { ok: false, problem: yamlProblem(error) };
   }
+  const shape = expandedShape(data);
+  if (shape) return { ok: false, problem: { rule: 'yaml', line: 2, message: shape } };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return {
       ok: false,
@@ -151,6 +159,35 @@ export function parseLessonText(text: string): ParseResult {
     file: parsedFile(data as Record<string, unknown>, body, frontmatter),
     warnings,
   };
+}
+
+/** Frontmatter longer than this is not parsed: fields are short, long text belongs in the body. */
+export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+/** Values (scalars, lists, mappings) the frontmatter may hold once YAML aliases are expanded. */
+export const MAX_FRONTMATTER_VALUES = 10_000;
+export const MAX_FRONTMATTER_DEPTH = 32;
+
+/**
+ * Why `data` is too big to hand on, or undefined. js-yaml resolves an alias (`*name`) to the
+ * same object without copying, so an alias bomb parses in a millisecond and explodes later, in
+ * whatever walks it (JSON, the schema validator, the guard's cache). The walk counts every
+ * value as a reader would see it, aliases expanded, and stops at the bound.
+ */
+function expandedShape(data: unknown): string | undefined {
+  let values = 0;
+  const visit = (value: unknown, depth: number): string | undefined => {
+    if (++values > MAX_FRONTMATTER_VALUES) {
+      return `frontmatter holds more than ${MAX_FRONTMATTER_VALUES} values once YAML aliases (\`*name\`) are expanded: write the values out instead of repeating anchors`;
+    }
+    if (value === null || typeof value !== 'object') return undefined;
+    if (depth > MAX_FRONTMATTER_DEPTH) return `frontmatter is nested more than ${MAX_FRONTMATTER_DEPTH} levels deep: lesson fields are flat lists and short mappings`;
+    for (const child of Object.values(value as object)) {
+      const problem = visit(child, depth + 1);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+  return visit(data, 0);
 }
 
 /** Leading blank lines dropped, exactly one final newline: the form the serializer writes. */

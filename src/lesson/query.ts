@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
+import { readRegularFile } from '../io/fs.js';
 import { findRepoRoot } from '../io/repo.js';
 import { buildIndex, type IndexEntry } from '../index/build.js';
 import { compareStrings } from '../util/compare.js';
@@ -38,7 +38,7 @@ export async function showLesson(options: { cwd: string; id: string }): Promise<
   const { lessons } = buildIndex(loadLessons(root).lessons);
   const entry = lessons.find((candidate) => candidate.id === options.id);
   if (!entry) throw lessonNotFound(options.id, lessons.map((candidate) => candidate.id));
-  return { entry, text: fs.readFileSync(path.join(root, entry.path), 'utf8') };
+  return { entry, text: readRegularFile(path.join(root, entry.path)).toString('utf8') };
 }
 
 /** The error for an unknown id (exit 1, as for a refusal), naming up to five ids that contain it. */

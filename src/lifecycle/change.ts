@@ -2,7 +2,7 @@ import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { indexTextOf } from '../index/command.js';
 import { readTextIfExists } from '../io/fs.js';
-import { withLock } from '../io/lock.js';
+import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, LESSONS_DIR, findRepoRoot } from '../io/repo.js';
 import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from '../io/transaction.js';
 import { loadLessons, type LoadedLesson } from '../lesson/load.js';
@@ -18,8 +18,7 @@ import type { Policy } from '../policy/policy.js';
 import { validateAgainst } from '../schema/validate.js';
 import { toIsoDate } from '../util/dates.js';
 
-/** The one lock every command that rewrites lessons holds: lessons and the index change together. */
-export const LESSONS_LOCK = 'lessons';
+export { LESSONS_LOCK };
 
 /** The tree as a lifecycle command sees it, read under the lock. */
 export interface TreeState {

@@ -6,6 +6,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { askQuestions } from '../ask/command.js';
 import { errorMessage, isLessonsError } from '../errors.js';
@@ -16,6 +17,7 @@ import { formatLessons } from '../agent/format.js';
 import { storeDrafts } from '../capture/store.js';
 import { findRepoRoot } from '../io/repo.js';
 import { showLesson } from '../lesson/query.js';
+import { acceptedLines } from './stdio-lines.js';
 
 export interface McpOptions {
   cwd: string;
@@ -123,13 +125,21 @@ export function createLessonsServer(options: McpOptions): McpServer {
   return server;
 }
 
-/** Serves over stdio until the client closes the connection. */
+/**
+ * Serves over stdio until the client closes the connection. Lines the SDK's transport would drop
+ * without a word (oversized, batches, not JSON) are answered with a JSON-RPC error first.
+ */
 export async function serveStdio(options: McpOptions): Promise<void> {
   const server = createLessonsServer(options);
-  const transport = new StdioServerTransport();
+  let transport: StdioServerTransport | undefined;
+  const input = acceptedLines(process.stdin, ({ code, message }) => {
+    // id null: the request's id could not be read (JSON-RPC 2.0, section 5).
+    void transport?.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage);
+  });
+  transport = new StdioServerTransport(input);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
+    input.once('end', () => resolve());
   });
   await server.connect(transport);
   await closed;

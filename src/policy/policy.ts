@@ -1,6 +1,6 @@
 import type { Level, Severity } from '../lesson/model.js';
 
-export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval'] as const;
+export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval', 'policy'] as const;
 export const STAGES = ['pre-commit', 'pre-push', 'ci', 'final'] as const;
 export type Gate = (typeof GATES)[number];
 export type Stage = (typeof STAGES)[number];
@@ -80,6 +80,8 @@ export interface SecretRule {
   group?: number;
   /** Shannon entropy (bits per character) the secret must reach, for generic rules. */
   min_entropy?: number;
+  /** A regular expression (same flags) for documented placeholders: a secret it matches is not reported. */
+  exclude?: string;
 }
 
 export interface SecretsPolicy {
@@ -130,6 +132,7 @@ export const DEFAULT_POLICY: Policy = {
     secrets: gate('block', 'block', 'block'),
     quality: gate('off', 'off', 'warn'),
     retrieval: gate('off', 'off', 'block'),
+    policy: gate('off', 'warn', 'block'),
   },
   capture: { similarity_threshold: 0.82 },
   review: {
@@ -162,21 +165,29 @@ export const DEFAULT_POLICY: Policy = {
   secrets: {
     scope: 'lessons',
     rules: [
-      { name: 'aws-access-key-id', pattern: '\\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\\b' },
-      { name: 'github-token', pattern: '\\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\\b' },
-      { name: 'slack-token', pattern: '\\bxox[abposr]-[A-Za-z0-9-]{10,}' },
-      { name: 'slack-webhook', pattern: 'https://hooks\\.slack\\.com/services/[A-Za-z0-9/]{20,}' },
+      { name: 'aws-access-key-id', pattern: '\\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\\b', min_entropy: 3, exclude: 'EXAMPLE$' },
+      { name: 'github-token', pattern: '\\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\\b', min_entropy: 3 },
+      { name: 'gitlab-token', pattern: '\\bgl(?:pat|rt|dt|ptt|ft|cbt|soat|imt|oas)-[0-9A-Za-z_.-]{20,}', min_entropy: 3 },
+      { name: 'slack-token', pattern: '\\bxox[abposre]-[0-9]{8,13}-[A-Za-z0-9-]{8,}' },
+      { name: 'slack-app-token', pattern: '\\bxapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+', flags: 'i', min_entropy: 2 },
+      { name: 'slack-webhook', pattern: 'https://hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/]{20,})', group: 1, min_entropy: 3 },
       { name: 'private-key', pattern: '-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----' },
-      { name: 'google-api-key', pattern: '\\bAIza[0-9A-Za-z_-]{35}\\b' },
-      { name: 'npm-token', pattern: '\\bnpm_[A-Za-z0-9]{36}\\b' },
-      { name: 'stripe-secret-key', pattern: '\\b[rs]k_live_[0-9A-Za-z]{20,}\\b' },
-      {
-        name: 'generic-secret-assignment',
-        pattern: '(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key|auth)[\\w-]*["\']?\\s*[:=]\\s*["\']?((?=[\\w+/=-]*\\d)(?=[\\w+/=-]*[A-Za-z])[\\w+/=-]{20,})',
-        flags: 'i',
-        group: 1,
-        min_entropy: 3.5,
-      },
+      { name: 'google-api-key', pattern: '\\bAIza[0-9A-Za-z_-]{35}\\b', min_entropy: 3 },
+      { name: 'npm-token', pattern: '\\bnpm_[A-Za-z0-9]{36}\\b', min_entropy: 3 },
+      { name: 'stripe-secret-key', pattern: '\\b[rs]k_live_[0-9A-Za-z]{20,}\\b', min_entropy: 3 },
+      { name: 'anthropic-api-key', pattern: '\\bsk-ant-(?:api|admin|oat)\\d\\d-[A-Za-z0-9_-]{32,}', min_entropy: 3 },
+      { name: 'openai-api-key', pattern: '\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}', min_entropy: 3 },
+      { name: 'sendgrid-api-key', pattern: '\\bSG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}', min_entropy: 3 },
+      { name: 'twilio-api-key', pattern: '\\bSK[0-9a-fA-F]{32}\\b', min_entropy: 3 },
+      { name: 'vault-token', pattern: '\\bhv[sb]\\.[A-Za-z0-9_-]{24,}', min_entropy: 3 },
+      { name: 'azure-storage-key', pattern: 'AccountKey=([A-Za-z0-9+/]{40,}={0,2})', group: 1, min_entropy: 3.5 },
+      { name: 'azure-ad-client-secret', pattern: '(?:^|[\\\\\'"`\\s>=:(,)])([a-zA-Z0-9_~.]{3}\\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\\\\'"`\\s<),])', group: 1, min_entropy: 3 },
+      { name: 'pypi-token', pattern: '\\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}', min_entropy: 3 },
+      { name: 'shopify-token', pattern: '\\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\\b', min_entropy: 3 },
+      { name: 'databricks-token', pattern: '\\bdapi[a-f0-9]{32}(?:-\\d)?\\b', min_entropy: 3 },
+      { name: 'jwt', pattern: '\\bey[A-Za-z0-9_-]{15,}\\.ey[A-Za-z0-9_-]{15,}\\.[A-Za-z0-9_-]{10,}', min_entropy: 3 },
+      { name: 'database-url-password', pattern: '\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+)://[^\\s:/@]+:([^\\s/@]{6,})@', group: 1, min_entropy: 2.5, exclude: '^(?:\\$\\{?[A-Za-z_][\\w]*\\}?|\\$\\([^)]*\\)|<[^>]*>|%[A-Za-z_]+%|\\{\\{[^}]*\\}\\}|(?:your|my|example|sample|dummy|fake|placeholder|changeme|password|passw0rd|secret|pass|postgres|root|admin|guest|user)[-_\\w]*|x+|\\*+)$' },
+      { name: 'generic-secret-assignment', pattern: '(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key|auth)(?![_-]?(?:name|names|id|ids|url|uri|file|path|type|method|endpoint|arn|ref|header|ttl|length|env|rotation)\\b)[\\w-]*["\']?\\s*[:=]\\s*["\']?((?=[\\w+/=.~-]*\\d)(?=[\\w+/=.~-]*[A-Za-z])[\\w+/=.~-]{16,})', flags: 'i', group: 1, min_entropy: 3.5, exclude: '^[a-z0-9]{1,12}(?:[-_.][a-z0-9]{1,12}){2,}$|^(?:x+|\\*+)$|EXAMPLE|^(?:your|my|example|sample|dummy|fake|placeholder|replace)[-_]' },
     ],
     allowlist: [],
   },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
 import type { LoadedLesson } from '../lesson/load.js';
 import { parseIndexEntries } from '../index/read.js';
-import { writeFileAtomic } from '../io/fs.js';
+import { openRegularFile, readRegularFile, writeInRepo } from '../io/fs.js';
 import { INDEX_FILE, lessonDirs } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
@@ -64,7 +64,7 @@ function lessonFoldersMtime(root: string): number {
 function fileSource(file: string): { source: ByteSource; close: () => void } | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = openRegularFile(file);
   } catch {
     return undefined;
   }
@@ -91,7 +91,7 @@ function sameStat(a: IndexStat | null, b: IndexStat): boolean {
 function writeCache(root: string, bytes: Uint8Array): void {
   try {
     ensureStateDir(root);
-    writeFileAtomic(path.join(root, CACHE_FILE), bytes, { durable: false });
+    writeInRepo(root, CACHE_FILE, bytes, { durable: false });
   } catch {
     // A cache that cannot be written (read-only checkout) only costs speed.
   }
@@ -158,7 +158,7 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
 
   let text: Buffer;
   try {
-    text = fs.readFileSync(path.join(root, INDEX_FILE));
+    text = readRegularFile(path.join(root, INDEX_FILE));
   } catch {
     return fallback(root, `${INDEX_FILE} cannot be read`);
   }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { SEVERITIES, type Severity } from '../lesson/model.js';
+import { printable } from '../util/printable.js';
 import { compareStrings } from '../util/compare.js';
 
 /** One finding of the semantic lane: from the reviewer's answer, or about the reviewer itself. */
@@ -37,11 +38,11 @@ export function problemFinding(problem: ReviewerProblem): ReviewFinding {
   return {
     severity: LANE_SEVERITY,
     rule: problem.rule,
-    message: problem.message,
+    message: printable(problem.message),
     file: null,
     line: null,
-    evidence: problem.evidence,
-    recommendation: problem.fix,
+    evidence: printable(problem.evidence),
+    recommendation: printable(problem.fix),
     origin: 'lane',
   };
 }
@@ -49,7 +50,18 @@ export function problemFinding(problem: ReviewerProblem): ReviewFinding {
 /** The reviewer's findings with paths made repo-relative and POSIX, in a stable order. */
 export function findingsFromReview(review: SemanticReview, root: string): ReviewFinding[] {
   return review.findings
-    .map((finding): ReviewFinding => ({ ...finding, file: normaliseFile(finding.file, root), origin: 'reviewer' }))
+    .map(
+      (finding): ReviewFinding => ({
+        ...finding,
+        // Nothing a reviewer wrote reaches a terminal raw: no escape sequences, no controls.
+        rule: printable(finding.rule),
+        message: printable(finding.message),
+        evidence: printable(finding.evidence),
+        recommendation: printable(finding.recommendation),
+        file: normaliseFile(finding.file === null ? null : printable(finding.file), root),
+        origin: 'reviewer',
+      }),
+    )
     .sort(compareReviewFindings);
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageFile } from '../package-root.js';
+import { NOT_REGULAR, openRegularFile } from '../io/fs.js';
 import { runBounded, type RunOutcome } from '../io/subprocess.js';
 import type { ReviewPolicy } from '../policy/policy.js';
 import { validateAgainst, type SchemaName } from '../schema/validate.js';
@@ -57,13 +58,25 @@ export async function askReviewer(call: ReviewerCall): Promise<ReviewerAnswer> {
   }
 }
 
+/** The {output} file, read only when it is a regular file (a FIFO the reviewer left would block the read). */
 function readAnswerFile(file: string, maxBytes: number): { text: string } | { problem: ReviewerProblem } {
-  let size: number;
+  let fd: number;
   try {
-    size = fs.statSync(file).size;
-  } catch {
-    return { problem: silent('the reviewer exited without writing its answer to the {output} file') };
+    fd = openRegularFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { problem: silent('the reviewer exited without writing its answer to the {output} file') };
+    return { problem: silent(`the reviewer's {output} is not a regular file (${code === NOT_REGULAR ? 'a FIFO, socket or device' : (error as Error).message}): its answer was not read`) };
   }
+  try {
+    return readOpenAnswer(fd, maxBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function readOpenAnswer(fd: number, maxBytes: number): { text: string } | { problem: ReviewerProblem } {
+  const size = fs.fstatSync(fd).size;
   if (size > maxBytes) {
     return {
       problem: {
@@ -74,7 +87,7 @@ function readAnswerFile(file: string, maxBytes: number): { text: string } | { pr
       },
     };
   }
-  return { text: fs.readFileSync(file, 'utf8') };
+  return { text: fs.readFileSync(fd, 'utf8') };
 }
 
 function silent(message: string, evidence = ''): ReviewerProblem {

@@ -201,8 +201,10 @@ describe('secrets gate', () => {
     await stageIndex(root);
     const report = await guard(root, 'pre-commit');
     const findings = gate(report, 'secrets');
+    // The lesson and the index it is copied into (its summary) both hold the token.
     expect(findings).toEqual([
       expect.objectContaining({ level: 'block', rule: 'github-token', file: 'lessons/cases/case-2026-04-04-leak.md', line: 14 }),
+      expect.objectContaining({ level: 'block', rule: 'github-token', file: 'lessons/index.json' }),
     ]);
     expect(JSON.stringify(report)).not.toContain(token);
     expect(findings[0]!.message).toContain(secretFingerprint('github-token', token));

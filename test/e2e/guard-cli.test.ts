@@ -21,11 +21,13 @@ describe('lessons guard (built binary)', () => {
     const text = runLessons(['guard', '--stage', 'pre-commit'], { cwd: root });
     expect(text.exitCode).toBe(1);
     expect(text.stdout).toMatch(/^lessons\/cases\/case-2026-10-10-leak\.md:14: block \[secrets\] looks like a slack-token credential \(xoxb… \(28 characters\)\): remove it/);
-    expect(text.stdout.endsWith('lessons guard (pre-commit): blocked by 1 finding\nfix what each finding says, or bypass the guard knowingly with `git commit --no-verify`\n')).toBe(true);
+    // The token is in the lesson and in the index built from it: two findings.
+    expect(text.stdout).toContain('lessons/index.json:');
+    expect(text.stdout.endsWith('lessons guard (pre-commit): blocked by 2 findings\nfix what each finding says, or bypass the guard knowingly with `git commit --no-verify`\n')).toBe(true);
     const json = runLessons(['guard', '--stage', 'pre-commit', '--json', '-C', root]);
     expect(json.exitCode).toBe(1);
     const report = JSON.parse(json.stdout);
-    expect(report).toMatchObject({ version: 1, stage: 'pre-commit', blocked: true, head: 'index', counts: { block: 1, warn: 0 } });
+    expect(report).toMatchObject({ version: 1, stage: 'pre-commit', blocked: true, head: 'index', counts: { block: 2, warn: 0 } });
     expect(report.findings[0]).toMatchObject({ gate: 'secrets', level: 'block', rule: 'slack-token', file: 'lessons/cases/case-2026-10-10-leak.md', line: 14 });
   });
 

@@ -67,13 +67,17 @@ export interface CliResult {
   exitCode: number;
 }
 
-/** Runs the built `lessons` binary as a user would, without colour. */
-export function runCli(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): CliResult {
+/**
+ * Runs the built `lessons` binary as a user would, without colour. With `timeoutMs` a run that
+ * hangs is killed and reported with exit code -1 (a synchronous spawn cannot be interrupted otherwise).
+ */
+export function runCli(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? PACKAGE_ROOT,
     input: options.input ?? '',
     encoding: 'utf8',
     env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', ...options.env },
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs, killSignal: 'SIGKILL' as const }),
   });
   return { stdout: result.stdout, stderr: result.stderr, exitCode: result.status ?? -1 };
 }

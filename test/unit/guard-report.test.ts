@@ -3,7 +3,7 @@ import type { GuardReport } from '../../src/guard/command.js';
 import { escapeData, escapeProperty } from '../../src/reporters/github.js';
 import { annotations, reportText, stepSummary } from '../../src/reporters/guard.js';
 
-const LEVELS = { schema: 'block', 'index-fresh': 'block', 'preflight-evidence': 'warn', 'incident-lesson': 'block', promotion: 'block', secrets: 'block', quality: 'warn', retrieval: 'block' } as const;
+const LEVELS = { schema: 'block', 'index-fresh': 'block', 'preflight-evidence': 'warn', 'incident-lesson': 'block', promotion: 'block', secrets: 'block', quality: 'warn', retrieval: 'block', policy: 'block' } as const;
 
 function report(findings: GuardReport['findings']): GuardReport {
   const block = findings.filter((finding) => finding.level === 'block').length;

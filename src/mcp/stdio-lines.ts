@@ -1,0 +1,82 @@
+/**
+ * The MCP server's stdin, line by line, before the SDK's StdioServerTransport sees it. The
+ * transport closes the connection silently (and the server exits 0) on a message over its 10 MiB
+ * buffer, and drops a JSON-RPC batch or a line that is not JSON without a reply. Here each of
+ * those is answered with a JSON-RPC error (id null, as the JSON-RPC 2.0 spec says for a request
+ * whose id cannot be read) and the connection goes on; a batch is rejected, as MCP (since the
+ * 2025-06-18 revision) no longer supports batching.
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+
+export interface LineRejection {
+  code: number;
+  message: string;
+}
+
+/** JSON-RPC 2.0 error codes. */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+
+/** The longest line passed on: with its newline it fits the transport's buffer. */
+export const MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE - 1;
+
+/** Why a complete line is not passed on, or undefined to pass it. */
+export function judgeLine(line: string): LineRejection | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { code: PARSE_ERROR, message: 'Parse error: the line is not JSON; send one JSON-RPC message per line' };
+  }
+  if (Array.isArray(value)) return { code: INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not supported by MCP; send each message on its own line' };
+  if (value === null || typeof value !== 'object' || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+    return { code: INVALID_REQUEST, message: 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"' };
+  }
+  return undefined;
+}
+
+/**
+ * A stream of the acceptable lines of `input`, each ending in a newline; `reject` is called for
+ * every other one. Never holds more than MAX_LINE_BYTES: the rest of an oversized line is skipped
+ * as it arrives.
+ */
+export function acceptedLines(input: Readable, reject: (rejection: LineRejection) => void): Readable {
+  const output = new PassThrough();
+  let parts: Buffer[] = [];
+  let size = 0;
+  let skipping = false;
+  const take = (line: Buffer): void => {
+    const text = line.toString('utf8').replace(/\r$/, '');
+    if (text.trim() === '') return;
+    const rejection = judgeLine(text);
+    if (rejection) reject(rejection);
+    else output.write(`${text}\n`);
+  };
+  input.on('data', (chunk: Buffer) => {
+    let rest = chunk;
+    for (let newline = rest.indexOf(0x0a); ; newline = rest.indexOf(0x0a)) {
+      const piece = newline < 0 ? rest : rest.subarray(0, newline);
+      if (!skipping) {
+        size += piece.length;
+        if (size > MAX_LINE_BYTES) {
+          skipping = true;
+          parts = [];
+          reject({ code: INVALID_REQUEST, message: `Invalid Request: the message is over ${MAX_LINE_BYTES + 1} bytes, the most this server reads; it was skipped` });
+        } else parts.push(piece);
+      }
+      if (newline < 0) break;
+      if (!skipping) take(Buffer.concat(parts));
+      parts = [];
+      size = 0;
+      skipping = false;
+      rest = rest.subarray(newline + 1);
+    }
+  });
+  input.on('end', () => {
+    if (!skipping && size > 0) take(Buffer.concat(parts));
+    output.end();
+  });
+  input.on('error', (error) => output.destroy(error));
+  return output;
+}

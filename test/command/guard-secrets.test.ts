@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { runGuard, type GuardReport } from '../../src/guard/command.js';
+import { CASE_ID, committedLessonsRepo, fakeToken, stageIndex } from '../helpers/guard.js';
+import { lessonText } from '../helpers/lessons.js';
+import { git, writeFiles } from '../helpers/repo.js';
+
+const NOW = new Date('2026-11-21T12:00:00Z');
+
+async function preCommit(root: string): Promise<GuardReport> {
+  return runGuard({ cwd: root, stage: 'pre-commit', now: NOW, env: {} });
+}
+
+const brief = (report: GuardReport, gate: string) => report.findings.filter((finding) => finding.gate === gate).map(({ rule, file, line }) => ({ rule, file, line }));
+
+/** `text` with every character after the first two as a YAML double-quoted `\uXXXX` escape, or `\xXX` for the first. */
+function yamlEscaped(text: string, form: 'u' | 'x'): string {
+  const escape = (char: string) => (form === 'u' ? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}` : `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return form === 'u' ? `${text.slice(0, 2)}${escape(text[2]!)}${text.slice(3)}` : `${escape(text[0]!)}${text.slice(1)}`;
+}
+
+describe('the secrets gate cannot be stepped around', () => {
+  it('scans a lesson with a NUL byte, and the schema gate refuses the byte', async () => {
+    const root = await committedLessonsRepo();
+    const token = fakeToken('github');
+    const text = `${lessonText({ id: 'case-b' })}\nKey: ${token}\n\0\n`;
+    writeFiles(root, { 'lessons/cases/case-b.md': text });
+    git(root, 'add', '-A');
+    const report = await preCommit(root);
+    const line = text.slice(0, text.indexOf(token)).split('\n').length;
+    expect(brief(report, 'secrets')).toContainEqual({ rule: 'github-token', file: 'lessons/cases/case-b.md', line });
+    expect(report.findings).toContainEqual(expect.objectContaining({ gate: 'schema', level: 'block', file: 'lessons/cases/case-b.md', message: expect.stringContaining('NUL byte') }));
+  });
+
+  it('scans a lesson over 1 MiB, and the schema gate refuses its size', async () => {
+    const root = await committedLessonsRepo();
+    const token = fakeToken('aws');
+    writeFiles(root, { 'lessons/cases/case-b.md': `${lessonText({ id: 'case-b' })}\n${'padding line\n'.repeat(90_000)}Key: ${token}\n` });
+    git(root, 'add', '-A');
+    const report = await preCommit(root);
+    expect(report.blocked).toBe(true);
+    expect(brief(report, 'secrets')).toEqual([expect.objectContaining({ rule: 'aws-access-key-id', file: 'lessons/cases/case-b.md' })]);
+    expect(report.findings).toContainEqual(expect.objectContaining({ gate: 'schema', file: 'lessons/cases/case-b.md', message: expect.stringContaining('over the 1 MiB limit') }));
+  });
+
+  it('decodes YAML escapes: a token spelled with \\u or \\x escapes is found at its field', async () => {
+    for (const [kind, form, rule] of [['github', 'u', 'github-token'], ['aws', 'x', 'aws-access-key-id']] as const) {
+      const root = await committedLessonsRepo();
+      const hidden = yamlEscaped(fakeToken(kind), form);
+      expect(hidden).not.toContain(fakeToken(kind));
+      writeFiles(root, { 'lessons/cases/case-b.md': lessonText({ id: 'case-b', title: 'Token in a summary', summary: undefined }).replace('level:', `summary: "Use ${hidden} here"\nlevel:`) });
+      await stageIndex(root);
+      const report = await preCommit(root);
+      const secrets = brief(report, 'secrets');
+      expect(secrets).toContainEqual({ rule, file: 'lessons/cases/case-b.md', line: 4 });
+      // The decoded token lands in the index, which is scanned too.
+      expect(secrets).toContainEqual(expect.objectContaining({ rule, file: 'lessons/index.json' }));
+    }
+  });
+
+  it('scans the generated files a lesson is copied into, JSON escapes decoded', async () => {
+    const root = await committedLessonsRepo();
+    const token = fakeToken('github');
+    writeFiles(root, {
+      'CLAUDE.md': `# Notes\n\nA token: ${token}\n`,
+      [`.cursor/rules/lessons-${CASE_ID}.mdc`]: `---\ndescription: x\n---\n${fakeToken('aws')}\n`,
+    });
+    git(root, 'add', '-A');
+    const index = git(root, 'show', 'HEAD:lessons/index.json').replace('"summary": "', `"summary": "${yamlEscaped(token, 'u')} `);
+    writeFiles(root, { 'lessons/index.json': index });
+    git(root, 'add', '-A');
+    const secrets = brief(await preCommit(root), 'secrets');
+    expect(secrets).toEqual([
+      { rule: 'aws-access-key-id', file: `.cursor/rules/lessons-${CASE_ID}.mdc`, line: 4 },
+      { rule: 'github-token', file: 'CLAUDE.md', line: 3 },
+      { rule: 'github-token', file: 'lessons/index.json', line: 1 },
+    ]);
+  });
+});
+
+describe('YAML bounds on the commit path', () => {
+  it('an alias bomb is refused by the schema gate in well under a second of work', async () => {
+    const root = await committedLessonsRepo();
+    const lines = ['x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]'];
+    for (let i = 1; i <= 9; i++) lines.push(`x${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+    writeFiles(root, { 'lessons/cases/case-b.md': lessonText({ id: 'case-b' }).replace('level:', `${lines.join('\n')}\nlevel:`) });
+    git(root, 'add', '-A');
+    const started = Date.now();
+    const report = await preCommit(root);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(report.findings).toContainEqual(expect.objectContaining({ gate: 'schema', level: 'block', file: 'lessons/cases/case-b.md', message: expect.stringContaining('YAML aliases') }));
+  });
+});
