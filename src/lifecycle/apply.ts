@@ -48,6 +48,10 @@ export async function applyPattern(options: ApplyOptions): Promise<ApplyResult> 
     if (lesson.status === 'retired') {
       throw refuse(`\`${lesson.id}\` is retired${lesson.superseded_by ? `: record the application on \`${lesson.superseded_by}\`` : ''}`);
     }
+    // Only validated applications of validated patterns count towards a principle.
+    if (lesson.status === 'candidate') {
+      throw refuse(`\`${lesson.id}\` is a candidate pattern: only applications of validated patterns count; review it and run \`lessons accept ${lesson.id}\` first`);
+    }
     const application: Application = { context, ref, validated_at: options.date ?? state.today };
     const existing = lesson.applications.find((other) => other.context === context && other.ref === ref);
     const repeatedContext = lesson.applications.some((other) => other.context === context);
