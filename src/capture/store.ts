@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { checklistItems, firstParagraph } from '../lesson/body.js';
-import { DEFAULTS, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
+import { DEFAULTS, INSIGHTS, KINDS, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Insight, type Kind, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
 import { TAG_PATTERN, baseId } from '../lesson/new.js';
 import { normaliseBody } from '../lesson/parse.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
@@ -8,7 +8,17 @@ import { changeLessons, freeId, pathOf, refuse, type LessonWrite, type TreeState
 import { fingerprint, similarity, type Fingerprint } from './similarity.js';
 
 /** A lesson as a tool proposes it, before it is a file. */
-export interface Draft { title: string; summary?: string; tags: string[]; severity?: Severity; body: string; triggers?: Partial<Triggers>; confidence?: number }
+export interface Draft {
+  title: string;
+  summary?: string;
+  tags: string[];
+  severity?: Severity;
+  body: string;
+  triggers?: Partial<Triggers>;
+  confidence?: number;
+  kind?: Kind;
+  insight?: Insight;
+}
 
 export interface CaptureOutcome { action: 'created' | 'bumped'; id: string; path: string; duplicateOf?: string; similarity?: number }
 
@@ -99,6 +109,8 @@ export function draftLesson(draft: Draft, today: string): Lesson {
       transferability: 2,
       source: 'auto',
       summary: summary ? clip(summary, 1000) : null,
+      kind: draft.kind && KINDS.includes(draft.kind) ? draft.kind : null,
+      insight: draft.insight && INSIGHTS.includes(draft.insight) ? draft.insight : null,
       triggers,
       body: normaliseBody(draft.body.replace(/\r\n/g, '\n')),
     },

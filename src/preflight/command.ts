@@ -55,6 +55,8 @@ export function selectFromIndex(
       score: Math.round(ranked.score * 1000) / 1000,
       reasons: explain(ranked, record, (doc) => index.record(doc).id),
       checklist: record.checklist,
+      kind: record.kind ?? null,
+      insight: record.insight ?? null,
     };
   });
   return { selected, records };

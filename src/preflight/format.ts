@@ -1,4 +1,4 @@
-import type { Level, Severity, Status } from '../lesson/model.js';
+import type { Insight, Kind, Level, Severity, Status } from '../lesson/model.js';
 import { formatJson } from '../util/json.js';
 
 /** One lesson as preflight shows it; also the shape of `selected[]` in --json. */
@@ -12,6 +12,9 @@ export interface SelectedLesson {
   score: number;
   reasons: string[];
   checklist: string[];
+  /** Always set by preflight (null when the lesson declares none); other callers may leave them out. */
+  kind?: Kind | null;
+  insight?: Insight | null;
 }
 
 export interface PreflightReport {
@@ -65,6 +68,11 @@ function omittedNote(report: PreflightReport): string[] {
   return [`(${n} lower-ranked lesson${n === 1 ? '' : 's'} left out to fit the --budget)`];
 }
 
+/** The kind and insight a lesson declares, when it declares them: `warning · critical error`. */
+function labels(lesson: SelectedLesson): string[] {
+  return [lesson.kind ?? null, lesson.insight?.replace(/_/g, ' ') ?? null].filter((label): label is string => label !== null);
+}
+
 function checklistOrSummary(lesson: SelectedLesson, summary: (id: string) => string): string[] {
   return lesson.checklist.length > 0 ? lesson.checklist.map((item) => `- [ ] ${item}`) : [`summary: ${summary(lesson.id)}`];
 }
@@ -80,7 +88,7 @@ export function formatText(report: PreflightReport, summary: (id: string) => str
     lines.push('', group.title);
     for (const { rank, lesson } of group.lessons) {
       lines.push(`${String(rank).padStart(3)}. ${lesson.title}`);
-      lines.push(`     ${lesson.id} · ${lesson.status} · ${lesson.severity} · ${lesson.path}`);
+      lines.push(`     ${[lesson.id, lesson.status, lesson.severity, ...labels(lesson), lesson.path].join(' · ')}`);
       lines.push(`     why: ${lesson.reasons.join('; ')}`);
       for (const item of checklistOrSummary(lesson, summary)) lines.push(`     ${item}`);
     }
@@ -100,7 +108,7 @@ export function formatMarkdown(report: PreflightReport, summary: (id: string) =>
   for (const group of grouped(report)) {
     lines.push(`**${group.title}**`, '');
     for (const { lesson } of group.lessons) {
-      lines.push(`- **${lesson.title}** (${code(lesson.id)}, ${lesson.status}, ${lesson.severity}): ${lesson.reasons.join('; ')}`);
+      lines.push(`- **${lesson.title}** (${[code(lesson.id), lesson.status, lesson.severity, ...labels(lesson)].join(', ')}): ${lesson.reasons.join('; ')}`);
       for (const item of checklistOrSummary(lesson, summary)) lines.push(`  ${item}`);
     }
     lines.push('');
