@@ -1,4 +1,5 @@
 import { UsageError } from '../../src/errors.js';
+import { escalation } from './capture-outcome.js';
 import { defineCommand } from '../command.js';
 
 const SAY_WHAT = 'say what to capture: lessons capture <transcript|-> (lesson blocks in text), lessons capture --from-error <log|->, or lessons capture --from-success <log|->';
@@ -34,7 +35,7 @@ export default defineCommand<{ file?: string; fromError?: string; fromSuccess?: 
     }
     for (const outcome of result.outcomes) {
       if (outcome.action === 'created') io.out(`created ${outcome.path} (candidate, source: auto)`);
-      else io.out(`bumped ${outcome.path}: near-duplicate of ${outcome.duplicateOf} (similarity ${outcome.similarity?.toFixed(2)}); occurrences +1`);
+      else io.out(`bumped ${outcome.path}: near-duplicate of ${outcome.duplicateOf} (similarity ${outcome.similarity?.toFixed(2)}); occurrences +1${escalation(outcome)}`);
     }
     return 0;
   },

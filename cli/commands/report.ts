@@ -29,6 +29,16 @@ export function formatReport(report: Report): string {
     const why = item.to === 'pattern' ? `similar cases (similarity >= ${item.similarity})` : `applied in ${item.contexts.join(', ')}`;
     lines.push(`  to ${item.to}: ${item.ids.join(', ')}  ${chalk.dim(why)}`, `    ${item.command}`);
   }
+  lines.push('', chalk.bold(`recurring although shown: ${report.recurring.length}`));
+  for (const item of report.recurring) {
+    lines.push(`  ${item.id}  occurrences ${item.occurrences}, last ${item.last_seen}; shown since ${item.first_shown} (${item.shown_by.join(', ')})`);
+  }
+  if (report.recurring.length > 0) lines.push(chalk.dim('  these lessons were in front of the work and the mistake came back: sharpen their checklists or triggers'));
+  lines.push('', chalk.bold(`near-duplicates: ${report.near_duplicates.length}`));
+  for (const item of report.near_duplicates) {
+    lines.push(`  ${item.level}s ${item.ids.join(', ')}  ${chalk.dim(`similarity >= ${item.similarity}`)}`);
+  }
+  if (report.near_duplicates.length > 0) lines.push(chalk.dim('  merge each cluster into one lesson, or mark the repeats with duplicate_of'));
   lines.push('', chalk.bold('preflight usage (Lessons-Preflight trailers)'));
   if (!report.usage.available) lines.push('  no git history to read');
   else if (report.usage.commits_with_trailer === 0) lines.push('  no commit carries a Lessons-Preflight trailer yet');

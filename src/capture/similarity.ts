@@ -101,7 +101,7 @@ export interface SimilarGroup {
  * threshold, and only texts that meet in that index are compared, once, and only while they
  * are not already in one group.
  */
-export function similarGroups(prints: readonly Fingerprint[], threshold: number): SimilarGroup[] {
+export function similarGroups(prints: readonly Fingerprint[], threshold: number, score: (a: Fingerprint, b: Fingerprint) => number = similarity): SimilarGroup[] {
   const count = prints.length;
   const frequency = new Map<string, number>();
   for (const print of prints) for (const term of print.vector.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
@@ -136,11 +136,11 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
     lastProbe[j] = i;
     const [a, b] = [find(i), find(j)];
     if (a === b) return;
-    const score = similarity(prints[i]!, prints[j]!);
-    if (score < threshold) return;
+    const alike = score(prints[i]!, prints[j]!);
+    if (alike < threshold) return;
     const [root, child] = a < b ? [a, b] : [b, a];
     parent[child] = root;
-    weakest[root] = Math.min(weakest[root]!, weakest[child]!, score);
+    weakest[root] = Math.min(weakest[root]!, weakest[child]!, alike);
   };
   prints.forEach((print, i) => {
     for (const j of byTitle.get(print.title) ?? []) consider(i, j);

@@ -20,13 +20,24 @@ export interface Draft {
   insight?: Insight;
 }
 
-export interface CaptureOutcome { action: 'created' | 'bumped'; id: string; path: string; duplicateOf?: string; similarity?: number }
+export interface CaptureOutcome {
+  action: 'created' | 'bumped';
+  id: string;
+  path: string;
+  duplicateOf?: string;
+  similarity?: number;
+  /** The lesson's occurrences after a bump. */
+  occurrences?: number;
+  /** Set when the bump took occurrences past policy.capture.escalate_after: the severity rose one step. */
+  escalated?: { from: Severity; to: Severity; after: number };
+}
 
 /**
  * Stores drafts as `source: auto` candidate cases. A draft whose title matches an existing
  * lesson's, or whose text is at least policy.capture.similarity_threshold similar to one,
  * bumps that lesson's occurrences and last_seen instead: a recurring mistake gets louder, not
- * more numerous. Retired lessons are not matched (a recurrence of one is a new candidate).
+ * more numerous: the bump that takes occurrences past policy.capture.escalate_after also
+ * raises its severity one step (never past critical), and the outcome says so. Retired lessons are not matched (a recurrence of one is a new candidate).
  * Past policy.lessons.max_auto_candidates waiting candidates, nothing is written and the
  * capture is refused: the backlog is reviewed first, and the same input captured again then.
  * Runs under the lessons lock: concurrent captures lose no occurrence.
@@ -63,9 +74,19 @@ export function planCapture(state: TreeState, drafts: readonly Draft[]): { write
     }
     if (best && best.score >= threshold) {
       const current = changed.get(best.item.lesson.id)?.lesson ?? best.item.lesson;
-      const bumped = { ...current, occurrences: current.occurrences + 1, last_seen: state.today };
+      const occurrences = current.occurrences + 1;
+      const severity = escalatedSeverity(current.severity, current.occurrences, occurrences, state.policy.capture.escalate_after);
+      const bumped = { ...current, occurrences, severity, last_seen: state.today };
       changed.set(bumped.id, { lesson: bumped, create: changed.get(bumped.id)?.create ?? false });
-      outcomes.push({ action: 'bumped', id: bumped.id, path: pathOf(state, bumped), duplicateOf: bumped.id, similarity: best.score });
+      outcomes.push({
+        action: 'bumped',
+        id: bumped.id,
+        path: pathOf(state, bumped),
+        duplicateOf: bumped.id,
+        similarity: best.score,
+        occurrences,
+        ...(severity === current.severity ? {} : { escalated: { from: current.severity, to: severity, after: state.policy.capture.escalate_after } }),
+      });
       continue;
     }
     const lesson = draftLesson(draft, state.today);
@@ -85,6 +106,12 @@ export function planCapture(state: TreeState, drafts: readonly Draft[]): { write
     );
   }
   return { writes: [...changed.values()], result: outcomes };
+}
+
+/** One step louder when occurrences cross `threshold` (from at most it to past it); critical stays critical. */
+export function escalatedSeverity(severity: Severity, before: number, after: number, threshold: number): Severity {
+  if (!(before <= threshold && after > threshold)) return severity;
+  return SEVERITIES[Math.min(SEVERITIES.length - 1, SEVERITIES.indexOf(severity) + 1)]!;
 }
 
 function fingerprintOf(lesson: Pick<Lesson, 'title' | 'summary' | 'body'>): Fingerprint {

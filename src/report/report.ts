@@ -1,4 +1,5 @@
 import { fingerprint, similarGroups } from '../capture/similarity.js';
+import { textFingerprint, textSimilarity } from '../capture/text-model.js';
 import type { IndexEntry } from '../index/build.js';
 import type { PreflightTrailer } from '../io/git-log.js';
 import { patternEvidence, principleEvidence } from '../lifecycle/evidence.js';
@@ -15,6 +16,31 @@ export interface ReportInput {
   today: string;
   /** Undefined when there is no git history to read. */
   trailers: readonly PreflightTrailer[] | undefined;
+  /** Lessons the agent hooks showed, per session, with the day of the session's last record. */
+  sessions?: readonly ShownInSession[];
+}
+
+export interface ShownInSession {
+  date: string;
+  ids: readonly string[];
+}
+
+/** A lesson captured again after it had been shown: the lesson is not working. */
+export interface RecurringLesson {
+  id: string;
+  path: string;
+  occurrences: number;
+  last_seen: string;
+  /** The first day it was shown, by a commit's Lessons-Preflight trailer or an agent hook. */
+  first_shown: string;
+  shown_by: ('trailer' | 'hook')[];
+}
+
+export interface DuplicateCluster {
+  level: Level;
+  ids: string[];
+  /** The lowest similarity among the links that joined the cluster. */
+  similarity: number;
 }
 
 export interface StaleLesson {
@@ -59,6 +85,10 @@ export interface Report {
   auto_candidates: number;
   max_auto_candidates: number;
   ready_to_promote: PromotionSuggestion[];
+  /** Lessons whose occurrences were bumped on or after a day they were shown, most often recurring first. */
+  recurring: RecurringLesson[];
+  /** Live lessons of one level that read alike (preflight's text model): merge them, or mark duplicate_of. */
+  near_duplicates: DuplicateCluster[];
   usage: {
     /** false outside git or before the first commit. */
     available: boolean;
@@ -98,6 +128,8 @@ export function buildReport(input: ReportInput): Report {
     auto_candidates: candidates.filter((candidate) => candidate.source === 'auto').length,
     max_auto_candidates: policy.lessons.max_auto_candidates,
     ready_to_promote: [...casesReady(lessons, entries, policy.report.promote_similarity), ...patternsReady(lessons, entries)],
+    recurring: recurringAfterShown(lessons, path, input.trailers ?? [], input.sessions ?? []),
+    near_duplicates: nearDuplicates(lessons, entries, policy.report.duplicate_similarity),
     usage: usageOf(lessons, input.trailers),
   };
 }
@@ -146,6 +178,55 @@ function patternsReady(lessons: readonly Lesson[], entries: Map<string, IndexEnt
       contexts: [...new Set(lesson.applications.map((application) => application.context))].sort(compareStrings),
       command: `lessons promote ${lesson.id} --to principle --title "<the rule that holds everywhere>"`,
     }));
+}
+
+/**
+ * Lessons bumped (captured again: occurrences > 1, last_seen the day of the last bump) on or
+ * after the first day a trailer or a hook session showed them. Days are the finest grain the
+ * records keep, so a lesson shown and captured on one day counts.
+ */
+function recurringAfterShown(
+  lessons: readonly Lesson[],
+  path: (id: string) => string,
+  trailers: readonly PreflightTrailer[],
+  sessions: readonly ShownInSession[],
+): RecurringLesson[] {
+  const shown = new Map<string, { first: string; by: Set<'trailer' | 'hook'> }>();
+  const note = (id: string, date: string, by: 'trailer' | 'hook'): void => {
+    const current = shown.get(id);
+    if (!current) shown.set(id, { first: date, by: new Set([by]) });
+    else {
+      if (date < current.first) current.first = date;
+      current.by.add(by);
+    }
+  };
+  for (const trailer of trailers) for (const id of trailer.ids) note(id, trailer.date, 'trailer');
+  for (const session of sessions) for (const id of session.ids) note(id, session.date, 'hook');
+  return lessons
+    .filter((lesson) => lesson.status !== 'retired' && lesson.occurrences > 1 && lesson.last_seen !== null)
+    .flatMap((lesson) => {
+      const seen = shown.get(lesson.id);
+      if (!seen || seen.first > lesson.last_seen!) return [];
+      const by = (['trailer', 'hook'] as const).filter((kind) => seen.by.has(kind));
+      return [{ id: lesson.id, path: path(lesson.id), occurrences: lesson.occurrences, last_seen: lesson.last_seen!, first_shown: seen.first, shown_by: by }];
+    })
+    .sort((a, b) => b.occurrences - a.occurrences || compareStrings(a.id, b.id));
+}
+
+/** Clusters of live lessons of one level linked by text-model similarity at least `threshold`. */
+function nearDuplicates(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, threshold: number): DuplicateCluster[] {
+  const clusters: DuplicateCluster[] = [];
+  for (const level of LEVELS) {
+    const live = lessons.filter((lesson) => lesson.level === level && lesson.status !== 'retired').sort(byKey((lesson) => lesson.id));
+    const prints = live.map((lesson) => {
+      const entry = entries.get(lesson.id);
+      return textFingerprint({ title: lesson.title, summary: entry?.summary ?? '', tags: lesson.tags, checklist: entry?.checklist ?? [], keywords: lesson.triggers.keywords });
+    });
+    for (const group of similarGroups(prints, threshold, textSimilarity)) {
+      clusters.push({ level, ids: group.members.map((n) => live[n]!.id), similarity: group.weakest });
+    }
+  }
+  return clusters;
 }
 
 function usageOf(lessons: readonly Lesson[], trailers: readonly PreflightTrailer[] | undefined): Report['usage'] {
