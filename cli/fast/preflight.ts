@@ -21,6 +21,10 @@ Options:
   --limit <n>           show at most n lessons (critical trigger matches are always shown)
   --format <fmt>        text (default), markdown (for a PR or status update) or json
   --json                same as --format json
+  --rerank              ask the configured reviewer (policy review.command) which of the
+                        selected lessons apply; keep only those, with its reasons. Falls
+                        back to the plain ranking, and says so, when the reviewer fails.
+                        Task mode only; never used by hooks
   -h, --help            show this help
 
 Exit codes: 0 on a normal run (also when nothing matches), 2 on a usage error or outside
@@ -35,6 +39,22 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
   return Number(value);
 }
 
+/**
+ * The reviewer's second opinion, loaded only with --rerank. The module path is computed so the
+ * bundler leaves it out of the fast preflight bundle (it loads ajv and the subprocess code);
+ * from the bundle (dist/fast/) and from the module tree (dist/cli/fast/) it is the same file.
+ */
+async function reranker(cwd: string, task: string): Promise<NonNullable<Parameters<typeof import('../../src/preflight/command.js').preflight>[0]['rerank']>> {
+  const fromBundle = import.meta.url.includes('/dist/fast/');
+  const file = fromBundle ? '../src/preflight/rerank.js' : '../../src/preflight/rerank.js';
+  const { rerankLessons } = (await import(new URL(file, import.meta.url).href)) as typeof import('../../src/preflight/rerank.js');
+  const { findRepoRoot } = await import('../../src/io/repo.js');
+  const { loadPolicy } = await import('../../src/policy/validate-policy.js');
+  const root = findRepoRoot(cwd);
+  const { review } = loadPolicy(root);
+  return async (selected, summary) => rerankLessons({ root, review, task, selected, summary });
+}
+
 export async function run(args: string[]): Promise<0 | 1 | 2> {
   const { values, positionals: words } = parseFastArgs(
     args,
@@ -47,6 +67,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       limit: { type: 'string' },
       format: { type: 'string' },
       json: { type: 'boolean' },
+      rerank: { type: 'boolean' },
     },
     HELP_HINT,
   );
@@ -63,6 +84,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   if (task.trim() === '' && paths.length === 0 && values.tool === undefined && values.command === undefined) {
     throw new UsageError(`give the task as text, or a --tool, --path or --command for hook mode\n${HELP_HINT}`);
   }
+  if (values.rerank && task.trim() === '') throw new UsageError(`--rerank needs the task as text: it is not for hook mode\n${HELP_HINT}`);
   const budget = positiveInteger('--budget', values.budget);
   const limit = positiveInteger('--limit', values.limit);
   const cwd = resolveCwd(values.C);
@@ -78,6 +100,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     format,
     ...(budget === undefined ? {} : { budget }),
     ...(limit === undefined ? {} : { limit }),
+    ...(values.rerank ? { rerank: await reranker(cwd, task) } : {}),
   });
   if (result.warning) io.err(`lessons: warning: ${result.warning}`);
   io.out(result.output);

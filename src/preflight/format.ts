@@ -1,5 +1,6 @@
 import type { Insight, Kind, Level, Severity, Status } from '../lesson/model.js';
 import { formatJson } from '../util/json.js';
+import type { RerankOutcome } from './rerank.js';
 
 /** One lesson as preflight shows it; also the shape of `selected[]` in --json. */
 export interface SelectedLesson {
@@ -32,6 +33,8 @@ export interface PreflightReport {
   message: string | null;
   index_digest: string;
   receipt: string;
+  /** Set with --rerank: what the reviewer decided, or why the plain ranking stands. */
+  rerank?: RerankOutcome;
 }
 
 export type OutputFormat = 'text' | 'markdown' | 'json';
@@ -77,13 +80,27 @@ function checklistOrSummary(lesson: SelectedLesson, summary: (id: string) => str
   return lesson.checklist.length > 0 ? lesson.checklist.map((item) => `- [ ] ${item}`) : [`summary: ${summary(lesson.id)}`];
 }
 
+/** What --rerank did: the lessons the reviewer turned down, or why its verdicts were not used. */
+function rerankNote(report: PreflightReport): string[] {
+  const rerank = report.rerank;
+  if (!rerank) return [];
+  if (rerank.status === 'failed') {
+    return [`rerank: the reviewer failed, so this is the plain ranking: ${rerank.problem?.message ?? 'no answer'}`, ...(rerank.problem ? [`  fix: ${rerank.problem.fix}`] : [])];
+  }
+  const n = report.selected.length;
+  return [
+    `rerank: the reviewer kept ${n} of ${n + rerank.dropped.length} lesson${n + rerank.dropped.length === 1 ? '' : 's'}`,
+    ...rerank.dropped.map((item) => `  dropped ${item.id}: ${item.applicability}`),
+  ];
+}
+
 export function formatText(report: PreflightReport, summary: (id: string) => string): string {
   const context = describeContext(report);
   if (report.selected.length === 0) {
-    return [`lessons preflight: no lessons for ${context}`, report.message ?? '', ...omittedNote(report), `receipt: ${report.receipt}`].filter(Boolean).join('\n') + '\n';
+    return [`lessons preflight: no lessons for ${context}`, report.message ?? '', ...rerankNote(report), ...omittedNote(report), `receipt: ${report.receipt}`].filter(Boolean).join('\n') + '\n';
   }
   const n = report.selected.length;
-  const lines = [`lessons preflight: ${n} lesson${n === 1 ? '' : 's'} for ${context}`];
+  const lines = [`lessons preflight: ${n} lesson${n === 1 ? '' : 's'} for ${context}`, ...rerankNote(report)];
   for (const group of grouped(report)) {
     lines.push('', group.title);
     for (const { rank, lesson } of group.lessons) {
@@ -100,7 +117,8 @@ export function formatText(report: PreflightReport, summary: (id: string) => str
 const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
 export function formatMarkdown(report: PreflightReport, summary: (id: string) => string): string {
-  const lines = [`### Lessons preflight: ${describeContext(report)}`, ''];
+  const note = rerankNote(report);
+  const lines = [`### Lessons preflight: ${describeContext(report)}`, '', ...(note.length > 0 ? [...note, ''] : [])];
   if (report.selected.length === 0) {
     lines.push(`No lessons selected. ${report.message ?? ''}`.trim(), ...omittedNote(report));
     return lines.join('\n') + '\n';
