@@ -17,6 +17,7 @@ import reportCommand from './commands/report.js';
 import exportCommand from './commands/export.js';
 import askCommand from './commands/ask.js';
 import mcpCommand from './commands/mcp.js';
+import specCommand from './commands/spec.js';
 import { UsageError } from '../src/errors.js';
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
@@ -53,6 +54,7 @@ export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
     .command(exportCommand)
     .command(askCommand)
     .command(mcpCommand)
+    .command(specCommand)
     .demandCommand(1, 'say which command to run')
     .recommendCommands()
     .strict()
