@@ -2,16 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempLessonsRepo } from '../helpers/repo.js';
-import { fakeReviewer } from '../helpers/reviewer.js';
+import { fakeReviewer, setReview } from '../helpers/reviewer.js';
 
 const REFERENCE = '# Release flow\n\n## Staging database\n\nThe staging database is reset every night at 02:00 UTC from an anonymised production snapshot.\n';
 
 function repo(review: Record<string, unknown>): string {
   const root = tempLessonsRepo({ 'references/release-flow.md': REFERENCE });
-  const file = path.join(root, 'policy/workflow-policy.json');
-  const policy = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
-  policy.review = { ...policy.review, ...review };
-  fs.writeFileSync(file, JSON.stringify(policy, null, 2));
+  setReview(root, review);
   return root;
 }
 

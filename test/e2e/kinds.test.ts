@@ -3,14 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lessonFile } from '../helpers/lessons.js';
 import { runCli, tempLessonsRepo } from '../helpers/repo.js';
-import { fakeReviewer } from '../helpers/reviewer.js';
+import { fakeReviewer, setReview } from '../helpers/reviewer.js';
 
-function setReviewer(root: string, command: string[]): void {
-  const file = path.join(root, 'policy/workflow-policy.json');
-  const policy = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
-  policy.review = { ...policy.review, command };
-  fs.writeFileSync(file, JSON.stringify(policy, null, 2));
-}
+const setReviewer = (root: string, command: string[]): void => setReview(root, { command });
 
 const read = (root: string, rel: string): string => fs.readFileSync(path.join(root, rel), 'utf8');
 

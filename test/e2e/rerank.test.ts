@@ -3,17 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lessonFile } from '../helpers/lessons.js';
 import { PACKAGE_ROOT, runCli, tempLessonsRepo } from '../helpers/repo.js';
-import { fakeReviewer } from '../helpers/reviewer.js';
+import { fakeReviewer, setReview } from '../helpers/reviewer.js';
 
 function repo(command: string[]): string {
   const root = tempLessonsRepo({
     ...lessonFile({ id: 'case-manifest-version', title: 'Version bump missed the plugin manifest', tags: ['release', 'versioning'] }),
     ...lessonFile({ id: 'case-release-tag', title: 'Release tag pushed before the version bump merged', tags: ['release'] }),
   });
-  const file = path.join(root, 'policy/workflow-policy.json');
-  const policy = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
-  policy.review = { ...policy.review, command };
-  fs.writeFileSync(file, JSON.stringify(policy, null, 2));
+  setReview(root, { command });
   return root;
 }
 
