@@ -43,11 +43,6 @@ describe('lifecycle commands through the built binary', () => {
       stderr: '',
       exitCode: 0,
     });
-    expect(runCli(['apply', 'pattern-one-version', '--context', 'web', '--ref', 'PR #1'], { cwd: root })).toEqual({
-      stdout: '',
-      stderr: 'lessons: `pattern-one-version` is a candidate pattern: only applications of validated patterns count; review it and run `lessons accept pattern-one-version` first\n',
-      exitCode: 1,
-    });
     expect(runCli(['accept', 'pattern-one-version'], { cwd: root }).exitCode).toBe(0);
     runCli(['apply', 'pattern-one-version', '--context', 'web', '--ref', 'PR #1', '--date', '2026-11-01'], { cwd: root });
     expect(runCli(['apply', 'pattern-one-version', '--context', 'web', '--ref', 'PR #2', '--date', '2026-11-02'], { cwd: root }).stdout).toBe(
@@ -60,6 +55,19 @@ describe('lifecycle commands through the built binary', () => {
     );
     expect(runCli(['retire', 'case-a'], { cwd: root })).toMatchObject({ exitCode: 2, stderr: 'lessons: say what replaces the lesson or why it no longer holds: --superseded-by <id> or --reason "..."\n' });
     expect(runCli(['index', '--check'], { cwd: root }).exitCode).toBe(0);
+  });
+
+  it('apply: refused on a candidate pattern (exit 1), with the command that accepts it', () => {
+    const root = tempLessonsRepo({
+      ...lessonFile({ id: 'case-a' }),
+      ...lessonFile({ id: 'case-b' }),
+      ...lessonFile({ id: 'pattern-p', level: 'pattern', status: 'candidate', last_validated_at: undefined, source_case_ids: ['case-a', 'case-b'] }),
+    });
+    expect(runCli(['apply', 'pattern-p', '--context', 'web', '--ref', 'PR #1'], { cwd: root })).toEqual({
+      stdout: '',
+      stderr: 'lessons: `pattern-p` is a candidate pattern: only applications of validated patterns count; review it and run `lessons accept pattern-p` first\n',
+      exitCode: 1,
+    });
   });
 
   it('promote --to principle: refused while a source pattern has an empty checklist (exit 1)', () => {
