@@ -47,12 +47,8 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
 async function reranker(cwd: string, task: string): Promise<NonNullable<Parameters<typeof import('../../src/preflight/command.js').preflight>[0]['rerank']>> {
   const fromBundle = import.meta.url.includes('/dist/fast/');
   const file = fromBundle ? '../src/preflight/rerank.js' : '../../src/preflight/rerank.js';
-  const { rerankLessons } = (await import(new URL(file, import.meta.url).href)) as typeof import('../../src/preflight/rerank.js');
-  const { findRepoRoot } = await import('../../src/io/repo.js');
-  const { loadPolicy } = await import('../../src/policy/validate-policy.js');
-  const root = findRepoRoot(cwd);
-  const { review } = loadPolicy(root);
-  return async (selected, summary) => rerankLessons({ root, review, task, selected, summary });
+  const { repositoryReranker } = (await import(new URL(file, import.meta.url).href)) as typeof import('../../src/preflight/rerank.js');
+  return repositoryReranker(cwd, task);
 }
 
 export async function run(args: string[]): Promise<0 | 1 | 2> {

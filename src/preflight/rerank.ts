@@ -5,6 +5,8 @@
  * that fails leaves the plain ranking in place, and the outcome says so. Never on the hook path:
  * this module loads ajv and the subprocess code, and only the --rerank command imports it.
  */
+import { findRepoRoot } from '../io/repo.js';
+import { loadPolicy } from '../policy/validate-policy.js';
 import type { ReviewerProblem } from '../review/findings.js';
 import { chooseDelimiter, dataBlock, dataPreamble } from '../review/prompt.js';
 import { askReviewer } from '../review/run.js';
@@ -66,4 +68,11 @@ export async function rerankLessons(options: {
   if (!answer.ok) return { selected: [...options.selected], outcome: { status: 'failed', dropped: [], problem: answer.problem } };
   const { kept, dropped } = applyVerdicts(options.selected, answer.data as RerankAnswer);
   return { selected: kept, outcome: { status: 'applied', dropped, problem: null } };
+}
+
+/** The reranker preflight calls for a task in the repository at `cwd`, with the policy's reviewer. */
+export function repositoryReranker(cwd: string, task: string): (selected: SelectedLesson[], summary: (id: string) => string) => Promise<{ selected: SelectedLesson[]; outcome: RerankOutcome }> {
+  const root = findRepoRoot(cwd);
+  const { review } = loadPolicy(root);
+  return async (selected, summary) => rerankLessons({ root, review, task, selected, summary });
 }

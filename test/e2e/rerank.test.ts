@@ -71,5 +71,8 @@ describe('lessons preflight --rerank (built CLI)', () => {
     const bundle = fs.readFileSync(path.join(PACKAGE_ROOT, 'dist/fast/preflight.js'), 'utf8');
     expect(bundle).not.toContain('lesson-rerank');
     expect(bundle).not.toContain('askReviewer');
+    // Nor the policy validation and ajv loader it needs.
+    expect(bundle).not.toContain('// dist/src/policy/validate-policy.js');
+    expect(bundle).not.toContain('// dist/src/schema/validate.js');
   });
 });
