@@ -20,6 +20,7 @@ import mcpCommand from './commands/mcp.js';
 import evalCommand from './commands/eval.js';
 import doctorCommand from './commands/doctor.js';
 import sourcesCommand from './commands/sources.js';
+import specCommand from './commands/spec.js';
 import { UsageError } from '../src/errors.js';
 import { GLOBAL_OPTIONS, applyTable, yargsOptions, type CommandTable } from './options.js';
 import { GUARD } from './tables/guard.js';
@@ -57,6 +58,7 @@ const YARGS_COMMANDS: Pick<CommandModule, 'command'>[] = [
   evalCommand,
   doctorCommand,
   sourcesCommand,
+  specCommand,
 ];
 
 /** Each command word and its usage (`show <id>`), for messages. */

@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import { UsageError } from '../../src/errors.js';
 import type { GlobalArgs, Io } from '../command.js';
+import { escalation } from './capture-outcome.js';
 
 export interface FromErrorArgs extends GlobalArgs {
+  /** The log file, or - for stdin. */
   fromError: string;
   json: boolean;
+  /** What the log shows: `error` (the default) or `success`. */
+  outcome?: 'error' | 'success';
 }
 
 /** The most log that is read; the prompt keeps its head and tail anyway. */
@@ -31,7 +35,10 @@ async function readLog(source: string): Promise<string> {
   }
 }
 
-/** `lessons capture --from-error <log|->`: the reviewer generalises an error into a candidate case. */
+/**
+ * `lessons capture --from-error <log|->`: the reviewer generalises an error into a candidate
+ * case; with outcome `success` (`--from-success`) it draws a best practice from a log of work that went well.
+ */
 export async function runFromError(argv: FromErrorArgs, io: Io): Promise<0 | 1 | 2> {
   const { findRepoRoot } = await import('../../src/io/repo.js');
   const { loadPolicy } = await import('../../src/policy/validate-policy.js');
@@ -42,7 +49,8 @@ export async function runFromError(argv: FromErrorArgs, io: Io): Promise<0 | 1 |
   const log = await readLog(argv.fromError);
   if (log.trim() === '') throw new UsageError(`the log ${argv.fromError === '-' ? 'on stdin' : `\`${argv.fromError}\``} is empty: pass the output of the failed command`);
   const policy = loadPolicy(root);
-  const extraction = await extractLesson({ root, review: policy.review, log });
+  const outcome = argv.outcome ?? 'error';
+  const extraction = await extractLesson({ root, review: policy.review, log, outcome });
   if (extraction.kind === 'problem') {
     const { problem } = extraction;
     if (argv.json) io.out(JSON.stringify({ written: [], problem }, null, 2));
@@ -57,10 +65,10 @@ export async function runFromError(argv: FromErrorArgs, io: Io): Promise<0 | 1 |
   }
   const outcomes = await storeDrafts({ cwd: root, drafts: [extraction.draft], now: new Date() });
   if (argv.json) {
-    io.out(JSON.stringify({ written: outcomes, confidence: extraction.answer.confidence, type: extraction.answer.type }, null, 2));
+    io.out(JSON.stringify({ written: outcomes, confidence: extraction.answer.confidence, type: extraction.draft.insight ?? extraction.answer.type }, null, 2));
   } else {
-    for (const outcome of outcomes) {
-      io.out(outcome.action === 'created' ? `created ${outcome.path} (candidate, source: auto)` : `bumped ${outcome.path}: the same lesson was captured before (occurrences + 1)`);
+    for (const written of outcomes) {
+      io.out(written.action === 'created' ? `created ${written.path} (candidate, source: auto${outcome === 'success' ? ', best practice' : ''})` : `bumped ${written.path}: the same lesson was captured before (occurrences + 1)${escalation(written)}`);
     }
   }
   return 0;

@@ -1,24 +1,28 @@
 import { UsageError } from '../../src/errors.js';
+import { escalation } from './capture-outcome.js';
 import { defineCommand } from '../command.js';
 
-const SAY_WHAT = 'say what to capture: lessons capture <transcript|-> (lesson blocks in text), or lessons capture --from-error <log|->';
+const SAY_WHAT = 'say what to capture: lessons capture <transcript|-> (lesson blocks in text), lessons capture --from-error <log|->, or lessons capture --from-success <log|->';
 
-export default defineCommand<{ file?: string; fromError?: string; json: boolean }>({
+export default defineCommand<{ file?: string; fromError?: string; fromSuccess?: string; json: boolean }>({
   command: 'capture [file]',
-  describe: 'Turn [LESSON] and [PROCESS_KNOWLEDGE] blocks of a transcript or PR body into candidate cases; --from-error asks the reviewer to generalise an error log into one',
+  describe: 'Turn [LESSON] and [PROCESS_KNOWLEDGE] blocks of a transcript or PR body into candidate cases; --from-error asks the reviewer to generalise an error log into one, --from-success to draw a best practice from a log of work that went well',
   example: 'lessons capture transcript.jsonl',
   positionals: {
     file: { describe: 'The text to read (a transcript, JSONL, a PR body); - for standard input' },
   },
   options: {
     'from-error': { type: 'string', requiresArg: true, describe: 'An error log (or - for stdin) to generalise into a candidate case' },
+    'from-success': { type: 'string', requiresArg: true, describe: 'A log of work that succeeded (or - for stdin) to draw a best practice from' },
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
   run: async (argv, io) => {
-    if (argv.fromError !== undefined) {
-      if (argv.file !== undefined) throw new UsageError('pass a transcript or --from-error <log>, not both');
+    if (argv.fromError !== undefined && argv.fromSuccess !== undefined) throw new UsageError('pass --from-error <log> or --from-success <log>, not both');
+    const log = argv.fromError ?? argv.fromSuccess;
+    if (log !== undefined) {
+      if (argv.file !== undefined) throw new UsageError(`pass a transcript or --from-${argv.fromError !== undefined ? 'error' : 'success'} <log>, not both`);
       const { runFromError } = await import('./capture-from-error.js');
-      return runFromError({ ...argv, fromError: argv.fromError }, io);
+      return runFromError({ ...argv, fromError: log, outcome: argv.fromError !== undefined ? 'error' : 'success' }, io);
     }
     const { captureLessons } = await import('../../src/capture/command.js');
     // yargs reads a lone `-` positional as ''.
@@ -34,7 +38,7 @@ export default defineCommand<{ file?: string; fromError?: string; json: boolean 
     }
     for (const outcome of result.outcomes) {
       if (outcome.action === 'created') io.out(`created ${outcome.path} (candidate, source: auto)`);
-      else io.out(`bumped ${outcome.path}: near-duplicate of ${outcome.duplicateOf} (similarity ${outcome.similarity?.toFixed(2)}); occurrences +1`);
+      else io.out(`bumped ${outcome.path}: near-duplicate of ${outcome.duplicateOf} (similarity ${outcome.similarity?.toFixed(2)}); occurrences +1${escalation(outcome)}`);
     }
     return 0;
   },

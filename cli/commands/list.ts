@@ -1,8 +1,8 @@
 import chalk from 'chalk';
-import { LEVELS, STATUSES, type Level, type Status } from '../../src/lesson/model.js';
+import { INSIGHTS, KINDS, LEVELS, STATUSES, type Insight, type Kind, type Level, type Status } from '../../src/lesson/model.js';
 import { defineCommand } from '../command.js';
 
-export default defineCommand<{ level?: Level; status?: Status; tag?: string; json: boolean }>({
+export default defineCommand<{ level?: Level; status?: Status; tag?: string; kind?: Kind; insight?: Insight; json: boolean }>({
   command: 'list',
   describe: 'List lessons, principles first',
   example: 'lessons list --level case --status candidate',
@@ -10,11 +10,13 @@ export default defineCommand<{ level?: Level; status?: Status; tag?: string; jso
     level: { type: 'string', choices: LEVELS, describe: 'Only this level' },
     status: { type: 'string', choices: STATUSES, describe: 'Only this status' },
     tag: { type: 'string', describe: 'Only lessons with this tag' },
+    kind: { type: 'string', choices: KINDS, describe: 'Only lessons of this kind' },
+    insight: { type: 'string', choices: INSIGHTS, describe: 'Only lessons of this insight type' },
     json: { type: 'boolean', default: false, describe: 'Print the lessons as JSON' },
   },
   run: async (argv, io) => {
     const { listLessons } = await import('../../src/lesson/query.js');
-    const entries = await listLessons({ cwd: argv.C ?? process.cwd(), level: argv.level, status: argv.status, tag: argv.tag });
+    const entries = await listLessons({ cwd: argv.C ?? process.cwd(), level: argv.level, status: argv.status, tag: argv.tag, kind: argv.kind, insight: argv.insight });
     if (argv.json) {
       io.out(JSON.stringify(entries, null, 2));
       return 0;
@@ -24,7 +26,7 @@ export default defineCommand<{ level?: Level; status?: Status; tag?: string; jso
       return 0;
     }
     for (const entry of entries) {
-      const badge = `${entry.level}/${entry.status}/${entry.severity}`;
+      const badge = [entry.level, entry.status, entry.severity, entry.kind, entry.insight].filter(Boolean).join('/');
       io.out(`${chalk.bold(entry.id)}  ${chalk.dim(badge)}\n  ${entry.title}`);
     }
     return 0;

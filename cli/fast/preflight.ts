@@ -17,6 +17,18 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
   return Number(value);
 }
 
+/**
+ * The reviewer's second opinion, loaded only with --rerank. The module path is computed so the
+ * bundler leaves it out of the fast preflight bundle (it loads ajv and the subprocess code);
+ * from the bundle (dist/fast/) and from the module tree (dist/cli/fast/) it is the same file.
+ */
+async function reranker(cwd: string, task: string): Promise<NonNullable<Parameters<typeof import('../../src/preflight/command.js').preflight>[0]['rerank']>> {
+  const fromBundle = import.meta.url.includes('/dist/fast/');
+  const file = fromBundle ? '../src/preflight/rerank.js' : '../../src/preflight/rerank.js';
+  const { repositoryReranker } = (await import(new URL(file, import.meta.url).href)) as typeof import('../../src/preflight/rerank.js');
+  return repositoryReranker(cwd, task);
+}
+
 export async function run(args: string[]): Promise<0 | 1 | 2> {
   const { values, positionals: words } = parseFastArgs(args, PREFLIGHT.options, HELP_HINT);
   if (values.help) {
@@ -30,6 +42,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   if (task.trim() === '' && paths.length === 0 && values.tool === undefined && values.command === undefined) {
     throw new UsageError(`give the task as text, or a --tool, --path or --command for hook mode\n${HELP_HINT}`);
   }
+  if (values.rerank && task.trim() === '') throw new UsageError(`--rerank needs the task as text: it is not for hook mode\n${HELP_HINT}`);
   const budget = positiveInteger('--budget', values.budget);
   const limit = positiveInteger('--limit', values.limit);
   const cwd = resolveCwd(values.C);
@@ -45,6 +58,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     format,
     ...(budget === undefined ? {} : { budget }),
     ...(limit === undefined ? {} : { limit }),
+    ...(values.rerank ? { rerank: await reranker(cwd, task) } : {}),
   });
   if (result.warning) io.err(`lessons: warning: ${result.warning}`);
   io.out(result.output);

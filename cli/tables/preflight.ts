@@ -20,6 +20,10 @@ export const PREFLIGHT = {
     limit: { type: 'string', value: '<n>', describe: 'show at most n lessons (critical trigger matches are always shown)' },
     format: { type: 'string', value: '<fmt>', choices: OUTPUT_FORMATS, describe: 'text (default), markdown (for a PR or status update) or json' },
     json: { type: 'boolean', describe: 'same as --format json' },
+    rerank: {
+      type: 'boolean',
+      describe: "ask the configured reviewer (policy review.command) which of the\nselected lessons apply; keep only those, with its reasons. Falls\nback to the plain ranking, and says so, when the reviewer fails.\nTask mode only; never used by hooks",
+    },
   },
   epilog:
     'Print the lessons to have in front of you before a task, as a checklist, and record a\n' +

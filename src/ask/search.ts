@@ -20,7 +20,10 @@ export interface FoundSource {
 
 export interface AskAnswer {
   question: string;
+  /** Found in the repository: the sources answer it (word matching: they match it). */
   found: boolean;
+  /** The reviewer's answer, taken only from the sources; null when word matching decided. */
+  answer: string | null;
   sources: FoundSource[];
 }
 
@@ -72,6 +75,6 @@ export function answerQuestions(docs: readonly SourceDoc[], questions: readonly 
       budget -= excerpt.length;
       sources.push({ path: result.path as string, title: result.title as string, excerpt, score: Math.round(result.score * 1000) / 1000 });
     }
-    return { question, found: sources.length > 0, sources };
+    return { question, found: sources.length > 0, answer: null, sources };
   });
 }

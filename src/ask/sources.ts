@@ -56,6 +56,10 @@ export function referenceFiles(root: string): string[] {
   return walkFiles(root, { under: REFERENCES_DIR, keepFile: (name) => name.endsWith('.md') });
 }
 
+/** The sections of every reference file; a recorded answer a newer one superseded is left out (it stays on disk). */
 export function referenceDocs(root: string): SourceDoc[] {
-  return referenceFiles(root).flatMap((rel) => markdownSections(rel, fs.readFileSync(path.join(root, rel), 'utf8')));
+  return referenceFiles(root).flatMap((rel) => {
+    const text = fs.readFileSync(path.join(root, rel), 'utf8');
+    return /^Superseded: \d{4}-\d{2}-\d{2} by \S+$/m.test(text) ? [] : markdownSections(rel, text);
+  });
 }

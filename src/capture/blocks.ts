@@ -1,4 +1,4 @@
-import { SEVERITIES, TRIGGER_KEYS, type Severity, type Triggers } from '../lesson/model.js';
+import { INSIGHTS, KINDS, SEVERITIES, TRIGGER_KEYS, type Insight, type Kind, type Severity, type Triggers } from '../lesson/model.js';
 import type { Draft } from './store.js';
 
 /**
@@ -6,14 +6,18 @@ import type { Draft } from './store.js';
  * a text into drafts. The text may be plain (an agent's answer, a PR body), a JSON document or
  * JSONL (a transcript), whose string fields are searched. Inside a block, `key: value` lines
  * before the first `## ` heading are fields (title, summary, tags, severity, confidence and the
- * trigger lists); the headings and what follows are the card's body.
+ * trigger lists, kind and insight); the headings and what follows are the card's body.
+ * Process knowledge keeps what its own schema carries: `priority` is the severity,
+ * `process_type` the kind, and `trigger_conditions` (tool_names, file_patterns, commands,
+ * action/context keywords; indented lines or inline JSON) the triggers. A block that is one
+ * JSON object in that schema is read the same way.
  */
 export function extractDrafts(input: string): Draft[] {
   const seen = new Set<string>();
   const drafts: Draft[] = [];
   for (const text of searchableTexts(input.replace(/\r\n/g, '\n'))) {
     for (const match of text.matchAll(/\[(LESSON|PROCESS_KNOWLEDGE)\]([\s\S]*?)\[\/\1\]/g)) {
-      const content = match[2]!.trim();
+      const content = jsonBlockAsFields(match[2]!.trim());
       // A transcript repeats a block when a tool echoes it: one block is one lesson.
       if (seen.has(content)) continue;
       seen.add(content);
@@ -56,7 +60,63 @@ function stringsIn(value: unknown): string[] {
   return [];
 }
 
-const FIELD = /^\s*(title|summary|tags|severity|confidence|tools|paths|commands|keywords)\s*:\s*(.*?)\s*$/i;
+const FIELD = /^(title|summary|tags|severity|priority|confidence|kind|process_type|insight|trigger_conditions|tools|paths|commands|keywords)\s*:\s*(.*?)\s*$/i;
+
+/** The trigger_conditions keys of process knowledge, and the trigger list each one feeds. */
+const CONDITION_KEYS: Record<string, keyof Triggers> = {
+  tool_names: 'tools',
+  tools: 'tools',
+  file_patterns: 'paths',
+  paths: 'paths',
+  commands: 'commands',
+  command_patterns: 'commands',
+  action_keywords: 'keywords',
+  context_keywords: 'keywords',
+  keywords: 'keywords',
+};
+
+/** trigger_conditions as triggers: `{"tool_names": [...]}` inline, or `key: [..]` lines under it. */
+function conditionTriggers(inline: string, nested: readonly string[]): Partial<Triggers> {
+  const pairs: [string, string[]][] = [];
+  const parsed = inline.startsWith('{') ? parseJson(inline) : { ok: false as const };
+  if (parsed.ok && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) {
+    for (const [key, value] of Object.entries(parsed.value)) pairs.push([key.toLowerCase(), Array.isArray(value) ? value.map(String) : [String(value)]]);
+  }
+  for (const line of nested) {
+    const sub = /^\s*-?\s*([a-z_]+)\s*:\s*(.*?)\s*$/i.exec(line);
+    if (sub) pairs.push([sub[1]!.toLowerCase(), list(sub[2])]);
+  }
+  const triggers: Partial<Triggers> = {};
+  for (const [key, values] of pairs) {
+    const target = CONDITION_KEYS[key];
+    if (target) triggers[target] = [...(triggers[target] ?? []), ...values.map((value) => value.trim()).filter(Boolean)];
+  }
+  return triggers;
+}
+
+/**
+ * A block that is one JSON object (the process-knowledge schema) as the `key: value` lines
+ * the parser reads; anything else is returned as it is.
+ */
+function jsonBlockAsFields(content: string): string {
+  if (!content.startsWith('{')) return content;
+  const parsed = parseJson(content);
+  if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return content;
+  const data = parsed.value as Record<string, unknown>;
+  const text = (value: unknown): string => (typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '');
+  const lines: string[] = [];
+  for (const key of ['title', 'summary', 'severity', 'priority', 'confidence', 'kind', 'process_type', 'insight']) {
+    if (data[key] !== undefined && data[key] !== null && typeof data[key] !== 'object') lines.push(`${key}: ${String(data[key])}`);
+  }
+  if (Array.isArray(data.tags)) lines.push(`tags: ${data.tags.map(String).join(', ')}`);
+  if (data.trigger_conditions !== undefined) lines.push(`trigger_conditions: ${JSON.stringify(data.trigger_conditions)}`);
+  const description = text(data.description) || text(data.content);
+  if (description !== '') lines.push(description);
+  const checklist = Array.isArray(data.checklist) ? data.checklist : Array.isArray((data.checklist as { items?: unknown })?.items) ? (data.checklist as { items: unknown[] }).items : [];
+  const items = checklist.map(text).filter(Boolean);
+  if (items.length > 0) lines.push('', '## Prevention Checklist', '', ...items.map((item) => `- [ ] ${item}`));
+  return lines.join('\n');
+}
 
 function parseBlock(content: string, processKnowledge: boolean): Draft | undefined {
   const lines = content.split('\n');
@@ -65,10 +125,21 @@ function parseBlock(content: string, processKnowledge: boolean): Draft | undefin
   const rest = firstHeading < 0 ? [] : lines.slice(firstHeading);
   const fields = new Map<string, string>();
   const prose: string[] = [];
+  const conditionLines: string[] = [];
+  let inConditions = false;
   for (const line of head) {
-    const field = FIELD.exec(line);
-    if (field && !fields.has(field[1]!.toLowerCase())) fields.set(field[1]!.toLowerCase(), unquote(field[2]!));
-    else prose.push(line.replace(/^#\s+/, ''));
+    // The indented lines right under `trigger_conditions:` are its keys.
+    if (inConditions && /^\s+\S/.test(line)) {
+      conditionLines.push(line);
+      continue;
+    }
+    inConditions = false;
+    const field = FIELD.exec(line.trim());
+    if (field && !fields.has(field[1]!.toLowerCase())) {
+      const key = field[1]!.toLowerCase();
+      fields.set(key, unquote(field[2]!));
+      inConditions = key === 'trigger_conditions' && field[2] === '';
+    } else prose.push(line.replace(/^#\s+/, ''));
   }
   const text = prose.join('\n').trim();
   const title = fields.get('title') || text.split('\n')[0]?.replace(/^[-*]\s+/, '').trim() || '';
@@ -87,15 +158,19 @@ function parseBlock(content: string, processKnowledge: boolean): Draft | undefin
   const body = [proseBody !== '' && !hasSituation ? `## Situation\n\n${proseBody}` : proseBody, sectionsText].filter(Boolean).join('\n\n');
   const tags = list(fields.get('tags'));
   if (processKnowledge) tags.push('process-knowledge');
-  const severity = fields.get('severity')?.toLowerCase();
+  const severity = (fields.get('severity') ?? fields.get('priority'))?.toLowerCase();
+  const kind = (fields.get('kind') ?? fields.get('process_type'))?.toLowerCase();
+  const insight = fields.get('insight')?.toLowerCase().replace(/[\s-]+/g, '_');
   const confidence = Number(fields.get('confidence'));
-  const triggers: Partial<Triggers> = {};
-  for (const key of TRIGGER_KEYS) if (fields.has(key)) triggers[key] = list(fields.get(key));
+  const triggers: Partial<Triggers> = conditionTriggers(fields.get('trigger_conditions') ?? '', conditionLines);
+  for (const key of TRIGGER_KEYS) if (fields.has(key)) triggers[key] = [...(triggers[key] ?? []), ...list(fields.get(key))];
   return {
     title,
     ...(fields.get('summary') ? { summary: fields.get('summary')! } : {}),
     tags,
     ...(SEVERITIES.includes(severity as Severity) ? { severity: severity as Severity } : {}),
+    ...(KINDS.includes(kind as Kind) ? { kind: kind as Kind } : {}),
+    ...(INSIGHTS.includes(insight as Insight) ? { insight: insight as Insight } : {}),
     body: body === '' ? '' : `${body}\n`,
     ...(Object.keys(triggers).length > 0 ? { triggers } : {}),
     ...(Number.isInteger(confidence) && confidence >= 1 && confidence <= 5 ? { confidence } : {}),

@@ -144,6 +144,17 @@ export function fingerprint(item: Comparable): Fingerprint {
   return { title: normaliseTitle(item.title), terms, weights, squared };
 }
 
+/** A fingerprint of a weighted term vector built elsewhere (preflight's text model), numbered like fingerprint()'s. */
+export function vectorFingerprint(title: string, vector: TermVector): Fingerprint {
+  const numbered = new Map<number, number>();
+  for (const [term, weight] of vector) numbered.set(wordNumber(term), weight);
+  const terms = Int32Array.from(numbered.keys()).sort();
+  const weights = Float64Array.from(terms, (n) => numbered.get(n)!);
+  let squared = 0;
+  for (const weight of weights) squared += weight * weight;
+  return { title: normaliseTitle(title), terms, weights, squared };
+}
+
 /**
  * 1 for the same normalised title, else the cosine of the two texts, rounded to 3 decimals.
  * Weights are small integers, so the dot product is exact in any order: the result is
@@ -181,7 +192,7 @@ export interface SimilarGroup {
  * suffix, so if they share none in both prefixes, all they share is in one suffix, whose
  * norm bounds the cosine below the threshold.
  */
-export function similarGroups(prints: readonly Fingerprint[], threshold: number): SimilarGroup[] {
+export function similarGroups(prints: readonly Fingerprint[], threshold: number, score: (a: Fingerprint, b: Fingerprint) => number = similarity): SimilarGroup[] {
   const count = prints.length;
   const frequency = new Int32Array(TERMS.length);
   for (const print of prints) for (const term of print.terms) frequency[term]!++;
@@ -222,11 +233,11 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
       lastProbe[j] = i;
       const other = find(j);
       if (other === own) return;
-      const score = similarity(print, prints[j]!);
-      if (score < threshold) return;
+      const alike = score(print, prints[j]!);
+      if (alike < threshold) return;
       const [root, child] = own < other ? [own, other] : [other, own];
       parent[child] = root;
-      weakest[root] = Math.min(weakest[root]!, weakest[child]!, score);
+      weakest[root] = Math.min(weakest[root]!, weakest[child]!, alike);
       own = root;
     };
     if (print.title !== '') {

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { checklistItems, firstParagraph } from '../lesson/body.js';
-import { DEFAULTS, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
+import { DEFAULTS, INSIGHTS, KINDS, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Insight, type Kind, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
 import { TAG_PATTERN, baseId } from '../lesson/new.js';
 import { normaliseBody } from '../lesson/parse.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
@@ -8,15 +8,36 @@ import { changeLessons, freeId, pathOf, refuse, type LessonWrite, type TreeState
 import { fingerprint, similarity, type Fingerprint } from './similarity.js';
 
 /** A lesson as a tool proposes it, before it is a file. */
-export interface Draft { title: string; summary?: string; tags: string[]; severity?: Severity; body: string; triggers?: Partial<Triggers>; confidence?: number }
+export interface Draft {
+  title: string;
+  summary?: string;
+  tags: string[];
+  severity?: Severity;
+  body: string;
+  triggers?: Partial<Triggers>;
+  confidence?: number;
+  kind?: Kind;
+  insight?: Insight;
+}
 
-export interface CaptureOutcome { action: 'created' | 'bumped'; id: string; path: string; duplicateOf?: string; similarity?: number }
+export interface CaptureOutcome {
+  action: 'created' | 'bumped';
+  id: string;
+  path: string;
+  duplicateOf?: string;
+  similarity?: number;
+  /** The lesson's occurrences after a bump. */
+  occurrences?: number;
+  /** Set when the bump took occurrences past policy.capture.escalate_after: the severity rose one step. */
+  escalated?: { from: Severity; to: Severity; after: number };
+}
 
 /**
  * Stores drafts as `source: auto` candidate cases. A draft whose title matches an existing
  * lesson's, or whose text is at least policy.capture.similarity_threshold similar to one,
  * bumps that lesson's occurrences and last_seen instead: a recurring mistake gets louder, not
- * more numerous. Retired lessons are not matched (a recurrence of one is a new candidate).
+ * more numerous: the bump that takes occurrences past policy.capture.escalate_after also
+ * raises its severity one step (never past critical), and the outcome says so. Retired lessons are not matched (a recurrence of one is a new candidate).
  * Past policy.lessons.max_auto_candidates waiting candidates, nothing is written and the
  * capture is refused: the backlog is reviewed first, and the same input captured again then.
  * Runs under the lessons lock: concurrent captures lose no occurrence.
@@ -53,9 +74,19 @@ export function planCapture(state: TreeState, drafts: readonly Draft[]): { write
     }
     if (best && best.score >= threshold) {
       const current = changed.get(best.item.lesson.id)?.lesson ?? best.item.lesson;
-      const bumped = { ...current, occurrences: current.occurrences + 1, last_seen: state.today };
+      const occurrences = current.occurrences + 1;
+      const severity = escalatedSeverity(current.severity, current.occurrences, occurrences, state.policy.capture.escalate_after);
+      const bumped = { ...current, occurrences, severity, last_seen: state.today };
       changed.set(bumped.id, { lesson: bumped, create: changed.get(bumped.id)?.create ?? false });
-      outcomes.push({ action: 'bumped', id: bumped.id, path: pathOf(state, bumped), duplicateOf: bumped.id, similarity: best.score });
+      outcomes.push({
+        action: 'bumped',
+        id: bumped.id,
+        path: pathOf(state, bumped),
+        duplicateOf: bumped.id,
+        similarity: best.score,
+        occurrences,
+        ...(severity === current.severity ? {} : { escalated: { from: current.severity, to: severity, after: state.policy.capture.escalate_after } }),
+      });
       continue;
     }
     const lesson = draftLesson(draft, state.today);
@@ -75,6 +106,12 @@ export function planCapture(state: TreeState, drafts: readonly Draft[]): { write
     );
   }
   return { writes: [...changed.values()], result: outcomes };
+}
+
+/** One step louder when occurrences cross `threshold` (from at most it to past it); critical stays critical. */
+export function escalatedSeverity(severity: Severity, before: number, after: number, threshold: number): Severity {
+  if (!(before <= threshold && after > threshold)) return severity;
+  return SEVERITIES[Math.min(SEVERITIES.length - 1, SEVERITIES.indexOf(severity) + 1)]!;
 }
 
 function fingerprintOf(lesson: Pick<Lesson, 'title' | 'summary' | 'body'>): Fingerprint {
@@ -99,6 +136,8 @@ export function draftLesson(draft: Draft, today: string): Lesson {
       transferability: 2,
       source: 'auto',
       summary: summary ? clip(summary, 1000) : null,
+      kind: draft.kind && KINDS.includes(draft.kind) ? draft.kind : null,
+      insight: draft.insight && INSIGHTS.includes(draft.insight) ? draft.insight : null,
       triggers,
       body: normaliseBody(draft.body.replace(/\r\n/g, '\n')),
     },

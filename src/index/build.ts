@@ -53,6 +53,8 @@ export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
     last_validated_at: lesson.last_validated_at,
     summary: lesson.summary ?? firstParagraph(lesson.body),
     project: lesson.project,
+    kind: lesson.kind,
+    insight: lesson.insight,
     checklist: checklistItems(lesson.body),
     triggers: lesson.triggers,
     source_case_ids: lesson.source_case_ids,

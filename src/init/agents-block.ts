@@ -17,9 +17,17 @@ This block is managed by \`lessons init\`; edit outside the markers.
   it selected none.
 - Before your final answer, and before every commit and push, run
   \`lessons guard --stage final\`; fix what it reports, or say why it does not apply.
+- Before asking a person a question, run \`lessons ask "<question>"\`; ask only what it
+  cannot answer, then keep the answer with
+  \`lessons ask --record --question "<question>" --answer "<answer>"\`.
+- For a new feature, write the spec first: \`lessons spec new "<feature>"\` writes the
+  documents of \`references/spec-first-flow.md\`; reviews follow \`references/review-flow.md\`.
 - After a mistake worth remembering, record it with \`lessons new "<title>"\`.
 ${AGENTS_END}
 `;
+
+/** The reference documents the block points to: \`lessons init\` copies them into the repository. */
+export const BLOCK_REFERENCES: readonly string[] = [...new Set(AGENTS_BLOCK.match(/references\/[\w.-]+\.md/g) ?? [])];
 
 export type BlockAction = 'created' | 'updated' | 'unchanged' | 'differs';
 

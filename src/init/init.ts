@@ -9,7 +9,7 @@ import { loadLessons } from '../lesson/load.js';
 import { LEVELS, LEVEL_FOLDERS } from '../lesson/model.js';
 import { packageFile, packageVersion } from '../package-root.js';
 import { compareStrings } from '../util/compare.js';
-import { upsertAgentsBlock } from './agents-block.js';
+import { BLOCK_REFERENCES, upsertAgentsBlock } from './agents-block.js';
 import { WORKFLOW_FILE, workflowYaml } from './workflow.js';
 
 export interface InitEntry {
@@ -65,6 +65,7 @@ function plan(root: string, force: boolean): Planned[] {
   const schemas = fs.readdirSync(packageFile('schemas')).filter((name) => name.endsWith('.schema.json')).sort(compareStrings);
   for (const name of schemas) planned.push(owned(`schemas/${name}`, fs.readFileSync(packageFile('schemas', name), 'utf8'), force));
   planned.push(owned(POLICY_FILE, fs.readFileSync(packageFile(POLICY_FILE), 'utf8'), force));
+  for (const rel of BLOCK_REFERENCES) planned.push(owned(rel, fs.readFileSync(packageFile(rel), 'utf8'), force));
   planned.push(owned(WORKFLOW_FILE, workflowYaml({ inPackageJson: lessonsInPackageJson(root), version: packageVersion() }), force));
   planned.push({
     path: GITIGNORE,

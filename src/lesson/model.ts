@@ -4,11 +4,17 @@ export const LEVELS = ['case', 'pattern', 'principle'] as const;
 export const STATUSES = ['candidate', 'validated', 'canonical', 'retired'] as const;
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export const SOURCES = ['curated', 'auto'] as const;
+/** What shape of knowledge a lesson carries (process knowledge). */
+export const KINDS = ['checklist', 'pattern', 'warning', 'requirement'] as const;
+/** What a lesson was learned from (insight extraction). */
+export const INSIGHTS = ['critical_error', 'best_practice', 'domain_knowledge'] as const;
 
 export type Level = (typeof LEVELS)[number];
 export type Status = (typeof STATUSES)[number];
 export type Severity = (typeof SEVERITIES)[number];
 export type Source = (typeof SOURCES)[number];
+export type Kind = (typeof KINDS)[number];
+export type Insight = (typeof INSIGHTS)[number];
 
 /** Folder under `lessons/` that holds each level. */
 export const LEVEL_FOLDERS: Record<Level, string> = {
@@ -51,6 +57,8 @@ export interface LessonMeta {
   /** The frontmatter summary, or null when the file has none (the index derives one). */
   summary: string | null;
   project: string | null;
+  kind: Kind | null;
+  insight: Insight | null;
   source_case_ids: string[];
   applications: Application[];
   source_pattern_ids: string[];
@@ -86,6 +94,8 @@ export const FRONTMATTER_KEYS = [
   'last_validated_at',
   'summary',
   'project',
+  'kind',
+  'insight',
   'source_case_ids',
   'applications',
   'source_pattern_ids',
@@ -134,6 +144,8 @@ export function candidateLesson(fields: Pick<Lesson, 'id' | 'title' | 'level'> &
     last_validated_at: null,
     summary: null,
     project: null,
+    kind: null,
+    insight: null,
     source_case_ids: [],
     applications: [],
     source_pattern_ids: [],

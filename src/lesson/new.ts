@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { LessonsError, UsageError } from '../errors.js';
+import { lessonsLike } from '../capture/text-model.js';
 import { toPosixRelative } from '../io/fs.js';
-import { INDEX_FILE, levelDir, lessonDirs } from '../io/repo.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { INDEX_FILE, findRepoRoot, levelDir, lessonDirs } from '../io/repo.js';
 import { changeLessons, freeId } from '../lifecycle/change.js';
+import { resolvePolicy } from '../policy/policy.js';
 import { CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Level, type Severity } from './model.js';
+import { loadLessons } from './load.js';
 
 export interface NewLessonOptions {
   cwd: string;
@@ -13,6 +17,8 @@ export interface NewLessonOptions {
   tags: string[];
   severity: Severity;
   now: Date;
+  /** Write it even when an existing lesson reads alike. */
+  force?: boolean;
 }
 
 export interface NewLessonResult {
@@ -73,6 +79,20 @@ function idTaken(root: string, id: string): boolean {
   return lessonDirs(root).some(({ dir }) => fs.existsSync(path.join(dir, `${id}.md`)));
 }
 
+/** A new lesson that repeats one already there is refused, naming it: add to that one instead. */
+function refuseNearDuplicate(root: string, title: string): void {
+  const threshold = resolvePolicy(readPolicyFile(root).data).capture.new_similarity;
+  const near = lessonsLike(title, loadLessons(root).lessons.map((item) => item.lesson), threshold).slice(0, 3);
+  if (near.length === 0) return;
+  const listed = near.map((lesson) => `  ${lesson.id}: ${lesson.title} (similarity ${lesson.similarity.toFixed(2)})`).join('\n');
+  throw new LessonsError(
+    'REFUSED',
+    `"${title}" reads like ${near.length === 1 ? 'an existing lesson' : 'existing lessons'}:\n${listed}\n` +
+      `add what you learned to ${near.length === 1 ? 'it' : 'one of them'} (\`lessons show ${near[0]!.id}\`), or pass --force to write a new lesson anyway; nothing was written`,
+    1,
+  );
+}
+
 export async function newLesson(options: NewLessonOptions): Promise<NewLessonResult> {
   const title = options.title.trim();
   if (title === '') throw new UsageError('the title is empty: lessons new "<what went wrong>"');
@@ -80,6 +100,7 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
   for (const tag of options.tags) {
     if (!TAG_PATTERN.test(tag)) throw new UsageError(`tag \`${tag}\` is not valid: use lower-case letters and digits joined by - _ or . (like --tags release,ci)`);
   }
+  if (!options.force) refuseNearDuplicate(findRepoRoot(options.cwd), title);
   // Under the lessons lock, the new file and lessons/index.json are written together, so the
   // next commit is not blocked by a stale index.
   return changeLessons({ cwd: options.cwd, now: options.now }, (state) => {

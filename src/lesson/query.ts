@@ -5,13 +5,15 @@ import { findRepoRoot } from '../io/repo.js';
 import { buildIndex, type IndexEntry } from '../index/build.js';
 import { compareStrings } from '../util/compare.js';
 import { loadLessons } from './load.js';
-import type { Level, Status } from './model.js';
+import type { Insight, Kind, Level, Status } from './model.js';
 
 export interface ListOptions {
   cwd: string;
   level?: Level | undefined;
   status?: Status | undefined;
   tag?: string | undefined;
+  kind?: Kind | undefined;
+  insight?: Insight | undefined;
 }
 
 const LEVEL_ORDER: Record<Level, number> = { principle: 0, pattern: 1, case: 2 };
@@ -24,6 +26,8 @@ export async function listLessons(options: ListOptions): Promise<IndexEntry[]> {
     .filter((entry) => !options.level || entry.level === options.level)
     .filter((entry) => !options.status || entry.status === options.status)
     .filter((entry) => !options.tag || entry.tags.includes(options.tag))
+    .filter((entry) => !options.kind || entry.kind === options.kind)
+    .filter((entry) => !options.insight || entry.insight === options.insight)
     .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || compareStrings(a.id, b.id));
 }
 

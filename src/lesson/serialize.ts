@@ -28,6 +28,8 @@ export function serializeLesson(lesson: Lesson): string {
   optional('last_validated_at', lesson.last_validated_at);
   optional('summary', lesson.summary);
   optional('project', lesson.project);
+  optional('kind', lesson.kind);
+  optional('insight', lesson.insight);
   if (lesson.source_case_ids.length > 0) lines.push(`source_case_ids: ${flowList(lesson.source_case_ids)}`);
   if (lesson.applications.length > 0) {
     lines.push('applications:');

@@ -75,6 +75,10 @@ export async function applyPattern(options: ApplyOptions): Promise<ApplyResult> 
     if (lesson.status === 'retired') {
       throw refuse(`\`${lesson.id}\` is retired${lesson.superseded_by ? `: record the application on \`${lesson.superseded_by}\`` : ''}`);
     }
+    // Only validated applications of validated patterns count towards a principle.
+    if (lesson.status === 'candidate') {
+      throw refuse(`\`${lesson.id}\` is a candidate pattern: only applications of validated patterns count; review it and run \`lessons accept ${lesson.id}\` first`);
+    }
     const application: Application = { context, ref, validated_at: options.date ?? state.today };
     const result = applicationResult(lesson.id, item.path, lesson.applications, application);
     return { writes: result.action === 'unchanged' ? [] : [{ lesson: { ...lesson, applications: [...lesson.applications, application] } }], result };

@@ -45,6 +45,12 @@ export async function promoteLessons(options: PromoteOptions): Promise<PromoteRe
     if (unknown !== undefined && unknown.includes(':')) throw refuse(`cannot promote: no lesson \`${unknown}\` in the fetched sources: check the id, or run \`lessons sources update\``);
     const evidence = options.to === 'pattern' ? patternEvidence(options.sources, lookup) : principleEvidence(options.sources, lookup);
     if (!evidence.ok) throw refuse(`cannot promote to a ${options.to}: ${evidence.missing}`);
+    if (options.to === 'principle') {
+      const empty = uniqueSorted(options.sources).filter((id) => checklistItems(lookup(id)!.body).length === 0);
+      if (empty.length > 0) {
+        throw refuse(`cannot promote to a principle: ${empty.map((id) => `\`${id}\``).join(', ')} ${empty.length === 1 ? 'has' : 'have'} an empty Prevention Checklist; a principle gathers the checks its patterns proved, so write them first`);
+      }
+    }
     if (options.id !== undefined && lookup(options.id)) throw new UsageError(`a lesson with id \`${options.id}\` already exists: choose another --id`);
     const sources = uniqueSorted(options.sources).map((id) => lookup(id)!);
     const id = options.id ?? freeId(state, baseId(options.to, title, state.today));

@@ -35,7 +35,10 @@ export function transitionFindings(base: readonly LessonAt[], head: readonly Les
     const old = before.get(item.lesson.id);
     findings.push(...(old ? changedLesson(old, item) : newLesson(item)));
     const resourced = !old || sourcesOf(old.lesson).join() !== sourcesOf(item.lesson).join();
-    if (resourced && item.lesson.status !== 'retired' && (!old || old.lesson.level === item.lesson.level)) {
+    // A candidate is a proposal that may still gather its evidence; it needs it once it leaves candidate.
+    const leftCandidate = old?.lesson.status === 'candidate' && item.lesson.status !== 'candidate';
+    const judged = item.lesson.status !== 'retired' && item.lesson.status !== 'candidate';
+    if ((resourced || leftCandidate) && judged && (!old || old.lesson.level === item.lesson.level)) {
       const evidence = evidenceOf(item.lesson, lookup);
       if (evidence && !evidence.ok) {
         findings.push(finding(item, 'evidence', sourceField(item.lesson), `not enough evidence for a ${item.lesson.level}: ${evidence.missing}`));

@@ -192,6 +192,10 @@ export const evidenceRule: LessonRule = (item, context) => {
   const evidence = evidenceOf(lesson, (id) => lookupLesson(context, id));
   if (evidence === undefined || evidence.ok) return [];
   const field = lesson.level === 'pattern' ? 'source_case_ids' : 'source_pattern_ids';
+  // A candidate is a proposal still gathering its evidence; validated and canonical ones stand on it.
+  if (lesson.status === 'candidate') {
+    return [at(item, 'evidence', 'warning', field, `a candidate ${lesson.level} without the evidence yet: ${evidence.missing}; it cannot be accepted until it has it`)];
+  }
   return [at(item, 'evidence', 'error', field, `not enough evidence for a ${lesson.level}: ${evidence.missing}`)];
 };
 

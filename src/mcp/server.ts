@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { askQuestions } from '../ask/command.js';
+import { askQuestions, recordAnswer } from '../ask/command.js';
 import { errorMessage, isLessonsError } from '../errors.js';
 import { extractDrafts } from '../capture/blocks.js';
 import { selectForRequest } from '../preflight/command.js';
@@ -44,6 +44,8 @@ async function guarded(fn: () => Promise<ToolResult>): Promise<ToolResult> {
     return toolError(isLessonsError(error) ? error.message : `internal error: ${errorMessage(error)}`);
   }
 }
+
+export const RECORD_READ_ONLY = 'record_answer is disabled: this lessons MCP server is read-only. Start it with `lessons mcp --allow-write` to let agents record answers.';
 
 export const CAPTURE_READ_ONLY = 'capture is disabled: this lessons MCP server is read-only. Start it with `lessons mcp --allow-write` to let agents write candidate lessons.';
 
@@ -83,7 +85,7 @@ export function createLessonsServer(options: McpOptions): McpServer {
     },
     async (args) =>
       guarded(async () => {
-        const [answer] = await askQuestions({ cwd: root, questions: [args.query], perQuestion: args.limit ?? 5 });
+        const [answer] = (await askQuestions({ cwd: root, questions: [args.query], perQuestion: args.limit ?? 5, reviewer: false })).questions;
         if (!answer || !answer.found) return text(`Nothing found for "${args.query}" in lessons/ or references/.`);
         return text(answer.sources.map((source, i) => `${i + 1}. ${source.path} (${source.title})\n   ${source.excerpt}`).join('\n'));
       }),
@@ -119,6 +121,28 @@ export function createLessonsServer(options: McpOptions): McpServer {
         if (drafts.length === 0) return toolError('no [LESSON] ... [/LESSON] or [PROCESS_KNOWLEDGE] ... [/PROCESS_KNOWLEDGE] block in the text: nothing captured');
         const outcomes = await storeDrafts({ cwd: root, drafts, now: options.now() });
         return text(outcomes.map((item) => (item.action === 'created' ? `captured ${item.path}` : `already known: ${item.duplicateOf ?? item.id} (${item.path}); occurrences bumped`)).join('\n'));
+      }),
+  );
+
+  server.registerTool(
+    'record_answer',
+    {
+      title: 'Record an answer',
+      description:
+        'Keep the answer a person gave to a question that `lessons ask` (or the search tool) could not answer, under references/answers/, so it is not asked twice. A newer answer to the same question supersedes the older one. Needs a server started with --allow-write.',
+      inputSchema: {
+        question: z.string().min(1).describe('The question that was asked'),
+        answer: z.string().min(1).describe('The answer the person gave, standing on its own (at least 20 characters)'),
+        provenance: z.string().optional().describe('Who answered and where (default: a person, through the MCP record_answer tool)'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    },
+    async (args) =>
+      guarded(async () => {
+        if (!options.allowWrite) return toolError(RECORD_READ_ONLY);
+        const result = await recordAnswer({ cwd: root, question: args.question, answer: args.answer, provenance: args.provenance ?? 'a person, recorded through the MCP record_answer tool', now: options.now() });
+        if (result.outcome === 'exists') return text(`already recorded in ${result.path}: nothing written`);
+        return text(`recorded ${result.path}${result.superseded.length > 0 ? `; it supersedes ${result.superseded.join(', ')}` : ''}`);
       }),
   );
 

@@ -11,9 +11,19 @@ export interface Policy {
   lessons: { stale_after_days: number; max_auto_candidates: number };
   preflight: { quotas: Record<Level, number>; hook_max: number; receipt_max_age_minutes: number; trailer_window_minutes: number };
   gates: Record<Gate, Record<Stage, GateLevel>>;
-  capture: { similarity_threshold: number };
+  capture: {
+    similarity_threshold: number;
+    /** A capture that bumps a lesson's occurrences past this raises its severity one step. */
+    escalate_after: number;
+    /** `lessons new` names existing lessons whose title is at least this similar (text model, 0..1). */
+    new_similarity: number;
+  };
   review: ReviewPolicy;
-  report: { promote_similarity: number };
+  report: {
+    promote_similarity: number;
+    /** Live lessons of one level at least this similar (text model, 0..1) are listed as near-duplicates. */
+    duplicate_similarity: number;
+  };
   incident: IncidentPolicy;
   secrets: SecretsPolicy;
   quality: QualityPolicy;
@@ -134,7 +144,7 @@ export const DEFAULT_POLICY: Policy = {
     retrieval: gate('off', 'off', 'block'),
     policy: gate('off', 'warn', 'block'),
   },
-  capture: { similarity_threshold: 0.82 },
+  capture: { similarity_threshold: 0.82, escalate_after: 3, new_similarity: 0.55 },
   review: {
     enabled: false,
     command: [
@@ -160,7 +170,7 @@ export const DEFAULT_POLICY: Policy = {
     block_on: [],
     min_confidence: 0.6,
   },
-  report: { promote_similarity: 0.35 },
+  report: { promote_similarity: 0.35, duplicate_similarity: 0.8 },
   incident: { subject_patterns: ['^hotfix(\\([^)]*\\))?!?:'], warn_subject_patterns: ['^fix(\\([^)]*\\))?!?:'], trailers: ['Incident'] },
   secrets: {
     scope: 'lessons',

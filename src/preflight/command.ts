@@ -10,6 +10,7 @@ import type { PreflightReport, SelectedLesson } from './report.js';
 import { buildQuery, isHookMode, triggerPath, type PreflightInput } from './query.js';
 import { rankLessons } from './rank.js';
 import { makeReceipt } from './receipt.js';
+import type { RerankOutcome } from './rerank.js';
 import { openSearch } from './search-cache.js';
 import type { DocRecord, SearchIndex } from './search-index.js';
 import { selectLessons } from './select.js';
@@ -23,6 +24,8 @@ export interface PreflightOptions extends PreflightInput {
   budget?: number;
   /** Most lessons to show (critical trigger matches are always shown). */
   limit?: number;
+  /** --rerank: a second opinion on the selection (task mode only); see rerank.ts. */
+  rerank?: (selected: SelectedLesson[], summary: (id: string) => string) => Promise<{ selected: SelectedLesson[]; outcome: RerankOutcome }>;
 }
 
 export interface PreflightResult {
@@ -34,6 +37,7 @@ export interface PreflightResult {
 
 const NO_MATCH = 'No lesson is relevant enough to this task (nothing passed the relevance floor).';
 const NO_TRIGGER = 'No lesson has a trigger matching this tool, path or command.';
+const NO_APPROVED = 'The reviewer found none of the selected lessons applicable to this task.';
 
 /** Ranks and selects; pure apart from the lazy reads behind `index`. */
 export function selectFromIndex(
@@ -59,6 +63,8 @@ export function selectFromIndex(
       score: Math.round(ranked.score * 1000) / 1000,
       reasons: explain(ranked, record, (doc) => index.record(doc).id),
       checklist: record.checklist,
+      kind: record.kind ?? null,
+      insight: record.insight ?? null,
     };
   });
   return { selected, records };
@@ -124,19 +130,22 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     project: options.project,
   };
   const chosen = await selectInRepository(root, input, policy, options.now, options.limit);
-  const { selected, records, digest } = chosen;
+  const { records, digest } = chosen;
   const hook = isHookMode(input);
+  const summary = (id: string): string => records.get(id)?.summary ?? '';
+  const reranked = options.rerank && !hook ? await options.rerank(chosen.selected, summary) : undefined;
+  const selected = reranked?.selected ?? chosen.selected;
   const full: PreflightReport = {
     ...input,
     paths: [...input.paths],
     mode: hook ? 'hook' : 'task',
     selected,
     omitted_by_budget: 0,
-    message: selected.length > 0 ? null : hook ? NO_TRIGGER : NO_MATCH,
+    message: selected.length > 0 ? null : hook ? NO_TRIGGER : chosen.selected.length > 0 ? NO_APPROVED : NO_MATCH,
     index_digest: digest,
     receipt: RECEIPT_FILE,
+    ...(reranked ? { rerank: reranked.outcome } : {}),
   };
-  const summary = (id: string): string => records.get(id)?.summary ?? '';
   const { report, output } = renderWithinBudget(full, options.format, options.budget, summary);
   writeReceiptText(root, formatJson(makeReceipt(input, report.selected.map((lesson) => lesson.id), digest, options.now)));
   return { report, output, warning: chosen.warning };

@@ -1,4 +1,5 @@
-import type { Level, Severity, Status } from '../lesson/model.js';
+import type { Insight, Kind, Level, Severity, Status } from '../lesson/model.js';
+import type { RerankOutcome } from './rerank.js';
 
 /** One lesson as preflight shows it; also the shape of `selected[]` in --json. */
 export interface SelectedLesson {
@@ -11,6 +12,9 @@ export interface SelectedLesson {
   score: number;
   reasons: string[];
   checklist: string[];
+  /** Always set by preflight (null when the lesson declares none); other callers may leave them out. */
+  kind?: Kind | null;
+  insight?: Insight | null;
 }
 
 export interface PreflightReport {
@@ -28,4 +32,6 @@ export interface PreflightReport {
   message: string | null;
   index_digest: string;
   receipt: string;
+  /** Set with --rerank: what the reviewer decided, or why the plain ranking stands. */
+  rerank?: RerankOutcome;
 }

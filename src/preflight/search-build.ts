@@ -121,6 +121,8 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
       checklist: entry.checklist,
       summary: entry.summary,
       keywords: entry.triggers.keywords,
+      kind: entry.kind,
+      insight: entry.insight,
     };
     return encoder.encode(JSON.stringify(record));
   });

@@ -1,4 +1,4 @@
-import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
+import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
 
 /**
  * The search index preflight queries, as one byte layout that lives in memory (built from
@@ -63,6 +63,9 @@ export interface DocRecord {
   checklist: string[];
   summary: string;
   keywords: string[];
+  /** Absent in caches written before the field existed. */
+  kind?: Kind | null;
+  insight?: Insight | null;
 }
 
 export interface TriggerRow {

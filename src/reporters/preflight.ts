@@ -34,22 +34,41 @@ function omittedNote(report: PreflightReport): string[] {
   return [`(${n} lower-ranked lesson${n === 1 ? '' : 's'} left out to fit the --budget)`];
 }
 
+/** The kind and insight a lesson declares, when it declares them: `warning · critical error`. */
+function labels(lesson: SelectedLesson): string[] {
+  return [lesson.kind ?? null, lesson.insight?.replace(/_/g, ' ') ?? null].filter((label): label is string => label !== null);
+}
+
 function checklistOrSummary(lesson: SelectedLesson, summary: (id: string) => string): string[] {
   return lesson.checklist.length > 0 ? lesson.checklist.map((item) => `- [ ] ${item}`) : [`summary: ${summary(lesson.id)}`];
+}
+
+/** What --rerank did: the lessons the reviewer turned down, or why its verdicts were not used. */
+function rerankNote(report: PreflightReport): string[] {
+  const rerank = report.rerank;
+  if (!rerank) return [];
+  if (rerank.status === 'failed') {
+    return [`rerank: the reviewer failed, so this is the plain ranking: ${rerank.problem?.message ?? 'no answer'}`, ...(rerank.problem ? [`  fix: ${rerank.problem.fix}`] : [])];
+  }
+  const n = report.selected.length;
+  return [
+    `rerank: the reviewer kept ${n} of ${n + rerank.dropped.length} lesson${n + rerank.dropped.length === 1 ? '' : 's'}`,
+    ...rerank.dropped.map((item) => `  dropped ${item.id}: ${item.applicability}`),
+  ];
 }
 
 export function formatText(report: PreflightReport, summary: (id: string) => string): string {
   const context = describeContext(report);
   if (report.selected.length === 0) {
-    return [`lessons preflight: no lessons for ${context}`, report.message ?? '', ...omittedNote(report), `receipt: ${report.receipt}`].filter(Boolean).join('\n') + '\n';
+    return [`lessons preflight: no lessons for ${context}`, report.message ?? '', ...rerankNote(report), ...omittedNote(report), `receipt: ${report.receipt}`].filter(Boolean).join('\n') + '\n';
   }
   const n = report.selected.length;
-  const lines = [`lessons preflight: ${n} lesson${n === 1 ? '' : 's'} for ${context}`];
+  const lines = [`lessons preflight: ${n} lesson${n === 1 ? '' : 's'} for ${context}`, ...rerankNote(report)];
   for (const group of grouped(report)) {
     lines.push('', group.title);
     for (const { rank, lesson } of group.lessons) {
       lines.push(`${String(rank).padStart(3)}. ${lesson.title}`);
-      lines.push(`     ${lesson.id} · ${lesson.status} · ${lesson.severity} · ${lesson.path}`);
+      lines.push(`     ${[lesson.id, lesson.status, lesson.severity, ...labels(lesson), lesson.path].join(' · ')}`);
       lines.push(`     why: ${lesson.reasons.join('; ')}`);
       for (const item of checklistOrSummary(lesson, summary)) lines.push(`     ${item}`);
     }
@@ -61,7 +80,8 @@ export function formatText(report: PreflightReport, summary: (id: string) => str
 const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
 export function formatMarkdown(report: PreflightReport, summary: (id: string) => string): string {
-  const lines = [`### Lessons preflight: ${describeContext(report)}`, ''];
+  const note = rerankNote(report);
+  const lines = [`### Lessons preflight: ${describeContext(report)}`, '', ...(note.length > 0 ? [...note, ''] : [])];
   if (report.selected.length === 0) {
     lines.push(`No lessons selected. ${report.message ?? ''}`.trim(), ...omittedNote(report));
     return lines.join('\n') + '\n';
@@ -69,7 +89,7 @@ export function formatMarkdown(report: PreflightReport, summary: (id: string) =>
   for (const group of grouped(report)) {
     lines.push(`**${group.title}**`, '');
     for (const { lesson } of group.lessons) {
-      lines.push(`- **${lesson.title}** (${code(lesson.id)}, ${lesson.status}, ${lesson.severity}): ${lesson.reasons.join('; ')}`);
+      lines.push(`- **${lesson.title}** (${[code(lesson.id), lesson.status, lesson.severity, ...labels(lesson)].join(', ')}): ${lesson.reasons.join('; ')}`);
       for (const item of checklistOrSummary(lesson, summary)) lines.push(`  ${item}`);
     }
     lines.push('');

@@ -1,13 +1,13 @@
 import type { Draft } from '../capture/store.js';
-import { CHECKLIST_HEADING, type Severity } from '../lesson/model.js';
+import { CHECKLIST_HEADING, type Insight, type Severity } from '../lesson/model.js';
 import { slugify } from '../lesson/new.js';
 import type { ReviewPolicy } from '../policy/policy.js';
 import type { ReviewerProblem } from './findings.js';
 import { byteLength, chooseDelimiter, cutToBytes, dataBlock, dataPreamble } from './prompt.js';
 import { askReviewer } from './run.js';
 
-export const INSIGHT_TYPES = ['critical_error', 'best_practice', 'domain_knowledge'] as const;
-export type InsightType = (typeof INSIGHT_TYPES)[number];
+/** What the log shows: an error to generalise into a lesson, or a success to draw a best practice from. */
+export type LogOutcome = 'error' | 'success';
 
 /** The answer `schemas/lesson-draft.schema.json` describes, once validated. */
 export interface LessonDraftAnswer {
@@ -16,7 +16,7 @@ export interface LessonDraftAnswer {
   trigger_conditions: string;
   suggested_fix: string;
   checklist: string[];
-  type: InsightType;
+  type: Insight;
   severity: Severity;
   confidence: number;
   tags: string[];
@@ -29,6 +29,14 @@ const EXTRACT_INSTRUCTIONS = [
   'which it applies, the fix, and a short checklist. Set confidence low (under 0.5) when the log shows no clear,',
   'reusable cause (a flaky network, a typo fixed in passing, too little context). Do not copy secrets, tokens,',
   'host names or personal data from the log into the lesson.',
+].join('\n');
+
+const SUCCESS_INSTRUCTIONS = [
+  'Below is the log of work in a software project that succeeded. Draw from it one best practice that would help',
+  'other work succeed the same way: not a retelling of this run, but what to do or check next time. Name the',
+  'situation in which it applies, the practice, and a short checklist. Answer with type "best_practice". Set',
+  'confidence low (under 0.5) when the log shows nothing reusable (a routine run, luck, too little context). Do not',
+  'copy secrets, tokens, host names or personal data from the log into the lesson.',
 ].join('\n');
 
 const ANSWER_SHAPE =
@@ -45,10 +53,11 @@ export function boundLog(log: string, maxBytes: number): { text: string; cut: bo
   return { text: `${head}\n[… ${start - byteLength(head)} bytes of the log cut …]\n${tailBytes.subarray(start).toString('utf8')}`, cut: true };
 }
 
-export function buildDraftPrompt(log: string, maxBytes: number): string {
+export function buildDraftPrompt(log: string, maxBytes: number, outcome: LogOutcome = 'error'): string {
   const { text } = boundLog(log, Math.max(1024, maxBytes - 2048));
   const token = chooseDelimiter([text]);
-  return `${EXTRACT_INSTRUCTIONS}\n\n${dataPreamble(token)}\n\n${ANSWER_SHAPE}\n\n${dataBlock(token, 'error-log', text)}`;
+  const instructions = outcome === 'error' ? EXTRACT_INSTRUCTIONS : SUCCESS_INSTRUCTIONS;
+  return `${instructions}\n\n${dataPreamble(token)}\n\n${ANSWER_SHAPE}\n\n${dataBlock(token, `${outcome}-log`, text)}`;
 }
 
 /** Lower-case tags the lesson format accepts, the insight type among them. */
@@ -64,15 +73,19 @@ export function lessonConfidence(confidence: number): number {
   return Math.min(5, Math.max(1, Math.round(confidence * 5)));
 }
 
-/** The validated answer as a candidate case: sections from its fields, provenance at the end. */
-export function draftFromAnswer(answer: LessonDraftAnswer): Draft {
+/**
+ * The validated answer as a candidate case: sections from its fields, provenance at the end.
+ * From a success log the lesson is a best practice whatever type the reviewer chose.
+ */
+export function draftFromAnswer(answer: LessonDraftAnswer, outcome: LogOutcome = 'error'): Draft {
+  const insight: Insight = outcome === 'success' ? 'best_practice' : answer.type;
   const checklist = answer.checklist.map((item) => item.replace(/\s+/g, ' ').trim()).filter(Boolean);
   const body = [
     '## Situation',
     '',
     answer.trigger_conditions.trim(),
     '',
-    '## Mistake',
+    outcome === 'success' ? '## Practice' : '## Mistake',
     '',
     answer.lesson.trim(),
     '',
@@ -86,14 +99,15 @@ export function draftFromAnswer(answer: LessonDraftAnswer): Draft {
     '',
     '## Source',
     '',
-    `Drafted by \`lessons capture --from-error\` from an error log (${answer.type.replace(/_/g, ' ')}, reviewer confidence ${answer.confidence.toFixed(2)}). Check it before accepting it.`,
+    `Drafted by \`lessons capture --from-${outcome}\` from ${outcome === 'error' ? 'an error' : 'a success'} log (${insight.replace(/_/g, ' ')}, reviewer confidence ${answer.confidence.toFixed(2)}). Check it before accepting it.`,
     '',
   ].join('\n');
   const keywords = [...new Set(answer.keywords.map((word) => word.replace(/\s+/g, ' ').trim().toLowerCase()).filter(Boolean))];
   return {
     title: answer.title.replace(/\s+/g, ' ').trim().slice(0, 200),
     summary: answer.lesson.replace(/\s+/g, ' ').trim(),
-    tags: draftTags(answer),
+    tags: draftTags({ ...answer, type: insight }),
+    insight,
     severity: answer.severity,
     body,
     triggers: keywords.length === 0 ? {} : { keywords },
@@ -107,13 +121,14 @@ export type Extraction =
   | { kind: 'problem'; problem: ReviewerProblem };
 
 /** Asks the reviewer to generalise `log` into a lesson; below `min_confidence` there is no draft. */
-export async function extractLesson(options: { root: string; review: ReviewPolicy; log: string }): Promise<Extraction> {
-  const prompt = buildDraftPrompt(options.log, options.review.max_prompt_bytes);
+export async function extractLesson(options: { root: string; review: ReviewPolicy; log: string; outcome?: LogOutcome }): Promise<Extraction> {
+  const outcome = options.outcome ?? 'error';
+  const prompt = buildDraftPrompt(options.log, options.review.max_prompt_bytes, outcome);
   const answer = await askReviewer({ root: options.root, review: options.review, schema: 'lesson-draft', prompt });
   if (!answer.ok) return { kind: 'problem', problem: answer.problem };
   const draft = answer.data as LessonDraftAnswer;
   if (draft.confidence < options.review.min_confidence || draft.title.trim() === '') {
     return { kind: 'low-confidence', answer: draft, minConfidence: options.review.min_confidence };
   }
-  return { kind: 'draft', answer: draft, draft: draftFromAnswer(draft) };
+  return { kind: 'draft', answer: draft, draft: draftFromAnswer(draft, outcome) };
 }

@@ -8,7 +8,7 @@ import type { ReviewPolicy } from '../policy/policy.js';
 import { validateAgainst, type SchemaName } from '../schema/validate.js';
 import type { ReviewerProblem } from './findings.js';
 
-export type ReviewerSchema = Extract<SchemaName, 'semantic-review' | 'lesson-draft'>;
+export type ReviewerSchema = Extract<SchemaName, 'semantic-review' | 'lesson-draft' | 'lesson-rerank' | 'ask-answer'>;
 
 export interface ReviewerCall {
   root: string;

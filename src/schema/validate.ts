@@ -4,7 +4,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { packageFile } from '../package-root.js';
 
-export type SchemaName = 'lesson' | 'index' | 'policy' | 'semantic-review' | 'lesson-draft' | 'evals' | 'sources-lock' | 'source-applications';
+export type SchemaName = 'lesson' | 'index' | 'policy' | 'semantic-review' | 'lesson-draft' | 'evals' | 'sources-lock' | 'source-applications' | 'lesson-rerank' | 'ask-answer';
 
 export interface SchemaError {
   /** JSON pointer of the field, `''` for the whole document. */

@@ -7,6 +7,8 @@ import { markdownSections } from '../../src/ask/sources.js';
 import { MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { runCli, writeFiles } from '../helpers/repo.js';
 
+const NOW = new Date('2026-11-21T12:00:00Z');
+
 const REFERENCE = `# Release flow
 
 Intro.
@@ -24,10 +26,11 @@ describe('lessons ask', () => {
   it('finds the best two sources per question with excerpts, from lessons and references/', async () => {
     const root = await hookRepo();
     writeFiles(root, { 'references/release-flow.md': REFERENCE });
-    const [staging, bump] = await askQuestions({ cwd: root, questions: ['When is the staging database reset?', 'how do we do a version bump of the manifest'] });
+    const [staging, bump] = (await askQuestions({ cwd: root, questions: ['When is the staging database reset?', 'how do we do a version bump of the manifest'] })).questions;
     expect(staging).toEqual({
       question: 'When is the staging database reset?',
       found: true,
+      answer: null,
       sources: [{ path: 'references/release-flow.md', title: 'Staging database', excerpt: 'The staging database is reset every night at 02:00 UTC from an anonymised production snapshot.', score: expect.any(Number) }],
     });
     expect(bump!.sources[0]).toMatchObject({ path: `lessons/cases/${MANIFEST_ID}.md`, title: 'Version bump missed the manifest' });
@@ -35,21 +38,32 @@ describe('lessons ask', () => {
 
   it('says "not found" when the question matches nothing', async () => {
     const root = await hookRepo();
-    expect(await askQuestions({ cwd: root, questions: ['what colour is the office carpet'] })).toEqual([{ question: 'what colour is the office carpet', found: false, sources: [] }]);
+    expect(await askQuestions({ cwd: root, questions: ['what colour is the office carpet'] })).toEqual({
+      method: 'words',
+      reviewer_problem: null,
+      questions: [{ question: 'what colour is the office carpet', found: false, answer: null, sources: [] }],
+    });
   });
 
-  it('--record stores the answer once; the next ask finds it; short answers are refused', async () => {
+  it('--record stores a dated answer with its provenance once; a newer answer supersedes the older, both kept', async () => {
     const root = await hookRepo();
     const question = 'Which Postgres version runs in production?';
     const answer = 'Production runs Postgres 16.4 on the managed cluster; staging mirrors it.';
-    expect(await recordAnswer({ cwd: root, question, answer })).toEqual({ path: 'references/answers/which-postgres-version-runs-in-production.md', outcome: 'written' });
-    expect(fs.readFileSync(path.join(root, 'references/answers/which-postgres-version-runs-in-production.md'), 'utf8')).toBe(`# ${question}\n\n${answer}\n`);
-    expect(await recordAnswer({ cwd: root, question, answer })).toEqual({ path: 'references/answers/which-postgres-version-runs-in-production.md', outcome: 'exists' });
-    expect((await recordAnswer({ cwd: root, question, answer: `${answer} Upgraded in May.` })).path).toBe('references/answers/which-postgres-version-runs-in-production-2.md');
-    const [found] = await askQuestions({ cwd: root, questions: ['what postgres version is in production'] });
-    expect(found!.sources.map((s) => s.path).sort()).toEqual(['references/answers/which-postgres-version-runs-in-production-2.md', 'references/answers/which-postgres-version-runs-in-production.md']);
-    expect(found!.sources.map((s) => s.excerpt)).toContain(answer);
-    await expect(recordAnswer({ cwd: root, question, answer: 'Postgres 16.' })).rejects.toMatchObject({ exitCode: 1, message: expect.stringContaining('at least 20 characters') });
+    const first = await recordAnswer({ cwd: root, question, answer, now: NOW });
+    expect(first).toEqual({ path: 'references/answers/which-postgres-version-runs-in-production.md', outcome: 'written', superseded: [] });
+    const firstFile = path.join(root, first.path);
+    expect(fs.readFileSync(firstFile, 'utf8')).toBe(
+      `# ${question}\n\n${answer}\n\nQuestion: ${question}\nAnswered: 2026-11-21\nProvenance: a person, recorded with lessons ask --record\n`,
+    );
+    expect(await recordAnswer({ cwd: root, question, answer, now: NOW })).toEqual({ path: first.path, outcome: 'exists', superseded: [] });
+    const newer = `${answer} Upgraded to 17.0 in May.`;
+    const second = await recordAnswer({ cwd: root, question, answer: newer, provenance: 'the platform team, in the weekly sync', now: NOW });
+    expect(second).toEqual({ path: 'references/answers/which-postgres-version-runs-in-production-2.md', outcome: 'written', superseded: [first.path] });
+    expect(fs.readFileSync(firstFile, 'utf8')).toContain(`# ${question}\n\nSuperseded: 2026-11-21 by references/answers/which-postgres-version-runs-in-production-2.md\n\n${answer}\n`);
+    expect(fs.readFileSync(path.join(root, second.path), 'utf8')).toContain('Provenance: the platform team, in the weekly sync\n');
+    const [found] = (await askQuestions({ cwd: root, questions: ['what postgres version is in production'] })).questions;
+    expect(found!.sources.map((s) => s.path)).toEqual([second.path]);
+    await expect(recordAnswer({ cwd: root, question, answer: 'Postgres 16.', now: NOW })).rejects.toMatchObject({ exitCode: 1, message: expect.stringContaining('at least 20 characters') });
   });
 
   it('keeps the excerpts of all questions under the total cap', () => {
@@ -76,7 +90,9 @@ describe('lessons ask (built binary)', () => {
     writeFiles(root, { 'references/release-flow.md': REFERENCE });
     const result = runCli(['ask', 'When is the staging database reset?', 'what colour is the office carpet'], { cwd: root });
     expect(result).toEqual({
-      stdout: `Q: When is the staging database reset?
+      stdout: `decided by word matching
+Q: When is the staging database reset?
+  found in the repository:
   1. references/release-flow.md (Staging database)
      The staging database is reset every night at 02:00 UTC from an anonymised production snapshot.
 Q: what colour is the office carpet
@@ -87,7 +103,7 @@ Q: what colour is the office carpet
       exitCode: 0,
     });
     const json = JSON.parse(runCli(['ask', '--json', 'what colour is the office carpet'], { cwd: root }).stdout);
-    expect(json).toEqual({ questions: [{ question: 'what colour is the office carpet', found: false, sources: [] }] });
+    expect(json).toEqual({ method: 'words', reviewer_problem: null, questions: [{ question: 'what colour is the office carpet', found: false, answer: null, sources: [] }] });
   });
 
   it('--record refuses a short answer with exit 1 and a missing --answer with exit 2', async () => {

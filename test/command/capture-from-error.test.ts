@@ -45,6 +45,7 @@ describe('lessons capture --from-error', () => {
       confidence: 4,
       occurrences: 1,
       tags: ['python', 'dependencies', 'peft', 'critical-error'],
+      insight: 'critical_error',
       triggers: { tools: [], paths: [], commands: [], keywords: ['lora', 'peft'] },
     });
     expect(item!.lesson.body).toContain('- [ ] peft is listed in requirements.txt');

@@ -31,7 +31,7 @@ describe('storeDrafts', () => {
   it('bumps occurrences and last_seen of a lesson with the same normalised title, saying which', async () => {
     const root = tempLessonsRepo(lessonFile({ id: 'case-a', title: 'Version bump missed the manifest', occurrences: 2, last_seen: '2026-01-01' }));
     const outcomes = await storeDrafts({ cwd: root, drafts: [draft('version bump: missed the manifests')], now });
-    expect(outcomes).toEqual([{ action: 'bumped', id: 'case-a', path: 'lessons/cases/case-a.md', duplicateOf: 'case-a', similarity: 1 }]);
+    expect(outcomes).toEqual([{ action: 'bumped', id: 'case-a', path: 'lessons/cases/case-a.md', duplicateOf: 'case-a', similarity: 1, occurrences: 3 }]);
     expect([lesson(root, 'case-a')!.occurrences, lesson(root, 'case-a')!.last_seen]).toEqual([3, '2026-11-21']);
   });
 

@@ -11,14 +11,18 @@ const CREATED = [
   'lessons/patterns/.gitkeep',
   'lessons/principles/.gitkeep',
   'schemas/evals.schema.json',
+  'schemas/ask-answer.schema.json',
   'schemas/index.schema.json',
   'schemas/lesson-draft.schema.json',
+  'schemas/lesson-rerank.schema.json',
   'schemas/lesson.schema.json',
   'schemas/policy.schema.json',
   'schemas/semantic-review.schema.json',
   'schemas/source-applications.schema.json',
   'schemas/sources-lock.schema.json',
   'policy/workflow-policy.json',
+  'references/spec-first-flow.md',
+  'references/review-flow.md',
   '.github/workflows/lessons.yml',
   '.gitignore',
   '.gitattributes',
@@ -35,6 +39,11 @@ describe('lessons init', () => {
     expect(fs.readFileSync(path.join(root, 'policy/workflow-policy.json'), 'utf8')).toBe(fs.readFileSync(path.join(PACKAGE_ROOT, 'policy/workflow-policy.json'), 'utf8'));
     expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8')).toBe('.lessons/\n');
     expect(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8')).toContain(AGENTS_BLOCK);
+    // The reference documents the block points to come with it.
+    for (const rel of ['references/spec-first-flow.md', 'references/review-flow.md']) {
+      expect(AGENTS_BLOCK).toContain(rel);
+      expect(fs.readFileSync(path.join(root, rel), 'utf8')).toBe(fs.readFileSync(path.join(PACKAGE_ROOT, rel), 'utf8'));
+    }
     const second = await initRepo({ cwd: root, force: false });
     expect(second.entries.every((entry) => entry.action === 'skipped')).toBe(true);
     git(root, 'add', '-A');

@@ -29,13 +29,29 @@ describe('lint: lifecycle rules over the whole tree', () => {
     ).toEqual([]);
   });
 
-  it('flags a pattern without enough evidence and a principle without three contexts, even as candidates', async () => {
+  it('warns about candidate patterns and principles without their evidence yet (candidates are proposals)', async () => {
     expect(
       await findingsOf(
         {
           ...cases,
           ...lessonFile({ id: 'pattern-p', level: 'pattern', status: 'candidate', source_case_ids: ['case-a'] }),
           ...lessonFile({ id: 'principle-q', level: 'principle', status: 'candidate', source_pattern_ids: ['pattern-p'] }),
+        },
+        ['evidence'],
+      ),
+    ).toEqual([
+      'lessons/patterns/pattern-p.md:10 warning [evidence] a candidate pattern without the evidence yet: needs 2 independent cases, has 1; it cannot be accepted until it has it',
+      'lessons/principles/principle-q.md:10 warning [evidence] a candidate principle without the evidence yet: needs 3 validated applications in distinct contexts across its source patterns, has 0 in 0 contexts: record more with `lessons apply <pattern-id> --context <name> --ref <PR>`; it cannot be accepted until it has it',
+    ]);
+  });
+
+  it('flags validated patterns and principles without their evidence as errors', async () => {
+    expect(
+      await findingsOf(
+        {
+          ...cases,
+          ...lessonFile({ id: 'pattern-p', level: 'pattern', source_case_ids: ['case-a'] }),
+          ...lessonFile({ id: 'principle-q', level: 'principle', status: 'canonical', source_pattern_ids: ['pattern-p'] }),
         },
         ['evidence'],
       ),

@@ -50,12 +50,13 @@ last_seen: 2026-11-21
     expect(runCli(['index', '--check'], { cwd: root }).exitCode).toBe(0);
   });
 
-  it('never overwrites: the same title twice gets a fresh id', async () => {
+  it('never overwrites: the same title twice, forced past the duplicate check, gets a fresh id', async () => {
     const root = tempLessonsRepo();
     const options = { cwd: root, title: 'Same title', level: 'pattern' as const, tags: [], severity: 'medium' as const, now: NOW };
     const first = await newLesson(options);
     const before = fs.readFileSync(path.join(root, first.path), 'utf8');
-    const second = await newLesson(options);
+    await expect(newLesson(options)).rejects.toMatchObject({ code: 'REFUSED', exitCode: 1 });
+    const second = await newLesson({ ...options, force: true });
     expect([first.id, second.id]).toEqual(['pattern-same-title', 'pattern-same-title-2']);
     expect(fs.readFileSync(path.join(root, first.path), 'utf8')).toBe(before);
   });

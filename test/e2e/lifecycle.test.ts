@@ -43,6 +43,7 @@ describe('lifecycle commands through the built binary', () => {
       stderr: '',
       exitCode: 0,
     });
+    expect(runCli(['accept', 'pattern-one-version'], { cwd: root }).exitCode).toBe(0);
     runCli(['apply', 'pattern-one-version', '--context', 'web', '--ref', 'PR #1', '--date', '2026-11-01'], { cwd: root });
     expect(runCli(['apply', 'pattern-one-version', '--context', 'web', '--ref', 'PR #2', '--date', '2026-11-02'], { cwd: root }).stdout).toBe(
       'recorded pattern-one-version in web (PR #2, 2026-11-02)\n' +
@@ -54,6 +55,57 @@ describe('lifecycle commands through the built binary', () => {
     );
     expect(runCli(['retire', 'case-a'], { cwd: root })).toMatchObject({ exitCode: 2, stderr: 'lessons: say what replaces the lesson or why it no longer holds: --superseded-by <id> or --reason "..."\n' });
     expect(runCli(['index', '--check'], { cwd: root }).exitCode).toBe(0);
+  });
+
+  it('apply: refused on a candidate pattern (exit 1), with the command that accepts it', () => {
+    const root = tempLessonsRepo({
+      ...lessonFile({ id: 'case-a' }),
+      ...lessonFile({ id: 'case-b' }),
+      ...lessonFile({ id: 'pattern-p', level: 'pattern', status: 'candidate', last_validated_at: undefined, source_case_ids: ['case-a', 'case-b'] }),
+    });
+    expect(runCli(['apply', 'pattern-p', '--context', 'web', '--ref', 'PR #1'], { cwd: root })).toEqual({
+      stdout: '',
+      stderr: 'lessons: `pattern-p` is a candidate pattern: only applications of validated patterns count; review it and run `lessons accept pattern-p` first\n',
+      exitCode: 1,
+    });
+  });
+
+  it('promote --to principle: refused while a source pattern has an empty checklist (exit 1)', () => {
+    const applications = [
+      { context: 'web', ref: 'PR #1', validated_at: '2026-10-01' },
+      { context: 'api', ref: 'PR #2', validated_at: '2026-10-02' },
+      { context: 'cli', ref: 'PR #3', validated_at: '2026-10-03' },
+    ];
+    const root = tempLessonsRepo({
+      ...lessonFile({ id: 'case-a' }),
+      ...lessonFile({ id: 'case-b' }),
+      ...lessonFile({ id: 'pattern-p', level: 'pattern', source_case_ids: ['case-a', 'case-b'], applications }, NO_CHECKLIST),
+    });
+    expect(runCli(['promote', 'pattern-p', '--to', 'principle', '--title', 'One source of truth'], { cwd: root })).toEqual({
+      stdout: '',
+      stderr: 'lessons: cannot promote to a principle: `pattern-p` has an empty Prevention Checklist; a principle gathers the checks its patterns proved, so write them first\n',
+      exitCode: 1,
+    });
+    const fixed = tempLessonsRepo({
+      ...lessonFile({ id: 'case-a' }),
+      ...lessonFile({ id: 'case-b' }),
+      ...lessonFile({ id: 'pattern-p', level: 'pattern', source_case_ids: ['case-a', 'case-b'], applications }),
+    });
+    expect(runCli(['promote', 'pattern-p', '--to', 'principle', '--title', 'One source of truth'], { cwd: fixed }).exitCode).toBe(0);
+  });
+
+  it('lint: a candidate pattern without its evidence is a warning, a validated one an error', () => {
+    const root = tempLessonsRepo({
+      ...lessonFile({ id: 'case-a' }),
+      ...lessonFile({ id: 'pattern-p', level: 'pattern', status: 'candidate', last_validated_at: undefined, source_case_ids: ['case-a'] }),
+    });
+    const warned = runCli(['lint'], { cwd: root });
+    expect(warned.exitCode).toBe(0);
+    expect(warned.stdout + warned.stderr).toContain('a candidate pattern without the evidence yet: needs 2 independent cases, has 1');
+    const strict = tempLessonsRepo({ ...lessonFile({ id: 'case-a' }), ...lessonFile({ id: 'pattern-p', level: 'pattern', source_case_ids: ['case-a'] }) });
+    const failed = runCli(['lint'], { cwd: strict });
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stdout + failed.stderr).toContain('not enough evidence for a pattern: needs 2 independent cases, has 1');
   });
 
   it('capture reads standard input and reports created and bumped lessons', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAPTURE_READ_ONLY } from '../../src/mcp/server.js';
+import { CAPTURE_READ_ONLY, RECORD_READ_ONLY } from '../../src/mcp/server.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { BIN, runCli, tempDir, writeFiles } from '../helpers/repo.js';
 
@@ -27,10 +27,10 @@ function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
 const LESSON_BLOCK = '[LESSON]\nCache key ignored the lockfile\n- Key the CI cache on the lockfile hash\n[/LESSON]';
 
 describe('lessons mcp (built binary, SDK client over stdio)', () => {
-  it('lists preflight, search, show and capture', async () => {
+  it('lists preflight, search, show, capture and record_answer', async () => {
     const client = await connect(await hookRepo());
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['capture', 'preflight', 'search', 'show']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['capture', 'preflight', 'record_answer', 'search', 'show']);
     expect(tools.find((tool) => tool.name === 'preflight')!.inputSchema.required).toEqual(['task']);
   });
 
@@ -63,6 +63,21 @@ describe('lessons mcp (built binary, SDK client over stdio)', () => {
     const captured = await writable.callTool({ name: 'capture', arguments: { text: LESSON_BLOCK } });
     expect(captured.isError).toBeFalsy();
     expect(textOf(captured)).toMatch(/^captured lessons\/cases\/case-\d{4}-\d{2}-\d{2}-cache-key-ignored-the-lockfile\.md$/);
+  });
+
+  it('record_answer keeps a person\'s answer (write mode only), and search finds it next time', async () => {
+    const root = await hookRepo();
+    const args = { question: 'Which region does production run in?', answer: 'Production runs in eu-west-1 (Ireland), with backups in eu-central-1.' };
+    const readOnly = await connect(root);
+    expect(await readOnly.callTool({ name: 'record_answer', arguments: args })).toMatchObject({ isError: true, content: [{ type: 'text', text: RECORD_READ_ONLY }] });
+    expect(fs.existsSync(path.join(root, 'references/answers'))).toBe(false);
+
+    const writable = await connect(root, ['--allow-write']);
+    const recorded = await writable.callTool({ name: 'record_answer', arguments: args });
+    expect(textOf(recorded)).toBe('recorded references/answers/which-region-does-production-run-in.md');
+    expect(fs.readFileSync(path.join(root, 'references/answers/which-region-does-production-run-in.md'), 'utf8')).toContain('Provenance: a person, recorded through the MCP record_answer tool\n');
+    const search = await writable.callTool({ name: 'search', arguments: { query: 'which region is production in' } });
+    expect(textOf(search)).toContain('references/answers/which-region-does-production-run-in.md');
   });
 
   it('outside a lessons repository it exits 2 with a message instead of serving', () => {

@@ -47,7 +47,7 @@ describe('lessons preflight (built binary)', () => {
     expect(json.exitCode).toBe(0);
     const data = JSON.parse(json.stdout) as { task: string; selected: Record<string, unknown>[] };
     expect(data.task).toBe('bump the plugin version');
-    expect(Object.keys(data.selected[0]!)).toEqual(['id', 'level', 'status', 'severity', 'title', 'path', 'score', 'reasons', 'checklist']);
+    expect(Object.keys(data.selected[0]!)).toEqual(['id', 'level', 'status', 'severity', 'title', 'path', 'score', 'reasons', 'checklist', 'kind', 'insight']);
     const markdown = runCli(['preflight', 'bump the plugin version', '--format', 'markdown', '-C', root]);
     expect(markdown.stdout).toMatch(/^### Lessons preflight: "bump the plugin version"\n/);
   });

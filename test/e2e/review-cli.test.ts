@@ -99,6 +99,6 @@ describe('lessons capture --from-error (built CLI)', () => {
     const root = repo({ command: fakeReviewer('draft') });
     const result = runCli(['-C', root, 'capture']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toBe('lessons: say what to capture: lessons capture <transcript|-> (lesson blocks in text), or lessons capture --from-error <log|->\n');
+    expect(result.stderr).toBe('lessons: say what to capture: lessons capture <transcript|-> (lesson blocks in text), lessons capture --from-error <log|->, or lessons capture --from-success <log|->\n');
   });
 });

@@ -25,6 +25,8 @@ export function indexEntry(fields: Partial<Omit<IndexEntry, 'triggers'>> & { id:
     last_validated_at: '2026-06-01',
     summary: '',
     project: null,
+    kind: null,
+    insight: null,
     checklist: ['Check the thing.'],
     source_case_ids: [],
     source_pattern_ids: [],

@@ -32,3 +32,11 @@ export async function waitUntilGone(pid: number): Promise<boolean> {
   }
   return !isAlive(pid);
 }
+
+/** Merges `review` into the repository's policy.review (the reviewer command, enabled, ...). */
+export function setReview(root: string, review: Record<string, unknown>): void {
+  const file = path.join(root, 'policy/workflow-policy.json');
+  const policy = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
+  policy.review = { ...policy.review, ...review };
+  fs.writeFileSync(file, JSON.stringify(policy, null, 2));
+}

@@ -10,6 +10,8 @@ describe('the AGENTS.md block', () => {
     expect(AGENTS_BLOCK).toContain('`lessons preflight "<task>"`');
     expect(AGENTS_BLOCK).toContain('first status update');
     expect(AGENTS_BLOCK).toContain('`lessons guard --stage final`');
+    expect(AGENTS_BLOCK).toContain('Before asking a person a question, run `lessons ask "<question>"`');
+    expect(AGENTS_BLOCK).toContain('`lessons spec new "<feature>"`');
   });
 
   it('is created, appended, kept, or replaced only with force, keeping the rest', () => {

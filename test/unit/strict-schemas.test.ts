@@ -49,7 +49,7 @@ function strictModeViolations(schema: unknown, at = '#'): string[] {
 }
 
 describe('strict structured-output schemas', () => {
-  it.each(['semantic-review', 'lesson-draft'] as const)('%s satisfies every strict-mode rule', (name) => {
+  it.each(['semantic-review', 'lesson-draft', 'lesson-rerank', 'ask-answer'] as const)('%s satisfies every strict-mode rule', (name) => {
     expect(strictModeViolations(readSchema(name))).toEqual([]);
   });
 

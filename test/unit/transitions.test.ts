@@ -68,17 +68,25 @@ describe('transitionFindings: level and evidence', () => {
     ]);
   });
 
-  it('accepts a new pattern with two independent cases, and refuses one without', () => {
+  it('accepts a new pattern with two independent cases, and refuses a validated one without', () => {
     expect(messages(cases, [...cases, at({ id: 'pattern-p', level: 'pattern', status: 'candidate', source_case_ids: ['case-a', 'case-b'] })])).toEqual([]);
     const dup = at({ id: 'case-c', duplicate_of: 'case-a' });
-    expect(messages([...cases, dup], [...cases, dup, at({ id: 'pattern-p', level: 'pattern', status: 'candidate', source_case_ids: ['case-a', 'case-c'] })])).toEqual([
+    expect(messages([...cases, dup], [...cases, dup, at({ id: 'pattern-p', level: 'pattern', source_case_ids: ['case-a', 'case-c'] })])).toEqual([
       'evidence: not enough evidence for a pattern: needs 2 independent cases, has 1 (case-a and case-c are duplicates of one incident)',
+    ]);
+  });
+
+  it('lets a candidate pattern or principle wait for its evidence, and asks for it when it leaves candidate', () => {
+    const proposal = at({ id: 'pattern-p', level: 'pattern', status: 'candidate', last_validated_at: undefined, source_case_ids: ['case-a'] });
+    expect(messages(cases, [...cases, proposal])).toEqual([]);
+    expect(messages([...cases, proposal], [...cases, at({ id: 'pattern-p', level: 'pattern', status: 'validated', last_validated_at: '2026-11-21', source_case_ids: ['case-a'] })])).toEqual([
+      'evidence: not enough evidence for a pattern: needs 2 independent cases, has 1',
     ]);
   });
 
   it('refuses a new principle without three contexts', () => {
     const pattern = at({ id: 'pattern-p', level: 'pattern', source_case_ids: ['case-a', 'case-b'], applications: [{ context: 'web', ref: 'PR #1', validated_at: '2026-10-01' }] });
-    expect(messages([...cases, pattern], [...cases, pattern, at({ id: 'principle-q', level: 'principle', status: 'candidate', source_pattern_ids: ['pattern-p'] })])).toEqual([
+    expect(messages([...cases, pattern], [...cases, pattern, at({ id: 'principle-q', level: 'principle', source_pattern_ids: ['pattern-p'] })])).toEqual([
       'evidence: not enough evidence for a principle: needs 3 validated applications in distinct contexts across its source patterns, has 1 in 1 context (web): record more with `lessons apply <pattern-id> --context <name> --ref <PR>`',
     ]);
   });

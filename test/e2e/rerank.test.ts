@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lessonFile } from '../helpers/lessons.js';
+import { PACKAGE_ROOT, runCli, tempLessonsRepo } from '../helpers/repo.js';
+import { fakeReviewer, setReview } from '../helpers/reviewer.js';
+
+function repo(command: string[]): string {
+  const root = tempLessonsRepo({
+    ...lessonFile({ id: 'case-manifest-version', title: 'Version bump missed the plugin manifest', tags: ['release', 'versioning'] }),
+    ...lessonFile({ id: 'case-release-tag', title: 'Release tag pushed before the version bump merged', tags: ['release'] }),
+  });
+  setReview(root, { command });
+  return root;
+}
+
+const TASK = 'bump the plugin version for the release';
+
+describe('lessons preflight --rerank (built CLI)', () => {
+  it('keeps only what the reviewer approves, shows why, and records only those in the receipt', () => {
+    const root = repo(fakeReviewer('rerank'));
+    const plain = JSON.parse(runCli(['preflight', TASK, '--json'], { cwd: root }).stdout) as { selected: { id: string }[] };
+    expect(plain.selected.map((lesson) => lesson.id).sort()).toEqual(['case-manifest-version', 'case-release-tag']);
+    const [first, second] = plain.selected.map((lesson) => lesson.id);
+
+    const result = runCli(['preflight', TASK, '--rerank', '--json'], { cwd: root });
+    expect(result.exitCode).toBe(0);
+    const data = JSON.parse(result.stdout) as { selected: { id: string; reasons: string[] }[]; rerank: unknown };
+    expect(data.selected.map((lesson) => lesson.id)).toEqual([first]);
+    expect(data.selected[0]!.reasons[0]).toBe(`reviewer: Applies: ${first} is about this task.`);
+    expect(data.rerank).toEqual({ status: 'applied', dropped: [{ id: second, applicability: 'Shares words with the task only.' }], problem: null });
+    const receipt = JSON.parse(fs.readFileSync(path.join(root, '.lessons/preflight/last.json'), 'utf8')) as { selected: string[] };
+    expect(receipt.selected).toEqual([first]);
+
+    const text = runCli(['preflight', TASK, '--rerank'], { cwd: root }).stdout;
+    expect(text).toContain(`rerank: the reviewer kept 1 of 2 lessons\n  dropped ${second}: Shares words with the task only.\n`);
+    expect(text).toContain(`why: reviewer: Applies: ${first} is about this task.`);
+  });
+
+  it('says so when the reviewer approves none', () => {
+    const root = repo(fakeReviewer('rerank'));
+    const result = runCli(['preflight', TASK, '--rerank'], { cwd: root, env: { FAKE_RERANK_KEEP: 'nothing-matches-this' } });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain('The reviewer found none of the selected lessons applicable to this task.');
+  });
+
+  it('falls back to the plain ranking when the reviewer fails, and says so', () => {
+    const root = repo(fakeReviewer('crash'));
+    const plain = JSON.parse(runCli(['preflight', TASK, '--json'], { cwd: root }).stdout) as { selected: { id: string }[] };
+    const result = runCli(['preflight', TASK, '--rerank', '--json'], { cwd: root });
+    expect(result.exitCode).toBe(0);
+    const data = JSON.parse(result.stdout) as { selected: { id: string }[]; rerank: { status: string; problem: { rule: string } } };
+    expect(data.selected.map((lesson) => lesson.id)).toEqual(plain.selected.map((lesson) => lesson.id));
+    expect(data.rerank).toMatchObject({ status: 'failed', problem: { rule: 'reviewer-failed' } });
+    const text = runCli(['preflight', TASK, '--rerank'], { cwd: root }).stdout;
+    expect(text).toContain('rerank: the reviewer failed, so this is the plain ranking: the reviewer exited with code 3: error: the model could not be reached');
+  });
+
+  it('an answer that breaks schemas/lesson-rerank.schema.json is a failure too', () => {
+    const root = repo(fakeReviewer('good'));
+    const data = JSON.parse(runCli(['preflight', TASK, '--rerank', '--json'], { cwd: root }).stdout) as { selected: unknown[]; rerank: { status: string; problem: { rule: string } } };
+    expect(data.selected).toHaveLength(2);
+    expect(data.rerank).toMatchObject({ status: 'failed', problem: { rule: 'reviewer-schema' } });
+  });
+
+  it('is not for hook mode, and the fast bundle does not carry the reviewer code', () => {
+    const root = repo(fakeReviewer('rerank'));
+    const result = runCli(['preflight', '--path', 'package.json', '--rerank'], { cwd: root });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('--rerank needs the task as text: it is not for hook mode');
+    const bundle = fs.readFileSync(path.join(PACKAGE_ROOT, 'dist/fast/preflight.js'), 'utf8');
+    expect(bundle).not.toContain('lesson-rerank');
+    expect(bundle).not.toContain('askReviewer');
+    // Nor the policy validation and ajv loader it needs.
+    expect(bundle).not.toContain('// dist/src/policy/validate-policy.js');
+    expect(bundle).not.toContain('// dist/src/schema/validate.js');
+  });
+});
