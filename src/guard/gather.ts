@@ -3,7 +3,8 @@ import { readReceiptText } from '../io/receipt-file.js';
 import { changesBetween, stagedChanges, worktreeChanges, type ChangedFile } from '../io/git/changes.js';
 import { commitsInRange } from '../io/git/log.js';
 import { resolveCommit, type GitRepo } from '../io/git/repo.js';
-import type { Gate, GateLevel, Policy } from '../policy/policy.js';
+import { readPolicyFile } from '../io/policy-file.js';
+import { resolvePolicy, type Gate, type GateLevel, type Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
 import type { IncidentPatterns } from './commits.js';
 import type { GateInput, QualityOutcome } from './gates.js';
@@ -143,8 +144,12 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     input.secrets = matches.filter((match) => !allowlist.has(match.fingerprint));
   }
   if (on('secrets') && profile.scansSources) {
+    // Every fetched source is scanned, as the working tree's policy names them (what
+    // `lessons sources update --locked` fetched), with the trusted policy's rules: scanning more
+    // never lets a change through.
     const { sourceSecrets } = await import('../sources/secrets.js');
-    input.secrets!.push(...sourceSecrets(root, policy, compiled(compileSecretRules(policy.secrets))));
+    const fetched = resolvePolicy(readPolicyFile(root).data).sources;
+    input.secrets!.push(...sourceSecrets(root, { ...policy, sources: fetched }, compiled(compileSecretRules(policy.secrets))));
   }
   if (on('quality')) input.quality = await runQuality(policy, root);
   if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, plan.now);

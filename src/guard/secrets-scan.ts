@@ -9,7 +9,7 @@ import { ID_PATTERN } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
 import { sha256 } from '../util/digest.js';
 import type { LessonCache } from './lesson-cache.js';
-import { scanDecoded, scanText, type CompiledRule, type SecretMatch } from './secrets.js';
+import { scanDecoded, scanText, type CompiledRule, type DecodedValue, type SecretMatch } from './secrets.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Files `lessons init` and `lessons export` fill with lesson text: a token in a lesson lands there too. */
@@ -24,13 +24,27 @@ function scanFile(rel: string, bytes: Uint8Array, rules: readonly CompiledRule[]
   const raw = text(bytes);
   const matches = scanText(rel, raw, rules, new Set());
   if (rel.endsWith('.json')) {
-    try {
-      matches.push(...scanDecoded(rel, [{ line: 1, value: JSON.parse(raw) as unknown }], rules, matches));
-    } catch {
-      // Not JSON after all: the raw scan is all there is.
-    }
+    // A line that holds a whole value (lessons/index.json has one lesson a line) is decoded on
+    // its own, so a match names its line; then the whole document, for what spans lines.
+    const values: DecodedValue[] = [];
+    raw.split('\n').forEach((line, n) => {
+      const value = parsedJson(line.trim().replace(/,$/, ''));
+      if (value !== undefined && typeof value === 'object') values.push({ line: n + 1, value });
+    });
+    const whole = parsedJson(raw);
+    if (whole !== undefined) values.push({ line: 1, value: whole });
+    matches.push(...scanDecoded(rel, values, rules, matches));
   }
   return matches;
+}
+
+function parsedJson(text: string): unknown {
+  if (!/^[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

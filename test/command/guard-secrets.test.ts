@@ -65,14 +65,16 @@ describe('the secrets gate cannot be stepped around', () => {
       [`.cursor/rules/lessons-${CASE_ID}.mdc`]: `---\ndescription: x\n---\n${fakeToken('aws')}\n`,
     });
     git(root, 'add', '-A');
-    const index = git(root, 'show', 'HEAD:lessons/index.json').replace('"summary": "', `"summary": "${yamlEscaped(token, 'u')} `);
+    const index = git(root, 'show', 'HEAD:lessons/index.json').replace(/"summary":\s*"/, (found) => `${found}${yamlEscaped(token, 'u')} `);
+    const tokenLine = index.split('\n').findIndex((line) => line.includes(yamlEscaped(token, 'u'))) + 1;
+    expect(tokenLine).toBeGreaterThan(0);
     writeFiles(root, { 'lessons/index.json': index });
     git(root, 'add', '-A');
     const secrets = brief(await preCommit(root), 'secrets');
     expect(secrets).toEqual([
       { rule: 'aws-access-key-id', file: `.cursor/rules/lessons-${CASE_ID}.mdc`, line: 4 },
       { rule: 'github-token', file: 'CLAUDE.md', line: 3 },
-      { rule: 'github-token', file: 'lessons/index.json', line: 1 },
+      { rule: 'github-token', file: 'lessons/index.json', line: tokenLine },
     ]);
   });
 });

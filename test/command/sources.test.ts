@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runLessons } from '../helpers/guard.js';
+import { fakeToken, runLessons } from '../helpers/guard.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 import { loadSourceLessons } from '../../src/sources/load.js';
@@ -315,7 +315,7 @@ describe('lessons sources: a platform repository and a service repository', { ti
 
   it('the ci guard reports a secret in a fetched source lesson like a local one', () => {
     const platform = platformRepo();
-    writeFiles(platform.work, { [`org/lessons/patterns/${PATTERN}.md`]: lessonText({ id: PATTERN, level: 'pattern', title: 'Pin', source_case_ids: ['case-2026-02-01-action-tag-moved', 'case-2026-03-01-action-tag-moved-again'] }, `## Prevention Checklist\n\n- [ ] Never paste AKIA${'Q'.repeat(16)} again.\n`) });
+    writeFiles(platform.work, { [`org/lessons/patterns/${PATTERN}.md`]: lessonText({ id: PATTERN, level: 'pattern', title: 'Pin', source_case_ids: ['case-2026-02-01-action-tag-moved', 'case-2026-03-01-action-tag-moved-again'] }, `## Prevention Checklist\n\n- [ ] Never paste ${fakeToken('aws')} again.\n`) });
     commit(platform.work, 'leak');
     git(platform.work, 'push', '-q', platform.bare, 'main');
     const service = initGitRepo(serviceRepo(platform.bare, lessonFile({ id: 'case-2026-01-01-example' })));

@@ -36,6 +36,6 @@ describe('lessons report --html / --format markdown (built binary)', () => {
     expect(folder.stderr).toContain('it is a folder');
     const format = runCli(['report', '--format', 'yaml'], { cwd: root });
     expect(format.exitCode).toBe(2);
-    expect(format.stderr).toContain('Choices');
+    expect(format.stderr).toContain('--format must be one of text, json, markdown');
   });
 });

@@ -20,7 +20,7 @@ describe('usage and environment problems are named, with the fix, exit 2', () =>
     const result = runCli(['show'], { cwd: tempLessonsRepo() });
     expect(result.exitCode).toBe(2);
     noTrace(result.stderr);
-    expect(result.stderr).toContain('run `lessons --help`');
+    expect(result.stderr).toContain('run `lessons help');
   });
 
   it('a .lessons/ that cannot be written: preflight, new and index name the path and the fix', () => {
