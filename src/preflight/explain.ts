@@ -12,6 +12,7 @@ const FIELD_ORDER: [Field, string][] = [
   ['keywords', 'trigger keywords'],
   ['summary', 'summary'],
   ['checklist', 'checklist'],
+  ['body', 'text'],
 ];
 
 function strongestField(bits: number): string {
@@ -27,7 +28,7 @@ function surfaceWord(record: DocRecord, term: string): string {
 
 function describeMatch(match: WordMatch, record: DocRecord): string {
   if (match.kind === 'exact') return `"${match.word}"`;
-  const how = match.kind === 'synonym' ? 'related' : match.kind === 'prefix' ? 'longer' : 'similar';
+  const how = match.kind === 'related' ? 'related' : match.kind === 'prefix' ? 'longer' : 'similar';
   return `"${match.word}" ~ "${surfaceWord(record, match.term)}" (${how})`;
 }
 

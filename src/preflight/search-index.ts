@@ -19,18 +19,24 @@ import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Level, type Severity, type 
  *             (promoted_into), 2 * lesson for one this was distilled from (promoted_from)
  *   postings  per term: u32 lesson numbers, f32 scores, u8 field bits (padded)
  *   docs      one JSON record per lesson (what the output shows)
- *   triggers  JSON [[lesson, tools, paths, commands], ...] for lessons with context triggers
+ *   triggers  JSON [[lesson, tools, paths, commands, phrases], ...] for lessons with path or
+ *             command triggers or keyword phrases (stemmed term lists of two or more words)
+ *   related   JSON {"term": ["corpus term", ...]}: thesaurus relatives of the corpus's terms
  */
 
-/** `tags` holds one-word tags; the words of compound tags (`distributed-systems`) only hint, as `tagWords`. */
-export const FIELDS = ['title', 'summary', 'tags', 'tagWords', 'checklist', 'keywords'] as const;
+/**
+ * `tags` holds one-word tags; the words of compound tags (`distributed-systems`) only hint, as
+ * `tagWords`. `body` is the rest of the lesson's text: Situation, Mistake, Root Cause, Fix and
+ * any other section but the checklist.
+ */
+export const FIELDS = ['title', 'summary', 'tags', 'tagWords', 'checklist', 'keywords', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
-export const FIELD_BOOST: Record<Field, number> = { title: 2, summary: 1, tags: 1.5, tagWords: 1, checklist: 0.8, keywords: 1.5 };
-export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4, tagWords: 32, checklist: 8, keywords: 16 };
+export const FIELD_BOOST: Record<Field, number> = { title: 2, summary: 1, tags: 1.5, tagWords: 1, checklist: 0.8, keywords: 1.5, body: 0.6 };
+export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4, tagWords: 32, checklist: 8, keywords: 16, body: 64 };
 
 export const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 1;
+export const SEARCH_FORMAT_VERSION = 2;
 export const META_BYTES = 16;
 /** Byte offsets within a lesson's META_BYTES: u8 codes (index into LEVELS etc.), u16 occurrences and project, i32 day. */
 export const META = { level: 0, status: 1, severity: 2, source: 3, confidence: 4, transferability: 5, occurrences: 6, project: 8, validatedDay: 12 } as const;
@@ -70,6 +76,8 @@ export interface TriggerRow {
   tools: string[];
   paths: string[];
   commands: string[];
+  /** Keyword phrases of two or more words, as stemmed terms. */
+  phrases: string[][];
 }
 
 export interface Postings {
@@ -91,7 +99,7 @@ export interface Header extends SearchSource {
   docCount: number;
   termCount: number;
   projects: string[];
-  sections: Record<'dict' | 'termTable' | 'meta' | 'docTable' | 'linkTable' | 'links' | 'postings' | 'docs' | 'triggers', [number, number]>;
+  sections: Record<'dict' | 'termTable' | 'meta' | 'docTable' | 'linkTable' | 'links' | 'postings' | 'docs' | 'triggers' | 'related', [number, number]>;
 }
 
 export const align4 = (n: number): number => (n + 3) & ~3;
@@ -117,6 +125,7 @@ export class SearchIndex {
   private metaCache: DataView | undefined;
   private docTableCache: Uint32Array | undefined;
   private linkCache: { table: Uint32Array; links: Uint32Array } | undefined;
+  private relatedCache: Map<string, string[]> | undefined;
 
   private constructor(private readonly bytes: ByteSource, header: Header) {
     this.header = header;
@@ -211,9 +220,15 @@ export class SearchIndex {
     return result;
   }
 
-  /** Lessons with tool, path or command triggers. */
+  /** Lessons with path or command triggers or keyword phrases. */
   triggers(): TriggerRow[] {
-    const rows = JSON.parse(new TextDecoder().decode(this.section('triggers'))) as [number, string[], string[], string[]][];
-    return rows.map(([doc, tools, paths, commands]) => ({ doc, tools, paths, commands }));
+    const rows = JSON.parse(new TextDecoder().decode(this.section('triggers'))) as [number, string[], string[], string[], string[][]][];
+    return rows.map(([doc, tools, paths, commands, phrases]) => ({ doc, tools, paths, commands, phrases }));
+  }
+
+  /** Corpus terms a query term is related to by the thesaurus (none when it is not in it). */
+  related(term: string): readonly string[] {
+    if (!this.relatedCache) this.relatedCache = new Map(Object.entries(JSON.parse(new TextDecoder().decode(this.section('related'))) as Record<string, string[]>));
+    return this.relatedCache.get(term) ?? [];
   }
 }
