@@ -3,7 +3,7 @@ import type { Policy } from '../policy/policy.js';
 import { expandTerm } from './expand.js';
 import { kthLargest, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type Field, type SearchIndex } from './search-index.js';
+import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type Field, type SearchIndex, type TriggerRow } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -270,6 +270,21 @@ function wordMatches(states: readonly WordState[], doc: number): WordMatch[] {
   return matches;
 }
 
+/**
+ * The trigger rows that may match: path and command triggers when the call has paths or a
+ * command, and the lessons with a keyword phrase that begins with a query word.
+ */
+function triggerRows(index: SearchIndex, query: Query): TriggerRow[] {
+  const rows = new Map<number, TriggerRow>();
+  if (query.paths.length > 0 || query.command !== null) for (const row of index.triggers()) rows.set(row.doc, row);
+  for (const phrase of index.phrases(query.sequence)) {
+    let row = rows.get(phrase.doc);
+    if (!row) rows.set(phrase.doc, (row = { doc: phrase.doc, tools: phrase.tools, paths: [], commands: [], phrases: [] }));
+    row.phrases.push(phrase.terms);
+  }
+  return [...rows.values()].sort((a, b) => a.doc - b.doc);
+}
+
 /** Scores every lesson the query's words reach, and every lesson whose triggers match; best first. */
 export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
   const { states, text, evidence, coverage, tags, keywords, docs } = scoreText(index, query);
@@ -281,7 +296,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     }
   };
   const triggers = new Map<number, TriggerMatch>();
-  for (const row of index.triggers()) {
+  for (const row of triggerRows(index, query)) {
     const match = matchTriggers(row, query, query.sequence);
     if (match) {
       triggers.set(row.doc, match);

@@ -56,19 +56,28 @@ export interface SearchExtras {
  * The thesaurus restricted to this corpus: for each stemmed word, the corpus terms it is
  * related to. Built once with the cache, so a query never loads the thesaurus.
  */
-function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, dictionary: ReadonlySet<string>): Record<string, string[]> {
+function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, dictionary: ReadonlySet<string>): string {
+  const stems = new Map<string, string>();
+  const stemOf = (word: string): string => {
+    let result = stems.get(word);
+    if (result === undefined) stems.set(word, (result = stem(word)));
+    return result;
+  };
   const related = new Map<string, Set<string>>();
   for (const [word, others] of thesaurus) {
-    const from = stem(word);
+    const from = stemOf(word);
     for (const other of others) {
-      const to = stem(other);
+      const to = stemOf(other);
       if (to === from || !dictionary.has(to)) continue;
       let set = related.get(from);
       if (!set) related.set(from, (set = new Set()));
       set.add(to);
     }
   }
-  return Object.fromEntries([...related.keys()].sort(compareStrings).map((term) => [term, [...related.get(term)!].sort(compareStrings)]));
+  return [...related.keys()]
+    .sort(compareStrings)
+    .map((term) => `${term}\t${[...related.get(term)!].sort(compareStrings).join(' ')}`)
+    .join('\n');
 }
 
 /** Builds the search index bytes from index entries; pure. Retired lessons are left out: they are never selected. */
@@ -180,13 +189,13 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
     for (const id of entry.promoted_from) if (docNumber.has(id)) links.push(docNumber.get(id)! * 2);
   });
   linkTable[n] = links.length;
-  const triggerRows = docs.flatMap((entry, doc) => {
-    const phrases = keywordPhrases(entry);
-    return entry.triggers.paths.length + entry.triggers.commands.length + phrases.length > 0
-      ? [[doc, entry.triggers.tools, entry.triggers.paths, entry.triggers.commands, phrases]]
-      : [];
-  });
-  const related = extras.thesaurus ? relatedTerms(extras.thesaurus, new Set(dictTerms)) : {};
+  const triggerRows = docs.flatMap((entry, doc) =>
+    entry.triggers.paths.length + entry.triggers.commands.length > 0 ? [[doc, entry.triggers.tools, entry.triggers.paths, entry.triggers.commands]] : [],
+  );
+  const phraseLines = docs
+    .flatMap((entry, doc) => keywordPhrases(entry).map((terms) => `${terms.join(' ')}\t${doc}\t${entry.triggers.tools.join(',')}`))
+    .sort(compareStrings);
+  const related = extras.thesaurus ? relatedTerms(extras.thesaurus, new Set(dictTerms)) : '';
   const sections: [Header['sections'] extends Record<infer K, unknown> ? K : never, Uint8Array[]][] = [
     ['dict', [encoder.encode(dictTerms.join('\n'))]],
     ['termTable', [new Uint8Array(termTable.buffer)]],
@@ -197,7 +206,8 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
     ['postings', postingChunks],
     ['docs', docBytes],
     ['triggers', [encoder.encode(JSON.stringify(triggerRows))]],
-    ['related', [encoder.encode(JSON.stringify(related))]],
+    ['phrases', [encoder.encode(phraseLines.join('\n'))]],
+    ['related', [encoder.encode(related)]],
   ];
   const header: Header = {
     version: SEARCH_FORMAT_VERSION,

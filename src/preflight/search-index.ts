@@ -19,9 +19,10 @@ import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Level, type Severity, type 
  *             (promoted_into), 2 * lesson for one this was distilled from (promoted_from)
  *   postings  per term: u32 lesson numbers, f32 scores, u8 field bits (padded)
  *   docs      one JSON record per lesson (what the output shows)
- *   triggers  JSON [[lesson, tools, paths, commands, phrases], ...] for lessons with path or
- *             command triggers or keyword phrases (stemmed term lists of two or more words)
- *   related   JSON {"term": ["corpus term", ...]}: thesaurus relatives of the corpus's terms
+ *   triggers  JSON [[lesson, tools, paths, commands], ...] for lessons with path or command triggers
+ *   phrases   sorted lines `term term...<TAB>lesson<TAB>tool,tool`: keyword phrases of two or
+ *             more words, stemmed
+ *   related   sorted lines `term<TAB>corpus-term corpus-term...`: thesaurus relatives in the corpus
  */
 
 /**
@@ -80,6 +81,13 @@ export interface TriggerRow {
   phrases: string[][];
 }
 
+/** A keyword phrase of a lesson whose first term is in the query. */
+export interface PhraseRow {
+  doc: number;
+  terms: string[];
+  tools: string[];
+}
+
 export interface Postings {
   docs: Uint32Array;
   scores: Float32Array;
@@ -99,7 +107,7 @@ export interface Header extends SearchSource {
   docCount: number;
   termCount: number;
   projects: string[];
-  sections: Record<'dict' | 'termTable' | 'meta' | 'docTable' | 'linkTable' | 'links' | 'postings' | 'docs' | 'triggers' | 'related', [number, number]>;
+  sections: Record<'dict' | 'termTable' | 'meta' | 'docTable' | 'linkTable' | 'links' | 'postings' | 'docs' | 'triggers' | 'phrases' | 'related', [number, number]>;
 }
 
 export const align4 = (n: number): number => (n + 3) & ~3;
@@ -125,7 +133,8 @@ export class SearchIndex {
   private metaCache: DataView | undefined;
   private docTableCache: Uint32Array | undefined;
   private linkCache: { table: Uint32Array; links: Uint32Array } | undefined;
-  private relatedCache: Map<string, string[]> | undefined;
+  private relatedText: string | undefined;
+  private phrasesText: string | undefined;
 
   private constructor(private readonly bytes: ByteSource, header: Header) {
     this.header = header;
@@ -220,15 +229,52 @@ export class SearchIndex {
     return result;
   }
 
-  /** Lessons with path or command triggers or keyword phrases. */
+  /** Lessons with path or command triggers (their keyword phrases come from phrases()). */
   triggers(): TriggerRow[] {
-    const rows = JSON.parse(new TextDecoder().decode(this.section('triggers'))) as [number, string[], string[], string[], string[][]][];
-    return rows.map(([doc, tools, paths, commands, phrases]) => ({ doc, tools, paths, commands, phrases }));
+    if (this.header.sections.triggers[1] === 0) return [];
+    const rows = JSON.parse(new TextDecoder().decode(this.section('triggers'))) as [number, string[], string[], string[]][];
+    return rows.map(([doc, tools, paths, commands]) => ({ doc, tools, paths, commands, phrases: [] }));
+  }
+
+  /** Keyword phrases that begin with one of `terms`. */
+  phrases(terms: Iterable<string>): PhraseRow[] {
+    this.phrasesText ??= new TextDecoder().decode(this.section('phrases'));
+    const rows: PhraseRow[] = [];
+    for (const term of new Set(terms)) {
+      for (const line of linesFrom(this.phrasesText, `${term} `)) {
+        const [phrase, doc, tools] = line.split('\t');
+        rows.push({ doc: Number(doc), terms: phrase!.split(' '), tools: tools === '' || tools === undefined ? [] : tools.split(',') });
+      }
+    }
+    return rows;
   }
 
   /** Corpus terms a query term is related to by the thesaurus (none when it is not in it). */
   related(term: string): readonly string[] {
-    if (!this.relatedCache) this.relatedCache = new Map(Object.entries(JSON.parse(new TextDecoder().decode(this.section('related'))) as Record<string, string[]>));
-    return this.relatedCache.get(term) ?? [];
+    this.relatedText ??= new TextDecoder().decode(this.section('related'));
+    const line = linesFrom(this.relatedText, `${term}\t`)[0];
+    return line === undefined ? [] : line.slice(term.length + 1).split(' ');
+  }}
+
+/** The lines of sorted, newline-separated `text` that start with `prefix`, found by binary search. */
+export function linesFrom(text: string, prefix: string): string[] {
+  let lo = 0;
+  let hi = text.length;
+  // The first line whose text is >= prefix.
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = text.lastIndexOf('\n', mid - 1) + 1;
+    const end = text.indexOf('\n', start);
+    const lineEnd = end < 0 ? text.length : end;
+    if (text.slice(start, lineEnd) < prefix) lo = lineEnd + 1;
+    else hi = start;
   }
+  const lines: string[] = [];
+  while (lo < text.length && text.startsWith(prefix, lo)) {
+    const end = text.indexOf('\n', lo);
+    const lineEnd = end < 0 ? text.length : end;
+    lines.push(text.slice(lo, lineEnd));
+    lo = lineEnd + 1;
+  }
+  return lines;
 }

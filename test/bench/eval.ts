@@ -206,7 +206,7 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir)): Evaluation 
     .filter((r) => r.recall < 1 || (r.query.relevant.length === 0 && r.selected.length > 0))
     .map((r) => {
       const k = r.query.hook ? K_HOOK : K_TASK;
-      const missing = r.query.relevant.filter((id) => !r.selected.slice(0, k).includes(id));
+      const missing = r.query.relevant.filter((id) => !r.selected.slice(0, k).includes(id)).map((id) => (r.query.must.includes(id) ? `**${id}` : id));
       const extra = r.selected.filter((id) => !r.query.relevant.includes(id));
       return `${r.query.id} ${JSON.stringify(r.query.task)}${r.query.hook ? ` ${JSON.stringify(r.query.hook)}` : ''}\n    missing [${missing.join(', ')}]\n    extra [${extra.join(', ')}]`;
     });

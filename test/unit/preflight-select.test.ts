@@ -195,6 +195,13 @@ describe('hook mode (context flags, no task)', () => {
     expect(hook({ tool: 'Bash', command: 'git push origin main' })).toEqual([]);
   });
 
+  it('selects a lesson whose keyword phrase occurs in the command, with no command glob', () => {
+    const wipe = [...hookCorpus, indexEntry({ id: 'case-wiped-output', severity: 'critical', triggers: { tools: ['Bash'], keywords: ['rm -rf', 'cleanup'] } })];
+    expect(ids('', { tool: 'Bash', command: 'rm -rf "$OUT"/*' }, policy, wipe)).toEqual(['case-wiped-output']);
+    expect(ids('', { tool: 'Bash', command: 'rm -f "$OUT"/log.txt' }, policy, wipe)).toEqual([]);
+    expect(ids('', { tool: 'Read', command: 'rm -rf "$OUT"/*' }, policy, wipe)).toEqual([]);
+  });
+
   it('narrows by the tool a lesson names only when the call names a tool, and never matches on the tool alone', () => {
     expect(hook({ tool: 'Read', paths: ['.env'] })).toEqual([]);
     expect(hook({ tool: 'Edit', paths: ['.env'] })).toEqual(['case-env-file']);
