@@ -1,6 +1,6 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
-import { expandTerm } from './expand.js';
+import { expandTerm, lowerBound } from './expand.js';
 import { kthLargest, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
 import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type Field, type SearchIndex, type TriggerRow } from './search-index.js';
@@ -174,8 +174,14 @@ interface Candidate {
   kind: WordMatch['kind'];
 }
 
-/** A query term's expansions: itself, longer words, near misspellings, and the corpus terms the thesaurus relates it to. */
-function candidates(index: SearchIndex, dictionary: readonly string[], term: string): Candidate[] {
+/** A task word's expansions: itself, longer words, near misspellings, and the corpus terms the thesaurus relates it to. */
+function candidates(index: SearchIndex, dictionary: readonly string[], qt: Query['terms'][number]): Candidate[] {
+  const { term } = qt;
+  // Paths and commands are identifiers, spelled exactly: only the term itself.
+  if (qt.from === 'context') {
+    const at = findTerm(dictionary, term);
+    return at < 0 ? [] : [{ index: at, term, weight: 1, quality: FLOOR.quality.exact, kind: 'exact' }];
+  }
   const result: Candidate[] = expandTerm(dictionary, term).map((e) => ({
     index: e.index,
     term: e.term,
@@ -192,14 +198,8 @@ function candidates(index: SearchIndex, dictionary: readonly string[], term: str
 }
 
 function findTerm(dictionary: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = dictionary.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (dictionary[mid]! < term) lo = mid + 1;
-    else hi = mid;
-  }
-  return dictionary[lo] === term ? lo : -1;
+  const at = lowerBound(dictionary, term);
+  return dictionary[at] === term ? at : -1;
 }
 
 /**
@@ -220,7 +220,7 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
     const touched: number[] = [];
     let information = 1;
     const share = qt.from === 'context' ? FLOOR.context : 1;
-    for (const candidate of candidates(index, dictionary, qt.term)) {
+    for (const candidate of candidates(index, dictionary, qt)) {
       if (state.expansions.length >= 0x7fff) break;
       const postings = index.postings(candidate.index);
       const informative = informativeness(n, postings.docs.length);

@@ -117,6 +117,23 @@ async function scanTree(root: string): Promise<ScannedTree> {
   return { entries: index.lessons, text: serializeIndex(index), bodies };
 }
 
+/** The body text of each indexed lesson, read from its file (the frontmatter is the index's already); a file that cannot be read adds none. */
+async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<Map<string, string>> {
+  const { narrative } = await import('./search-build.js');
+  const bodies = new Map<string, string>();
+  for (const entry of entries) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(root, entry.path), 'utf8');
+    } catch {
+      continue;
+    }
+    const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+    bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
+  }
+  return bodies;
+}
+
 /** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
 async function readThesaurus(): Promise<Map<string, string[]>> {
   const { packageFile } = await import('../package-root.js');
@@ -182,10 +199,10 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
   }
   const digest = await sha256(text);
   let verifiedMtimeMs = 0;
-  // The lessons' full text goes into the cache: read the files now, never at query time.
-  const tree = await scanTree(root);
+  let tree: ScannedTree | undefined;
   if (foldersMtime > stat.mtimeMs) {
     // Folders newer than the index: after a checkout that is often only write order, so compare the content.
+    tree = await scanTree(root);
     if (tree.text !== text.toString('utf8')) {
       return fallback(root, `${INDEX_FILE} is older than the lesson files`, tree);
     }
@@ -194,7 +211,8 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
   let built: { bytes: Uint8Array; index: SearchIndex };
   try {
     const entries = (JSON.parse(text.toString('utf8')) as { lessons: IndexEntry[] }).lessons;
-    built = await fromEntries({ entries, bodies: tree.bodies }, digest, stat, verifiedMtimeMs);
+    // The lessons' full text goes into the cache: read the files now, never at query time.
+    built = await fromEntries({ entries, bodies: tree?.bodies ?? (await readBodies(root, entries)) }, digest, stat, verifiedMtimeMs);
   } catch {
     return fallback(root, `${INDEX_FILE} is not a valid index`);
   }

@@ -202,14 +202,17 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir)): Evaluation 
   const rows = queries.map((q) => judge(q, select(q, false)));
   const hookRows = queries.map((q) => judge(q, q.hook ? select(q, true) : select(q, false)));
   const bm25Rows = queries.map((q) => judge(q, baseline([q.task, q.hook?.command ?? '', q.hook?.path ?? ''].join(' '))));
-  const misses = rows
-    .filter((r) => r.recall < 1 || (r.query.relevant.length === 0 && r.selected.length > 0))
-    .map((r) => {
-      const k = r.query.hook ? K_HOOK : K_TASK;
-      const missing = r.query.relevant.filter((id) => !r.selected.slice(0, k).includes(id)).map((id) => (r.query.must.includes(id) ? `**${id}` : id));
-      const extra = r.selected.filter((id) => !r.query.relevant.includes(id));
-      return `${r.query.id} ${JSON.stringify(r.query.task)}${r.query.hook ? ` ${JSON.stringify(r.query.hook)}` : ''}\n    missing [${missing.join(', ')}]\n    extra [${extra.join(', ')}]`;
-    });
+  const describe = (r: Judged, mode: string): string => {
+    const k = r.query.hook ? K_HOOK : K_TASK;
+    const missing = r.query.relevant.filter((id) => !r.selected.slice(0, k).includes(id)).map((id) => (r.query.must.includes(id) ? `**${id}` : id));
+    const extra = r.selected.filter((id) => !r.query.relevant.includes(id));
+    return `${r.query.id}${mode} ${JSON.stringify(r.query.task)}${r.query.hook ? ` ${JSON.stringify(r.query.hook)}` : ''}\n    missing [${missing.join(', ')}]\n    extra [${extra.join(', ')}]`;
+  };
+  const missed = (r: Judged): boolean => r.recall < 1 || (r.query.relevant.length === 0 && r.selected.length > 0);
+  const misses = [
+    ...rows.filter(missed).map((r) => describe(r, '')),
+    ...hookRows.filter((r) => r.query.hook && missed(r)).map((r) => describe(r, ' (hook only)')),
+  ];
   return { name, lessons: entries.length, preflight: summarise(rows), hookOnly: summarise(hookRows), bm25: summarise(bm25Rows), misses };
 }
 
