@@ -52,6 +52,8 @@ export const FLOOR = {
   /** How much a match in each field says the lesson is about the word: its title, tags and keywords name its subject; its story only mentions things. */
   strength: { title: 1, tags: 1, keywords: 1, tagWords: 0.8, summary: 0.8, checklist: 0.6, body: 0.5 } satisfies Record<Field, number>,
   quality: { exact: 1, prefix: 0.5, fuzzy: 0.5, related: 0.6 },
+  /** A stand-in for a task word (prefix, fuzzy or thesaurus match) counts only while at least this informative. */
+  standIn: 0.5,
   /** Words of the command and paths are evidence at this share: they name what the call touches, often by structure (src, app, components) rather than subject. */
   context: 0.5,
 } as const;
@@ -224,6 +226,8 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
       if (state.expansions.length >= 0x7fff) break;
       const postings = index.postings(candidate.index);
       const informative = informativeness(n, postings.docs.length);
+      // A stand-in word (longer, misspelt, related) that most lessons contain says little and costs a pass over most of the corpus.
+      if (candidate.kind !== 'exact' && informative < FLOOR.standIn) continue;
       if (candidate.kind === 'exact') information = informative;
       const id = state.expansions.push({ term: candidate.term, kind: candidate.kind }) - 1;
       for (let i = 0; i < postings.docs.length; i++) {
@@ -285,13 +289,14 @@ function triggerRows(index: SearchIndex, query: Query): TriggerRow[] {
   return [...rows.values()].sort((a, b) => a.doc - b.doc);
 }
 
-/** Scores every lesson the query's words reach, and every lesson whose triggers match; best first. */
+/** Scores every lesson the query's words reach with enough evidence to be shown, and every lesson whose triggers match; best first. */
 export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
   const { states, text, evidence, coverage, tags, keywords, docs } = scoreText(index, query);
-  const isCandidate = new Set(docs);
+  const isCandidate = new Uint8Array(index.docCount);
+  for (const doc of docs) isCandidate[doc] = 1;
   const add = (doc: number): void => {
-    if (!isCandidate.has(doc)) {
-      isCandidate.add(doc);
+    if (isCandidate[doc] === 0) {
+      isCandidate[doc] = 1;
       docs.push(doc);
     }
   };
@@ -311,6 +316,8 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const scoreOf = metaScorer(index, query, policy, now);
   const scored: number[] = [];
   for (const doc of docs) {
+    // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
+    if (evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) continue;
     scores[doc] =
       text[doc]! *
       (WEIGHTS.coordination.floor + coverage[doc]!) ** WEIGHTS.coordination.power *
