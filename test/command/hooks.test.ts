@@ -173,7 +173,7 @@ describe('Codex hooks', () => {
     const out = await hook(root, 'codex', 'PreToolUse', { ...codexBase(root, 'PreToolUse'), tool_name: 'Bash', tool_use_id: 'c1', tool_input: { command: 'git push -f origin main' } });
     expect(out).toBe(
       `${JSON.stringify({
-        systemMessage: `Lessons that apply to this Bash call (from \`lessons\`; the call is not blocked):\n- [critical] ${FORCE_PUSH_ID}: Never force push the main branch (lessons/patterns/${FORCE_PUSH_ID}.md)\n  why: matched "main", "push" ~ "force" (related) in title; "git" in tags; tags git; trigger: command matches git push -f*; critical\n  - [ ] Protected branches refuse force pushes.`,
+        systemMessage: `Lessons that apply to this Bash call (from \`lessons\`; the call is not blocked):\n- [critical] ${FORCE_PUSH_ID}: Never force push the main branch (lessons/patterns/${FORCE_PUSH_ID}.md)\n  why: matched "push", "main" in title; "git" in tags; tags git; trigger: command matches git push -f*; critical\n  - [ ] Protected branches refuse force pushes.`,
       })}\n`,
     );
   });
@@ -210,7 +210,7 @@ describe('Cursor hooks', () => {
     expect(out).toBe(
       `${JSON.stringify({
         permission: 'allow',
-        agent_message: `Lessons that apply to this command (from \`lessons\`; the command is not blocked):\n${MANIFEST_BLOCK}\n  why: matched "publish" ~ "release" (related) in tags; tags release; trigger: command matches npm publish*\n${MANIFEST_ITEMS}`,
+        agent_message: `Lessons that apply to this command (from \`lessons\`; the command is not blocked):\n${MANIFEST_BLOCK}\n  why: trigger: command matches npm publish*\n${MANIFEST_ITEMS}`,
       })}\n`,
     );
   });
