@@ -39,7 +39,7 @@ function describeMatches(matches: readonly WordMatch[], record: DocRecord): stri
     const field = strongestField(match.fields);
     byField.set(field, [...(byField.get(field) ?? []), describeMatch(match, record)]);
   }
-  const order = [...new Set(FIELD_ORDER.map(([, name]) => name)), 'text'];
+  const order = [...new Set([...FIELD_ORDER.map(([, name]) => name), 'text'])];
   return `matched ${order.filter((name) => byField.has(name)).map((name) => `${byField.get(name)!.join(', ')} in ${name}`).join('; ')}`;
 }
 

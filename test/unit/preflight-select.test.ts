@@ -245,6 +245,8 @@ describe('relevance floor and field weights', () => {
     // Words only in the body (Situation, Mistake, Root Cause, Fix) find the lesson...
     expect(select('pgbouncer pool exhausted during the ledger export', { bodies })).toContain('case-cron-overlap');
     expect(select('pgbouncer pool exhausted during the ledger export')).not.toContain('case-cron-overlap');
+    const found = selectFromIndex(searchIndexOf(corpus, { bodies }), taskInput('pgbouncer pool exhausted during the ledger export'), policy, NOW).selected[0]!;
+    expect(found.reasons[0]).toBe('matched "pgbouncer", "pool", "ledger", "export" in text');
     // ...below a lesson that names them in its title.
     expect(select('pgbouncer pool ran dry', { bodies }, withStory)[0]).toBe('case-pgbouncer-pool-dry');
   });
