@@ -136,7 +136,7 @@ function timeline(events: readonly Shown[], today: string): WeekCount[] {
 
 /**
  * For each lesson shown before work: did the mistake come back after it was first shown? Its
- * occurrences were bumped later (capture sets last_seen when it bumps them), or an incident
+ * occurrences were bumped on or after that day (capture sets last_seen when it bumps them), or an incident
  * commit made later names it with `Lesson: <id>`.
  */
 export function efficacyOf(lessons: readonly Lesson[], history: History): Efficacy {
@@ -160,7 +160,8 @@ export function efficacyOf(lessons: readonly Lesson[], history: History): Effica
     const recurrences: Recurrence[] = (incidents.get(lesson.id) ?? [])
       .filter((commit) => commit.time > shown.time)
       .map((commit) => ({ kind: 'incident' as const, date: commit.date, ref: commit.commit.slice(0, 12) }));
-    if (lesson.occurrences > 1 && lesson.last_seen !== null && lesson.last_seen > shown.date) {
+    // last_seen keeps only the day: a bump on the day the lesson was first shown counts.
+    if (lesson.occurrences > 1 && lesson.last_seen !== null && lesson.last_seen >= shown.date) {
       recurrences.push({ kind: 'occurrence', date: lesson.last_seen, ref: `occurrences ${lesson.occurrences}` });
     }
     recurrences.sort((a, b) => compareStrings(a.date, b.date) || compareStrings(a.ref, b.ref));

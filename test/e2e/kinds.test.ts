@@ -29,7 +29,7 @@ describe('lesson kind and insight (built CLI)', () => {
     expect(JSON.parse(runCli(['list', '--insight', 'critical_error', '--json'], { cwd: root }).stdout).map((entry: { id: string }) => entry.id)).toEqual(['case-migrate-first']);
     const bad = runCli(['list', '--kind', 'rule'], { cwd: root });
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('Invalid values');
+    expect(bad.stderr).toContain('--kind must be one of checklist, pattern, warning, requirement');
 
     const json = JSON.parse(runCli(['preflight', 'deploy with a database migration', '--json'], { cwd: root }).stdout) as { selected: { id: string; kind: string | null; insight: string | null }[] };
     expect(json.selected[0]).toMatchObject({ id: 'case-migrate-first', kind: 'warning', insight: 'critical_error' });

@@ -49,6 +49,6 @@ describe('lessons mcp answers what the SDK transport would drop', () => {
       { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('not JSON') } },
     ]);
     const list = messages.find((message) => message.id === 3) as { result: { tools: { name: string }[] } };
-    expect(list.result.tools.map((tool) => tool.name).sort()).toEqual(['capture', 'preflight', 'search', 'show']);
+    expect(list.result.tools.map((tool) => tool.name).sort()).toEqual(['capture', 'preflight', 'record_answer', 'search', 'show']);
   }, 60_000);
 });
