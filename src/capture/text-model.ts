@@ -25,7 +25,7 @@ const NO_CONTEXT = { paths: [], tool: null, command: null, project: null };
 function addField(vector: TermVector, text: string, boost: number): void {
   if (text.trim() === '') return;
   for (const term of buildQuery({ task: text, ...NO_CONTEXT }, VOCABULARY).terms) {
-    vector.set(term.term, (vector.get(term.term) ?? 0) + boost);
+    vector.set(term.term, (vector.get(term.term) ?? 0) + boost * term.weight);
   }
 }
 
