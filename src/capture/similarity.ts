@@ -192,7 +192,7 @@ export interface SimilarGroup {
  * suffix, so if they share none in both prefixes, all they share is in one suffix, whose
  * norm bounds the cosine below the threshold.
  */
-export function similarGroups(prints: readonly Fingerprint[], threshold: number, score: (a: Fingerprint, b: Fingerprint) => number = similarity): SimilarGroup[] {
+export function similarGroups(prints: readonly Fingerprint[], threshold: number): SimilarGroup[] {
   const count = prints.length;
   const frequency = new Int32Array(TERMS.length);
   for (const print of prints) for (const term of print.terms) frequency[term]!++;
@@ -233,7 +233,7 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number,
       lastProbe[j] = i;
       const other = find(j);
       if (other === own) return;
-      const alike = score(print, prints[j]!);
+      const alike = similarity(print, prints[j]!);
       if (alike < threshold) return;
       const [root, child] = own < other ? [own, other] : [other, own];
       parent[child] = root;

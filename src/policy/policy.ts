@@ -21,8 +21,6 @@ export interface Policy {
   review: ReviewPolicy;
   report: {
     promote_similarity: number;
-    /** Live lessons of one level at least this similar (text model, 0..1) are listed as near-duplicates. */
-    duplicate_similarity: number;
   };
   incident: IncidentPolicy;
   secrets: SecretsPolicy;
@@ -170,7 +168,7 @@ export const DEFAULT_POLICY: Policy = {
     block_on: [],
     min_confidence: 0.6,
   },
-  report: { promote_similarity: 0.35, duplicate_similarity: 0.8 },
+  report: { promote_similarity: 0.35 },
   incident: { subject_patterns: ['^hotfix(\\([^)]*\\))?!?:'], warn_subject_patterns: ['^fix(\\([^)]*\\))?!?:'], trailers: ['Incident'] },
   secrets: {
     scope: 'lessons',

@@ -1,5 +1,4 @@
 import { fingerprint, similarGroups, type Fingerprint } from '../capture/similarity.js';
-import { textFingerprint, textSimilarity } from '../capture/text-model.js';
 import type { IndexEntry } from '../index/build.js';
 import type { RecentChanges } from '../io/git/log.js';
 import { patternEvidence, principleEvidence } from '../lifecycle/evidence.js';
@@ -126,7 +125,7 @@ export function buildReport(input: ReportInput): Report {
     auto_candidates: candidates.filter((candidate) => candidate.source === 'auto').length,
     max_auto_candidates: policy.lessons.max_auto_candidates,
     ready_to_promote: [...casesReady(lessons, entries, prints, policy.report.promote_similarity), ...patternsReady(lessons, entries)],
-    duplicates: duplicatesOf(lessons, entries, policy.report.duplicate_similarity),
+    duplicates: duplicatesOf(lessons, prints, policy.capture.similarity_threshold),
     usage: usageOf(lessons, input.history, today),
     efficacy: efficacyOf(lessons, input.history),
     drift: driftOf({ lessons, files: input.files, scripts: input.scripts, recent: input.recent }),
@@ -185,14 +184,9 @@ function printOf(lesson: Lesson, entry: IndexEntry | undefined): Fingerprint {
  * Clusters of live lessons of one level that read as one: candidates for merging or retiring
  * one. Across levels likeness is expected (a pattern reads like the cases it came from).
  */
-function duplicatesOf(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, threshold: number): DuplicateCluster[] {
+function duplicatesOf(lessons: readonly Lesson[], fingerprints: Map<string, Fingerprint>, threshold: number): DuplicateCluster[] {
   return LEVELS.flatMap((level) => {
     const live = lessons.filter((lesson) => lesson.level === level && lesson.status !== 'retired').sort(byKey((lesson) => lesson.id));
-    // Preflight's text model (its vocabulary and field weights), so paraphrases are caught.
-    const prints = live.map((lesson) => {
-      const entry = entries.get(lesson.id);
-      return textFingerprint({ title: lesson.title, summary: entry?.summary ?? '', tags: lesson.tags, checklist: entry?.checklist ?? [], keywords: lesson.triggers.keywords });
-    });
-    return similarGroups(prints, threshold, textSimilarity).map((group) => ({ ids: group.members.map((n) => live[n]!.id), similarity: group.weakest }));
+    return similarGroups(live.map((lesson) => fingerprints.get(lesson.id)!), threshold).map((group) => ({ ids: group.members.map((n) => live[n]!.id), similarity: group.weakest }));
   }).sort(byKey((cluster) => cluster.ids[0]!));
 }

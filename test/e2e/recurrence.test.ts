@@ -90,12 +90,12 @@ describe('duplicates are caught where they are made (built CLI)', () => {
     expect(runCli(['new', 'Webhook retries charged a card twice'], { cwd: root }).exitCode).toBe(0);
   });
 
-  it('report lists clusters of near-duplicates of one level', () => {
+  it('report lists clusters of near-duplicates of one level (capture\'s similarity: the report compares every pair of a level)', () => {
     const root = tempLessonsRepo({
       ...existing,
       ...lessonFile(
-        { id: 'case-tag-before-merge', title: 'Shipped the tag before merging the version bump', tags: ['release'] },
-        '## Situation\n\nThe release was published before the bump merged.\n\n## Prevention Checklist\n\n- [ ] Every manifest that carries the version is updated in the same commit.\n',
+        { id: 'case-tag-before-merge', title: 'Release tagged before the version bump was merged to main' },
+        BODY,
       ),
     });
     const report = JSON.parse(runCli(['report', '--json'], { cwd: root }).stdout) as { duplicates: { ids: string[]; similarity: number }[] };

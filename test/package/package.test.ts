@@ -103,7 +103,14 @@ describe('the npm package', () => {
     expect(init.output).toContain('created  .github/workflows/lessons.yml');
     const workflow = fs.readFileSync(path.join(project, '.github/workflows/lessons.yml'), 'utf8');
     const steps = runSteps(workflow);
-    expect(steps).toEqual(['npm ci', 'npx --no-install lessons lint', 'npx --no-install lessons index --check', 'npx --no-install lessons guard --stage ci']);
+    expect(steps).toEqual([
+      'npm ci',
+      'npx --no-install lessons sources update --locked',
+      'npx --no-install lessons lint',
+      'npx --no-install lessons index --check',
+      'npx --no-install lessons guard --stage ci',
+      'npx --no-install lessons report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"',
+    ]);
     git(project, 'add', '-A');
     git(project, 'commit', '-q', '-m', 'set up lessons');
 
@@ -117,10 +124,14 @@ describe('the npm package', () => {
     const clone = path.join(bigTempDir('lessons-clone-'), 'clone');
     git(path.dirname(clone), 'clone', '-q', '--branch', 'add-a-lesson', project, clone);
     git(clone, 'branch', '-q', 'main', 'origin/main');
+    const summary = path.join(path.dirname(clone), 'step-summary.md');
     for (const step of steps) {
-      const result = run('bash', ['-eo', 'pipefail', '-c', step], clone, { GITHUB_BASE_REF: 'main', GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: undefined, CI: 'true' });
+      const result = run('bash', ['-eo', 'pipefail', '-c', step], clone, { GITHUB_BASE_REF: 'main', GITHUB_ACTIONS: undefined, GITHUB_STEP_SUMMARY: summary, CI: 'true' });
       expect(result.status, `${step}\n${result.output}`).toBe(0);
     }
+    // The report step wrote the page and the job summary.
+    expect(fs.existsSync(path.join(clone, 'lessons-report.html'))).toBe(true);
+    expect(fs.readFileSync(summary, 'utf8')).toContain('lesson');
   }, 300_000);
 
   it('without lessons in package.json the workflow installs the version that ran init, and says how to pin it', () => {
@@ -133,11 +144,18 @@ describe('the npm package', () => {
     const init = run('npx', ['--no-install', 'lessons', 'init'], project);
     expect(init.status, init.output).toBe(0);
     const workflow = fs.readFileSync(path.join(project, '.github/workflows/lessons.yml'), 'utf8');
-    expect(runSteps(workflow)).toEqual([`npm install --global lessons@${manifest.version}`, 'lessons lint', 'lessons index --check', 'lessons guard --stage ci']);
+    expect(runSteps(workflow)).toEqual([
+      `npm install --global lessons@${manifest.version}`,
+      'lessons sources update --locked',
+      'lessons lint',
+      'lessons index --check',
+      'lessons guard --stage ci',
+      'lessons report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"',
+    ]);
     expect(workflow).toContain(`# as a dev dependency (\`npm install --save-dev lessons@${manifest.version}\`), commit`);
     // The steps after the install, with the installed binary standing in for the global one.
     const bin = path.join(project, 'node_modules/.bin');
-    for (const step of runSteps(workflow).slice(1, 3)) {
+    for (const step of runSteps(workflow).slice(1, 4)) {
       const result = run('bash', ['-eo', 'pipefail', '-c', step], project, { PATH: `${bin}:${process.env.PATH}` });
       expect(result.status, `${step}\n${result.output}`).toBe(0);
     }
