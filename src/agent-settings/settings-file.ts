@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { writeFileAtomic } from '../io/fs.js';
+import { writeInRepo } from '../io/fs.js';
 import { formatJson } from '../util/json.js';
 
 export interface SettingsResult {
@@ -43,6 +43,6 @@ export function mergeSettingsFile(
   }
   const after = formatJson(merge(settings as Record<string, unknown>));
   if (after === before) return { path: rel, changed: false };
-  writeFileAtomic(file, after);
+  writeInRepo(root, file, after);
   return { path: rel, changed: true };
 }

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../io/fs.js';
+import { writeInRepo } from '../io/fs.js';
 import { withLock } from '../io/lock.js';
 import { STATE_DIR } from '../io/repo.js';
 import { formatJson } from '../util/json.js';
@@ -95,7 +95,7 @@ export async function updateSession(root: string, sessionId: string, update: Ses
       notified: uniqueSorted([...state.notified, ...(update.notified ?? [])]),
       gated: uniqueSorted([...state.gated, ...(update.gated ?? [])]),
     };
-    writeFileAtomic(file, formatJson(next), { durable: false });
+    writeInRepo(root, file, formatJson(next), { durable: false });
     return next;
   }, { timeoutMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildIndex, serializeIndex } from '../index/build.js';
 import { GITATTRIBUTES_FILE, MERGE_ATTRIBUTE_LINE, configureMergeDriver, withMergeAttribute } from '../index/merge-driver.js';
-import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
+import { readTextIfExists, writeInRepo } from '../io/fs.js';
 import { openRepo } from '../io/git/repo.js';
 import { INDEX_FILE, LESSONS_DIR, POLICY_FILE, STATE_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
@@ -118,7 +118,7 @@ export async function initRepo(options: { cwd: string; force: boolean }): Promis
     const file = path.join(root, item.path);
     const existing = readTextIfExists(file);
     const { text, action, reason } = item.content(existing);
-    if (action !== 'skipped') writeFileAtomic(file, text);
+    if (action !== 'skipped') writeInRepo(root, file, text);
     entries.push({ path: item.path, action, ...(reason ? { reason } : {}) });
   }
   return { root, entries, mergeDriver: await configureMergeDriver(repo) };

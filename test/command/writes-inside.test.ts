@@ -56,6 +56,28 @@ describe('every write stays inside the repository', () => {
     expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 
+  it('init, the harness settings installers and the agent hooks refuse to write through a link that leads outside', () => {
+    const { parent, root } = nestedRepo(lessonFile({ id: 'case-a' }));
+    initGitRepo(root);
+    const elsewhere = path.join(parent, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    // A settings folder linked outside: the installer refuses and writes nothing there.
+    fs.symlinkSync(elsewhere, path.join(root, '.claude'));
+    expectRefusal(runCli(['hooks', 'install', '--claude'], { cwd: root }), 'a symbolic link on its way leads outside the repository');
+    // A file init writes, linked outside: init refuses before it writes through the link.
+    fs.symlinkSync(path.join(elsewhere, 'AGENTS.md'), path.join(root, 'AGENTS.md'));
+    const init = runCli(['init', '--force'], { cwd: root });
+    expect(init.exitCode, init.stderr).not.toBe(0);
+    expect(init.stderr).toMatch(/outside the repository/);
+    // The hook's session state, linked outside: the hook still answers (exit 0) and writes nothing there.
+    fs.mkdirSync(path.join(root, '.lessons'), { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(root, '.lessons/sessions'));
+    const input = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's1', prompt: 'bump the version and publish the release', cwd: root });
+    const hook = runCli(['hook', 'claude', 'UserPromptSubmit'], { cwd: root, input });
+    expect(hook.exitCode).toBe(0);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
   it('a level folder linked inside the repository still works', () => {
     const { root } = nestedRepo();
     fs.mkdirSync(path.join(root, 'shared-cases'));
