@@ -14,12 +14,8 @@ export default defineCommand<{ file?: string; json: boolean }>({
     const { runEval } = await import('../../src/eval/command.js');
     const { result, warning } = await runEval({ cwd: argv.C ?? process.cwd(), file: argv.file, now: new Date() });
     if (warning) io.err(`lessons: warning: ${warning}`);
-    if (argv.json) {
-      io.out(JSON.stringify(result, null, 2));
-    } else {
-      const { formatEvalText } = await import('../../src/eval/format.js');
-      io.out(formatEvalText(result));
-    }
+    const { evalReporters } = await import('../../src/reporters/eval.js');
+    io.out(evalReporters[argv.json ? 'json' : 'text'](result));
     return result.passed ? 0 : 1;
   },
 });
