@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeIndex } from '../../src/index/command.js';
+import { seededRandom } from '../helpers/random.js';
 
 /**
  * Synthetic lessons repositories for benchmarks: varied titles, tags, checklists, triggers
@@ -36,18 +37,6 @@ const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tor', 'vex', 'al', 'dun', 'pri', 's
 const SERVICE_KINDS = ['api', 'worker', 'gateway', 'portal', 'sync', 'ledger', 'search', 'notifier', 'scheduler', 'importer'];
 const LEVEL_FOLDERS = { case: 'cases', pattern: 'patterns', principle: 'principles' } as const;
 
-/** mulberry32: small, fast, deterministic. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const yamlList = (items: readonly string[]): string => `[${items.map((item) => JSON.stringify(item)).join(', ')}]`;
 
 function isoDay(day: number): string {
@@ -56,7 +45,7 @@ function isoDay(day: number): string {
 
 /** Writes `count` lessons into `dir` (a new lessons repository), builds lessons/index.json and returns the ids. */
 export async function generateRepo(dir: string, count: number, seed: number): Promise<string[]> {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
   const serviceCount = Math.max(20, Math.floor(count / 5));
   const services = Array.from({ length: serviceCount }, (_, i) => `${pick(SYLLABLES)}${pick(SYLLABLES)}${pick(SYLLABLES)}${i.toString(36)}`);

@@ -1,11 +1,7 @@
-import http from 'node:http';
+import { startRecordingServer, type StubRequest } from './stub-server.js';
 
 /** A request the stub Messages API received, body parsed. */
-export interface MessagesRequest {
-  method: string;
-  url: string;
-  body: Record<string, unknown>;
-}
+export type MessagesRequest = StubRequest;
 
 export type ContentBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
@@ -57,54 +53,37 @@ export function streamReply(reply: MessagesReply, model: string): string {
  * otherwise. Any other path is a 404 (logged too).
  */
 export async function startMessagesStub(reply: (request: MessagesRequest) => MessagesReply): Promise<MessagesStub> {
-  const requests: MessagesRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-      } catch {
-        // Not JSON: recorded as an empty body.
-      }
-      const request = { method: req.method ?? '', url: req.url ?? '', body };
-      requests.push(request);
-      const pathname = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || pathname !== '/v1/messages') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not in the stub' } }));
-        return;
-      }
-      const answer = reply(request);
-      const model = typeof body.model === 'string' ? body.model : 'stub-model';
-      if (body.stream === true) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.end(streamReply(answer, model));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'msg_stub',
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: answer.content,
-          stop_reason: answer.stop_reason,
-          stop_sequence: null,
-          usage: { input_tokens: 1, output_tokens: 1 },
-        }),
-      );
-    });
+  const server = await startRecordingServer((request, res) => {
+    const { body } = request;
+    const pathname = request.url.split('?')[0];
+    if (request.method !== 'POST' || pathname !== '/v1/messages') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'not in the stub' } }));
+      return;
+    }
+    const answer = reply(request);
+    const model = typeof body.model === 'string' ? body.model : 'stub-model';
+    if (body.stream === true) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(streamReply(answer, model));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: 'msg_stub',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: answer.content,
+        stop_reason: answer.stop_reason,
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as { port: number };
   return {
-    baseUrl: `http://127.0.0.1:${address.port}`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    baseUrl: `http://127.0.0.1:${server.port}`,
+    requests: server.requests,
+    close: server.close,
   };
 }
