@@ -144,17 +144,6 @@ export function fingerprint(item: Comparable): Fingerprint {
   return { title: normaliseTitle(item.title), terms, weights, squared };
 }
 
-/** A fingerprint of a weighted term vector built elsewhere (preflight's text model), numbered like fingerprint()'s. */
-export function vectorFingerprint(title: string, vector: TermVector): Fingerprint {
-  const numbered = new Map<number, number>();
-  for (const [term, weight] of vector) numbered.set(wordNumber(term), weight);
-  const terms = Int32Array.from(numbered.keys()).sort();
-  const weights = Float64Array.from(terms, (n) => numbered.get(n)!);
-  let squared = 0;
-  for (const weight of weights) squared += weight * weight;
-  return { title: normaliseTitle(title), terms, weights, squared };
-}
-
 /**
  * 1 for the same normalised title, else the cosine of the two texts, rounded to 3 decimals.
  * Weights are small integers, so the dot product is exact in any order: the result is

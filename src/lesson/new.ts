@@ -3,12 +3,9 @@ import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
 import { lessonsLike } from '../capture/text-model.js';
 import { toPosixRelative } from '../io/fs.js';
-import { readPolicyFile } from '../io/policy-file.js';
-import { INDEX_FILE, findRepoRoot, levelDir, lessonDirs } from '../io/repo.js';
-import { changeLessons, freeId } from '../lifecycle/change.js';
-import { resolvePolicy } from '../policy/policy.js';
+import { INDEX_FILE, levelDir, lessonDirs } from '../io/repo.js';
+import { changeLessons, freeId, type TreeState } from '../lifecycle/change.js';
 import { CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Level, type Severity } from './model.js';
-import { loadLessons } from './load.js';
 
 export interface NewLessonOptions {
   cwd: string;
@@ -80,9 +77,8 @@ function idTaken(root: string, id: string): boolean {
 }
 
 /** A new lesson that repeats one already there is refused, naming it: add to that one instead. */
-function refuseNearDuplicate(root: string, title: string): void {
-  const threshold = resolvePolicy(readPolicyFile(root).data).capture.new_similarity;
-  const near = lessonsLike(title, loadLessons(root).lessons.map((item) => item.lesson), threshold).slice(0, 3);
+function refuseNearDuplicate(state: TreeState, title: string): void {
+  const near = lessonsLike(title, state.lessons.map((item) => item.lesson), state.policy.capture.new_similarity).slice(0, 3);
   if (near.length === 0) return;
   const listed = near.map((lesson) => `  ${lesson.id}: ${lesson.title} (similarity ${lesson.similarity.toFixed(2)})`).join('\n');
   throw new LessonsError(
@@ -100,10 +96,10 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
   for (const tag of options.tags) {
     if (!TAG_PATTERN.test(tag)) throw new UsageError(`tag \`${tag}\` is not valid: use lower-case letters and digits joined by - _ or . (like --tags release,ci)`);
   }
-  if (!options.force) refuseNearDuplicate(findRepoRoot(options.cwd), title);
   // Under the lessons lock, the new file and lessons/index.json are written together, so the
-  // next commit is not blocked by a stale index.
+  // next commit is not blocked by a stale index; the duplicate check reads the same tree.
   return changeLessons({ cwd: options.cwd, now: options.now }, (state) => {
+    if (!options.force) refuseNearDuplicate(state, title);
     const base = baseId(options.level, title, state.today);
     // A file that exists but does not parse has no lesson in the tree; its name is taken all the same.
     const unparsed = new Set<string>();
