@@ -14,7 +14,7 @@ const NO_CONTEXT = { paths: [], tool: null, command: null, project: null };
 function titleVector(title: string): TermVector {
   const vector: TermVector = new Map();
   for (const term of buildQuery({ task: title, ...NO_CONTEXT }, VOCABULARY).terms) {
-    vector.set(term.term, (vector.get(term.term) ?? 0) + term.weight);
+    vector.set(term.term, (vector.get(term.term) ?? 0) + 1);
   }
   return vector;
 }

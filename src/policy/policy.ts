@@ -9,7 +9,13 @@ export type GateLevel = 'off' | 'warn' | 'block';
 export interface Policy {
   version: 1;
   lessons: { stale_after_days: number; max_auto_candidates: number };
-  preflight: { quotas: Record<Level, number>; hook_max: number; receipt_max_age_minutes: number; trailer_window_minutes: number };
+  preflight: {
+    /** The most lessons of each level one answer shows; `case` counts cases under a shown pattern or principle, `cases_alone` cases when none is shown. */
+    quotas: Record<Level, number> & { cases_alone: number };
+    hook_max: number;
+    receipt_max_age_minutes: number;
+    trailer_window_minutes: number;
+  };
   gates: Record<Gate, Record<Stage, GateLevel>>;
   capture: {
     similarity_threshold: number;
@@ -130,7 +136,7 @@ const gate = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<S
 export const DEFAULT_POLICY: Policy = {
   version: 1,
   lessons: { stale_after_days: 365, max_auto_candidates: 25 },
-  preflight: { quotas: { principle: 2, pattern: 3, case: 2 }, hook_max: 3, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
+  preflight: { quotas: { principle: 2, pattern: 3, case: 2, cases_alone: 5 }, hook_max: 3, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
   gates: {
     schema: gate('block', 'block', 'block'),
     'index-fresh': gate('block', 'block', 'block'),

@@ -16,7 +16,8 @@ export interface Expansion {
   kind: 'exact' | 'prefix' | 'fuzzy';
 }
 
-function lowerBound(terms: readonly string[], value: string): number {
+/** The index of the first of the sorted `terms` that is not below `value`. */
+export function lowerBound(terms: readonly string[], value: string): number {
   let lo = 0;
   let hi = terms.length;
   while (lo < hi) {

@@ -12,6 +12,7 @@ const FIELD_ORDER: [Field, string][] = [
   ['keywords', 'trigger keywords'],
   ['summary', 'summary'],
   ['checklist', 'checklist'],
+  ['body', 'text'],
 ];
 
 function strongestField(bits: number): string {
@@ -27,7 +28,7 @@ function surfaceWord(record: DocRecord, term: string): string {
 
 function describeMatch(match: WordMatch, record: DocRecord): string {
   if (match.kind === 'exact') return `"${match.word}"`;
-  const how = match.kind === 'synonym' ? 'related' : match.kind === 'prefix' ? 'longer' : 'similar';
+  const how = match.kind === 'related' ? 'related' : match.kind === 'prefix' ? 'longer' : 'similar';
   return `"${match.word}" ~ "${surfaceWord(record, match.term)}" (${how})`;
 }
 
@@ -38,7 +39,7 @@ function describeMatches(matches: readonly WordMatch[], record: DocRecord): stri
     const field = strongestField(match.fields);
     byField.set(field, [...(byField.get(field) ?? []), describeMatch(match, record)]);
   }
-  const order = [...new Set(FIELD_ORDER.map(([, name]) => name)), 'text'];
+  const order = [...new Set([...FIELD_ORDER.map(([, name]) => name), 'text'])];
   return `matched ${order.filter((name) => byField.has(name)).map((name) => `${byField.get(name)!.join(', ')} in ${name}`).join('; ')}`;
 }
 

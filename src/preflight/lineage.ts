@@ -3,10 +3,10 @@ import type { SearchIndex } from './search-index.js';
 /**
  * Relevance flows along promotion links: the pattern distilled from a matching case, and
  * the principle above that pattern, apply to the task too (and a matching pattern's cases
- * support it). Share of the linked lesson's text score and coverage passed on, per hop,
+ * support it). Share of the linked lesson's text score and relevance evidence passed on, per hop,
  * from the `sources` best text matches.
  */
-export const LINEAGE = { up: 0.5, down: 0.3, coverageUp: 0.9, coverageDown: 0.75, sources: 50 };
+export const LINEAGE = { up: 0.7, down: 0.3, evidenceUp: 0.9, evidenceDown: 0.75, sources: 50 };
 
 export interface Via {
   doc: number;
@@ -22,15 +22,15 @@ export function propagateLineage(
   index: SearchIndex,
   docs: readonly number[],
   text: Float64Array,
-  coverage: Float64Array,
+  evidence: Float64Array,
   add: (doc: number) => void,
 ): Map<number, Via> {
-  type Inherited = Map<number, { text: number; coverage: number; via: Via }>;
+  type Inherited = Map<number, { text: number; evidence: number; via: Via }>;
   let inherited: Inherited = new Map();
   for (let hop = 0; hop < 2; hop++) {
     const previous = inherited;
     const textOf = (doc: number): number => text[doc]! + (previous.get(doc)?.text ?? 0);
-    const coverageOf = (doc: number): number => Math.max(coverage[doc]!, previous.get(doc)?.coverage ?? 0);
+    const evidenceOf = (doc: number): number => Math.max(evidence[doc]!, previous.get(doc)?.evidence ?? 0);
     const reached = [...docs, ...[...previous.keys()].filter((doc) => text[doc] === 0)];
     const threshold = kthLargest(Float64Array.from(reached, textOf), LINEAGE.sources);
     const sources = reached.filter((doc) => textOf(doc) > 0 && textOf(doc) >= threshold).sort((a, b) => textOf(b) - textOf(a) || a - b);
@@ -38,9 +38,9 @@ export function propagateLineage(
     for (const doc of sources.slice(0, LINEAGE.sources)) {
       for (const link of index.lineage(doc)) {
         const t = textOf(doc) * (link.up ? LINEAGE.up : LINEAGE.down);
-        const c = coverageOf(doc) * (link.up ? LINEAGE.coverageUp : LINEAGE.coverageDown);
+        const e = evidenceOf(doc) * (link.up ? LINEAGE.evidenceUp : LINEAGE.evidenceDown);
         const best = inherited.get(link.doc);
-        if (!best || t > best.text) inherited.set(link.doc, { text: t, coverage: Math.max(c, best?.coverage ?? 0), via: { doc, up: link.up } });
+        if (!best || t > best.text) inherited.set(link.doc, { text: t, evidence: Math.max(e, best?.evidence ?? 0), via: { doc, up: link.up } });
       }
     }
   }
@@ -48,7 +48,7 @@ export function propagateLineage(
   for (const [doc, value] of inherited) {
     add(doc);
     text[doc]! += value.text;
-    coverage[doc] = Math.max(coverage[doc]!, value.coverage);
+    evidence[doc] = Math.max(evidence[doc]!, value.evidence);
     via.set(doc, value.via);
   }
   return via;

@@ -22,69 +22,55 @@ export function triggerPath(root: string, cwd: string, file: string): string {
   return (inside ? rel : absolute).split(path.sep).join('/');
 }
 
-/** A search term of the query: from the task itself, or added by a synonym of a task word. */
+/**
+ * A search term of the query, from the task text or from the context (the command's text
+ * and the paths' words). Thesaurus relatives are looked up in the search index (rank.ts).
+ */
 export interface QueryTerm {
   term: string;
-  /** The task word it stands for, shown in the reasons. */
+  /** The word as written, shown in the reasons. */
   word: string;
-  weight: number;
-  from: 'task' | 'synonym';
+  from: 'task' | 'context';
 }
 
 export interface Query extends PreflightInput {
   terms: QueryTerm[];
+  /** Every stemmed word of the task, command and paths in order, for keyword phrases. */
+  sequence: string[];
 }
 
-/** The data-driven vocabulary: synonym groups and stopwords (src/preflight/vocabulary.ts). */
+/** Words a task uses that say nothing about its subject (src/preflight/vocabulary.ts). */
 export interface Vocabulary {
-  synonyms: string[][];
   stopwords: string[];
 }
-
-export const SYNONYM_WEIGHT = 0.5;
 
 /** Hook mode: context flags and no task text. */
 export function isHookMode(input: PreflightInput): boolean {
   return input.task.trim() === '' && (input.paths.length > 0 || input.tool !== null || input.command !== null);
 }
 
-function containsSequence(haystack: readonly string[], needle: readonly string[]): boolean {
-  if (needle.length === 0 || needle.length > haystack.length) return false;
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
-}
-
 /**
- * Turns the task into weighted terms: its content words (stopwords dropped, stemmed), then,
- * for every synonym group one of whose phrases occurs in the task, the group's other words.
+ * Turns the task, the command and the paths into search terms: content words (stopwords
+ * dropped, stemmed), each once, task words first.
  */
 export function buildQuery(input: PreflightInput, vocabulary: Vocabulary): Query {
-  const taskWords = words(input.task);
-  const taskStems = taskWords.map(stem);
   const stop = new Set(vocabulary.stopwords);
   const terms: QueryTerm[] = [];
+  const sequence: string[] = [];
   const seen = new Set<string>();
-  taskWords.forEach((word, i) => {
-    const term = taskStems[i]!;
-    if (stop.has(word) || stop.has(term) || seen.has(term)) return;
-    seen.add(term);
-    terms.push({ term, word, weight: 1, from: 'task' });
-  });
-  for (const group of vocabulary.synonyms) {
-    const phrases = group.map((phrase) => words(phrase).map(stem));
-    const hit = phrases.findIndex((phrase) => containsSequence(taskStems, phrase));
-    if (hit < 0) continue;
-    const word = group[hit]!;
-    for (const phrase of phrases) {
-      for (const term of phrase) {
-        if (seen.has(term) || stop.has(term)) continue;
-        seen.add(term);
-        terms.push({ term, word, weight: phrase.length > 1 ? SYNONYM_WEIGHT * 0.7 : SYNONYM_WEIGHT, from: 'synonym' });
-      }
+  const add = (text: string, from: QueryTerm['from']): void => {
+    for (const word of words(text)) {
+      const term = stem(word);
+      sequence.push(term);
+      if (stop.has(word) || stop.has(term) || seen.has(term)) continue;
+      seen.add(term);
+      terms.push({ term, word, from });
     }
+  };
+  add(input.task, 'task');
+  for (const text of [input.command ?? '', ...input.paths]) {
+    sequence.push('');
+    add(text, 'context');
   }
-  return { ...input, terms };
+  return { ...input, terms, sequence };
 }

@@ -1,56 +1,69 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
-import { expandTerm } from './expand.js';
+import { expandTerm, lowerBound } from './expand.js';
 import { kthLargest, propagateLineage, type Via } from './lineage.js';
-import { isHookMode, type Query } from './query.js';
-import { FIELD_BIT, META, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type SearchIndex } from './search-index.js';
+import type { Query } from './query.js';
+import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type Field, type SearchIndex, type TriggerRow } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
  * Ranking: how well a lesson's text answers the task (BM25 over its fields, with prefix,
- * fuzzy and synonym matches at lower weights), raised by context-trigger matches, and
+ * fuzzy and thesaurus matches at lower weights), raised by trigger matches, and
  * scaled by what the lesson is: level, severity, confidence, transferability, status,
  * source, occurrences, how recently it was validated, project. All functions here are pure:
  * the search index, the query, the policy and `now` are their whole input.
  */
 
 export const WEIGHTS = {
-  /** Text score a path or command trigger match is worth, in BM25 units. */
+  /** Text score a path, command or keyword-phrase trigger match is worth, in BM25 units. */
   trigger: 6,
-  toolOnly: 1.5,
-  /**
-   * Coverage: the share of the task's information (idf-weighted words) a lesson accounts for.
-   * Some lesson near the top must cover `taskCoverage` for the task to match anything at all;
-   * each lesson shown must cover `minCoverage`.
-   */
-  taskCoverage: 0.24,
-  minCoverage: 0.15,
-  /** ... and score at least this share of the best lesson's score. */
+  /** Lessons past the first must score at least this share of the best lesson's score. */
   relativeFloor: 0.3,
   level: { principle: 1.2, pattern: 1.1, case: 1 },
   severity: { low: 0.9, medium: 1, high: 1.1, critical: 1.25 },
   status: { candidate: 0.85, validated: 1, canonical: 1.1, retired: 0 },
   source: { curated: 1, auto: 0.8 },
-  /** A synonym of a task word covers that word this much (it scores at the synonym's query weight). */
-  synonymCoverage: 0.7,
+  /** A thesaurus relative of a task word scores at this share of the word itself. */
+  related: 0.5,
   /**
    * Coordination (as in Lucene's classic coord factor): a lesson that accounts for more of
-   * the task's words outranks one that matches a single word many times.
+   * the task's concepts outranks one that matches a single word many times.
    */
   coordination: { floor: 0.6, power: 0.5 },
-  summaryStrength: 0.7,
-  checklistStrength: 0.5,
   tagOverlap: 0.1,
   keywordMatch: 0.1,
   project: { same: 1.2, other: 0.85 },
 } as const;
 
-/** How one task word matched a lesson. */
+/**
+ * The relevance floor, in terms that mean the same on every corpus (src/preflight/RANKING.md).
+ * A task concept's evidence for a lesson is informativeness x field strength x match quality,
+ * each at most 1; a lesson passes with `evidence` in total, so never on one concept alone.
+ */
+export const FLOOR = {
+  /** A concept contained in at most this share of the corpus's lessons is fully informative; commoner ones count less, one in every lesson nothing. */
+  rareShare: 0.1,
+  /** Below this many lessons a share cannot say how rare a word is: a small corpus is judged as if it had this many. */
+  minCorpus: 20,
+  /** The task matches something when its best lesson has this much evidence: two concepts that name the lesson's subject. */
+  evidence: 2,
+  /** Then every lesson with this much evidence and a score within reach of the best is shown. */
+  lesson: 1,
+  /** How much a match in each field says the lesson is about the word: its title, tags and keywords name its subject; its story only mentions things. */
+  strength: { title: 1, tags: 1, keywords: 1, tagWords: 0.8, summary: 0.8, checklist: 0.6, body: 0.5 } satisfies Record<Field, number>,
+  quality: { exact: 1, prefix: 0.5, fuzzy: 0.5, related: 0.6 },
+  /** A stand-in for a task word (prefix, fuzzy or thesaurus match) counts only while at least this informative. */
+  standIn: 0.5,
+  /** Words of the command and paths are evidence at this share: they name what the call touches, often by structure (src, app, components) rather than subject. */
+  context: 0.5,
+} as const;
+
+/** How one query word matched a lesson. */
 export interface WordMatch {
   word: string;
   /** The dictionary term that matched best and how. */
   term: string;
-  kind: 'exact' | 'prefix' | 'fuzzy' | 'synonym';
+  kind: 'exact' | 'prefix' | 'fuzzy' | 'related';
   fields: number;
 }
 
@@ -59,7 +72,8 @@ export interface RankedLesson {
   score: number;
   /** Text relevance: its own, plus what flows to it along promotion links. */
   text: number;
-  coverage: number;
+  /** Relevance evidence the floor judges (FLOOR). */
+  evidence: number;
   /** The linked lesson most of the inherited relevance came from. */
   via: Via | undefined;
   meta: DocMeta;
@@ -67,14 +81,29 @@ export interface RankedLesson {
   trigger: TriggerMatch | undefined;
 }
 
-/** How much a match says about the lesson's subject: its title, tags and trigger keywords name it; its checklist only mentions. */
-function fieldStrength(bits: number): number {
-  if (bits & (FIELD_BIT.title | FIELD_BIT.tags | FIELD_BIT.keywords)) return 1;
-  return bits & (FIELD_BIT.summary | FIELD_BIT.tagWords) ? WEIGHTS.summaryStrength : WEIGHTS.checklistStrength;
+/** The strength of the strongest field among `bits`, for every combination of field bits. */
+function strengthTable(): Float64Array {
+  const table = new Float64Array(1 << FIELDS.length);
+  for (let bits = 1; bits < table.length; bits++) {
+    for (const field of FIELDS) if ((bits & FIELD_BIT[field]) !== 0) table[bits] = Math.max(table[bits]!, FLOOR.strength[field]);
+  }
+  return table;
 }
 
-function idf(docCount: number, df: number): number {
-  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+/** The strength of the strongest field among `bits`. */
+export function fieldStrength(bits: number): number {
+  return strengthTable()[bits]!;
+}
+
+/**
+ * How informative a term is in this corpus, from the share of lessons that contain it: 1 up
+ * to FLOOR.rareShare, falling to 0 for a term in every lesson (of a corpus of at least
+ * FLOOR.minCorpus lessons).
+ */
+export function informativeness(docCount: number, df: number): number {
+  if (df <= 0) return 1;
+  const share = df / Math.max(docCount, FLOOR.minCorpus);
+  return Math.max(0, Math.min(1, Math.log(1 / share) / Math.log(1 / FLOOR.rareShare)));
 }
 
 /**
@@ -121,82 +150,118 @@ const RANKED_MAX = 200;
 
 interface WordState {
   word: string;
-  fromTask: boolean;
-  idf: number;
   expansions: { term: string; kind: WordMatch['kind'] }[];
   /** Per lesson: which expansion matched best (-1: none) and its field bits. */
   expansion: Int16Array;
   fields: Uint8Array;
 }
 
-/** Per-lesson sums over the task's words, in arrays indexed by lesson number. */
+/** Per-lesson sums over the query's concepts, in arrays indexed by lesson number. */
 interface TextScores {
   states: WordState[];
   text: Float64Array;
+  evidence: Float64Array;
+  /** Informativeness-weighted share of the query's concepts matched, for coordination. */
   coverage: Float64Array;
   tags: Uint8Array;
   keywords: Uint8Array;
   docs: number[];
 }
 
+interface Candidate {
+  index: number;
+  term: string;
+  weight: number;
+  quality: number;
+  kind: WordMatch['kind'];
+}
+
+/** A task word's expansions: itself, longer words, near misspellings, and the corpus terms the thesaurus relates it to. */
+function candidates(index: SearchIndex, dictionary: readonly string[], qt: Query['terms'][number]): Candidate[] {
+  const { term } = qt;
+  // Paths and commands are identifiers, spelled exactly: only the term itself.
+  if (qt.from === 'context') {
+    const at = findTerm(dictionary, term);
+    return at < 0 ? [] : [{ index: at, term, weight: 1, quality: FLOOR.quality.exact, kind: 'exact' }];
+  }
+  const result: Candidate[] = expandTerm(dictionary, term).map((e) => ({
+    index: e.index,
+    term: e.term,
+    weight: e.weight,
+    quality: e.kind === 'exact' ? FLOOR.quality.exact : e.kind === 'prefix' ? FLOOR.quality.prefix : FLOOR.quality.fuzzy * e.weight,
+    kind: e.kind,
+  }));
+  const known = new Set(result.map((c) => c.index));
+  for (const relative of index.related(term)) {
+    const at = findTerm(dictionary, relative);
+    if (at >= 0 && !known.has(at)) result.push({ index: at, term: relative, weight: WEIGHTS.related, quality: FLOOR.quality.related, kind: 'related' });
+  }
+  return result;
+}
+
+function findTerm(dictionary: readonly string[], term: string): number {
+  const at = lowerBound(dictionary, term);
+  return dictionary[at] === term ? at : -1;
+}
+
 /**
- * One pass over the postings of every expansion of every task word. A word counts once per
- * lesson, by its best expansion; its coverage is its idf times its best match quality.
+ * One pass over the postings of every expansion of every query term. A concept counts once
+ * per lesson, by its best expansion for the score and, separately, for the evidence.
  */
 function scoreText(index: SearchIndex, query: Query): TextScores {
   const n = index.docCount;
   const dictionary = query.terms.length > 0 ? index.terms : [];
-  const maxIdf = idf(n, 0);
-  const byWord = new Map<string, Query['terms']>();
-  for (const qt of query.terms) byWord.set(qt.word, [...(byWord.get(qt.word) ?? []), qt]);
   const weighted = new Float64Array(n);
-  const quality = new Float32Array(n);
-  const scores: TextScores = { states: [], text: new Float64Array(n), coverage: new Float64Array(n), tags: new Uint8Array(n), keywords: new Uint8Array(n), docs: [] };
+  const proof = new Float64Array(n);
+  const scores: TextScores = { states: [], text: new Float64Array(n), evidence: new Float64Array(n), coverage: new Float64Array(n), tags: new Uint8Array(n), keywords: new Uint8Array(n), docs: [] };
   const isCandidate = new Uint8Array(n);
-  for (const [word, terms] of byWord) {
-    const state: WordState = { word, fromTask: terms.some((t) => t.from === 'task'), idf: maxIdf, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
+  const strength = strengthTable();
+  let totalInformation = 0;
+  for (const qt of query.terms) {
+    const state: WordState = { word: qt.word, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
     const touched: number[] = [];
-    for (const qt of terms) {
-      for (const expansion of expandTerm(dictionary, qt.term)) {
-        if (state.expansions.length >= 0x7fff) break;
-        const postings = index.postings(expansion.index);
-        if (qt.from === 'task' && expansion.kind === 'exact') state.idf = idf(n, postings.docs.length);
-        const id = state.expansions.push({ term: expansion.term, kind: qt.from === 'synonym' ? 'synonym' : expansion.kind }) - 1;
-        const scoreWeight = qt.weight * expansion.weight;
-        const qualityWeight = (qt.from === 'synonym' ? WEIGHTS.synonymCoverage : qt.weight) * expansion.weight;
-        for (let i = 0; i < postings.docs.length; i++) {
-          const doc = postings.docs[i]!;
-          const w = scoreWeight * postings.scores[i]!;
-          const q = qualityWeight * fieldStrength(postings.fields[i]!);
-          const first = state.expansion[doc] === -1;
-          if (first) touched.push(doc);
-          if (first || w > weighted[doc]!) {
-            weighted[doc] = w;
-            state.expansion[doc] = id;
-            state.fields[doc] = postings.fields[i]!;
-          }
-          if (first || q > quality[doc]!) quality[doc] = q;
+    let information = 1;
+    const share = qt.from === 'context' ? FLOOR.context : 1;
+    for (const candidate of candidates(index, dictionary, qt)) {
+      if (state.expansions.length >= 0x7fff) break;
+      const postings = index.postings(candidate.index);
+      const informative = informativeness(n, postings.docs.length);
+      // A stand-in word (longer, misspelt, related) that most lessons contain says little and costs a pass over most of the corpus.
+      if (candidate.kind !== 'exact' && informative < FLOOR.standIn) continue;
+      if (candidate.kind === 'exact') information = informative;
+      const id = state.expansions.push({ term: candidate.term, kind: candidate.kind }) - 1;
+      for (let i = 0; i < postings.docs.length; i++) {
+        const doc = postings.docs[i]!;
+        const w = candidate.weight * postings.scores[i]!;
+        const e = share * informative * candidate.quality * strength[postings.fields[i]!]!;
+        const first = state.expansion[doc] === -1;
+        if (first) touched.push(doc);
+        if (first || w > weighted[doc]!) {
+          weighted[doc] = w;
+          state.expansion[doc] = id;
+          state.fields[doc] = postings.fields[i]!;
         }
+        if (first || e > proof[doc]!) proof[doc] = e;
       }
     }
-    if (!state.fromTask) state.idf = 0;
-    // Fold this word into the sums now, so the scratch arrays serve the next word.
+    information *= share;
+    totalInformation += information;
+    // Fold this concept into the sums now, so the scratch arrays serve the next one.
     for (const doc of touched) {
       if (isCandidate[doc] === 0) {
         isCandidate[doc] = 1;
         scores.docs.push(doc);
       }
       scores.text[doc]! += weighted[doc]!;
-      scores.coverage[doc]! += state.idf * Math.min(1, quality[doc]!);
+      scores.evidence[doc]! += proof[doc]!;
+      scores.coverage[doc]! += information * Math.min(1, proof[doc]! / Math.max(information, 1e-9));
       const bits = state.fields[doc]!;
-      if (state.expansions[state.expansion[doc]!]!.kind !== 'synonym' && (bits & (FIELD_BIT.tags | FIELD_BIT.tagWords)) !== 0) scores.tags[doc]!++;
+      if (state.expansions[state.expansion[doc]!]!.kind !== 'related' && (bits & (FIELD_BIT.tags | FIELD_BIT.tagWords)) !== 0) scores.tags[doc]!++;
       if ((bits & FIELD_BIT.keywords) !== 0) scores.keywords[doc]!++;
     }
     scores.states.push(state);
   }
-  // Coverage is a share of the task's information: divide by the idf of all its words.
-  const totalIdf = scores.states.reduce((sum, state) => sum + state.idf, 0);
-  for (const doc of scores.docs) scores.coverage[doc] = totalIdf > 0 ? scores.coverage[doc]! / totalIdf : 0;
+  for (const doc of scores.docs) scores.coverage[doc] = totalInformation > 0 ? scores.coverage[doc]! / totalInformation : 0;
   return scores;
 }
 
@@ -209,37 +274,52 @@ function wordMatches(states: readonly WordState[], doc: number): WordMatch[] {
   return matches;
 }
 
-/** Scores every lesson the task's words reach, and every lesson whose context triggers match; best first. */
+/**
+ * The trigger rows that may match: path and command triggers when the call has paths or a
+ * command, and the lessons with a keyword phrase that begins with a query word.
+ */
+function triggerRows(index: SearchIndex, query: Query): TriggerRow[] {
+  const rows = new Map<number, TriggerRow>();
+  if (query.paths.length > 0 || query.command !== null) for (const row of index.triggers()) rows.set(row.doc, row);
+  for (const phrase of index.phrases(query.sequence)) {
+    let row = rows.get(phrase.doc);
+    if (!row) rows.set(phrase.doc, (row = { doc: phrase.doc, tools: phrase.tools, paths: [], commands: [], phrases: [] }));
+    row.phrases.push(phrase.terms);
+  }
+  return [...rows.values()].sort((a, b) => a.doc - b.doc);
+}
+
+/** Scores every lesson the query's words reach with enough evidence to be shown, and every lesson whose triggers match; best first. */
 export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
-  const { states, text, coverage, tags, keywords, docs } = scoreText(index, query);
-  const isCandidate = new Set(docs);
+  const { states, text, evidence, coverage, tags, keywords, docs } = scoreText(index, query);
+  const isCandidate = new Uint8Array(index.docCount);
+  for (const doc of docs) isCandidate[doc] = 1;
   const add = (doc: number): void => {
-    if (!isCandidate.has(doc)) {
-      isCandidate.add(doc);
+    if (isCandidate[doc] === 0) {
+      isCandidate[doc] = 1;
       docs.push(doc);
     }
   };
-  const via = propagateLineage(index, docs, text, coverage, add);
   const triggers = new Map<number, TriggerMatch>();
-  if (query.paths.length > 0 || query.tool !== null || query.command !== null) {
-    for (const row of index.triggers()) {
-      const match = matchTriggers(row, query);
-      if (match) {
-        triggers.set(row.doc, match);
-        add(row.doc);
-      }
+  for (const row of triggerRows(index, query)) {
+    const match = matchTriggers(row, query, query.sequence);
+    if (match) {
+      triggers.set(row.doc, match);
+      add(row.doc);
+      // A trigger match is relevance in its own right: it passes the floor and flows to the lesson's pattern and principle.
+      text[row.doc]! += WEIGHTS.trigger;
+      evidence[row.doc] = Math.max(evidence[row.doc]!, 2 * FLOOR.evidence);
     }
   }
-  const hookMode = isHookMode(query);
+  const via = propagateLineage(index, docs, text, evidence, add);
   const scores = new Float64Array(index.docCount);
   const scoreOf = metaScorer(index, query, policy, now);
   const scored: number[] = [];
   for (const doc of docs) {
-    const trigger = triggers.get(doc);
-    if (hookMode && !trigger) continue;
-    const triggerScore = trigger ? (trigger.kinds.length === 1 && trigger.kinds[0] === 'tool' ? WEIGHTS.toolOnly : WEIGHTS.trigger) : 0;
+    // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
+    if (evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) continue;
     scores[doc] =
-      (text[doc]! + triggerScore) *
+      text[doc]! *
       (WEIGHTS.coordination.floor + coverage[doc]!) ** WEIGHTS.coordination.power *
       (1 + WEIGHTS.tagOverlap * tags[doc]!) *
       (1 + WEIGHTS.keywordMatch * keywords[doc]!) *
@@ -253,7 +333,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     doc,
     score: scores[doc]!,
     text: text[doc]!,
-    coverage: coverage[doc]!,
+    evidence: evidence[doc]!,
     via: via.get(doc),
     meta: index.meta(doc),
     words: wordMatches(states, doc),
@@ -267,13 +347,11 @@ export function compareRanked(a: RankedLesson, b: RankedLesson): number {
 }
 
 /**
- * The relevance floor, over lessons in rank order: none pass unless one near the top covers
- * enough of the task; then those near the best score that cover enough pass. Trigger
- * matches always pass.
+ * The relevance floor, over lessons in rank order: a lesson passes with enough evidence
+ * (FLOOR) and a score within reach of the best passing lesson's. Trigger matches always pass.
  */
 export function aboveFloor(ranked: readonly RankedLesson[]): RankedLesson[] {
-  const best = ranked[0]?.score ?? 0;
-  const near = ranked.filter((r) => r.score >= WEIGHTS.relativeFloor * best);
-  const taskMatches = near.some((r) => r.coverage >= WEIGHTS.taskCoverage && r.words.some((w) => fieldStrength(w.fields) === 1));
-  return ranked.filter((r) => r.trigger !== undefined || (taskMatches && r.coverage >= WEIGHTS.minCoverage && r.score >= WEIGHTS.relativeFloor * best));
+  const matches = ranked.some((r) => r.trigger === undefined && r.evidence >= FLOOR.evidence);
+  const best = ranked.find((r) => r.trigger !== undefined || r.evidence >= FLOOR.evidence)?.score ?? 0;
+  return ranked.filter((r) => r.trigger !== undefined || (matches && r.evidence >= FLOOR.lesson && r.score >= WEIGHTS.relativeFloor * best));
 }

@@ -1,5 +1,6 @@
 import type { IndexEntry } from '../index/build.js';
-import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
+import { sections } from '../lesson/body.js';
+import { CHECKLIST_HEADING, LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
 import {
   align4,
@@ -18,7 +19,7 @@ import {
   type Header,
   type SearchSource,
 } from './search-index.js';
-import { terms as textTerms } from './text.js';
+import { indexTerms as textTerms, stem, words } from './text.js';
 
 /** Writes the search index layout described in search-index.ts; only runs when the cache is rebuilt. */
 
@@ -28,15 +29,63 @@ export function dayNumber(date: string | null): number {
   return Number.isNaN(time) ? NO_DATE : Math.floor(time / 86_400_000);
 }
 
-function hasContextTriggers(entry: IndexEntry): boolean {
-  return entry.triggers.tools.length + entry.triggers.paths.length + entry.triggers.commands.length > 0;
+/** A lesson body without its checklist: the Situation, Mistake, Root Cause and Fix a task's words are likely to meet. */
+export function narrative(body: string): string {
+  const all = sections(body);
+  if (all.length === 0) return body;
+  return all
+    .filter((section) => section.heading.toLowerCase() !== CHECKLIST_HEADING.toLowerCase())
+    .map((section) => section.text)
+    .join('\n');
+}
+
+/** Keyword phrases of two or more words, as stemmed terms: a single word is too ambiguous to qualify a lesson alone. */
+function keywordPhrases(entry: IndexEntry): string[][] {
+  return entry.triggers.keywords.map((keyword) => words(keyword).map(stem)).filter((terms) => terms.length > 1);
+}
+
+/** What the search cache is built from besides the index: lesson text the index does not carry, and the thesaurus. */
+export interface SearchExtras {
+  /** Per lesson id: the body without its checklist (Situation, Mistake, Root Cause, Fix...). */
+  bodies?: ReadonlyMap<string, string>;
+  /** Per word: related words (data/thesaurus). */
+  thesaurus?: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The thesaurus restricted to this corpus: for each stemmed word, the corpus terms it is
+ * related to. Built once with the cache, so a query never loads the thesaurus.
+ */
+function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, dictionary: ReadonlySet<string>): string {
+  const stems = new Map<string, string>();
+  const stemOf = (word: string): string => {
+    let result = stems.get(word);
+    if (result === undefined) stems.set(word, (result = stem(word)));
+    return result;
+  };
+  const related = new Map<string, Set<string>>();
+  for (const [word, others] of thesaurus) {
+    const from = stemOf(word);
+    for (const other of others) {
+      const to = stemOf(other);
+      if (to === from || !dictionary.has(to)) continue;
+      let set = related.get(from);
+      if (!set) related.set(from, (set = new Set()));
+      set.add(to);
+    }
+  }
+  return [...related.keys()]
+    .sort(compareStrings)
+    .map((term) => `${term}\t${[...related.get(term)!].sort(compareStrings).join(' ')}`)
+    .join('\n');
 }
 
 /** Builds the search index bytes from index entries; pure. Retired lessons are left out: they are never selected. */
-export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchSource): Uint8Array {
+export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchSource, extras: SearchExtras = {}): Uint8Array {
   const docs = entries.filter((entry) => entry.status !== 'retired');
   const n = docs.length;
   const fieldTerms = docs.map((entry) => ({
+    body: textTerms(extras.bodies?.get(entry.id) ?? ''),
     title: textTerms(entry.title),
     summary: textTerms(entry.summary),
     tags: entry.tags.map(textTerms).filter((t) => t.length === 1).flat(),
@@ -143,8 +192,12 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
   });
   linkTable[n] = links.length;
   const triggerRows = docs.flatMap((entry, doc) =>
-    hasContextTriggers(entry) ? [[doc, entry.triggers.tools, entry.triggers.paths, entry.triggers.commands]] : [],
+    entry.triggers.paths.length + entry.triggers.commands.length > 0 ? [[doc, entry.triggers.tools, entry.triggers.paths, entry.triggers.commands]] : [],
   );
+  const phraseLines = docs
+    .flatMap((entry, doc) => keywordPhrases(entry).map((terms) => `${terms.join(' ')}\t${doc}\t${entry.triggers.tools.join(',')}`))
+    .sort(compareStrings);
+  const related = extras.thesaurus ? relatedTerms(extras.thesaurus, new Set(dictTerms)) : '';
   const sections: [Header['sections'] extends Record<infer K, unknown> ? K : never, Uint8Array[]][] = [
     ['dict', [encoder.encode(dictTerms.join('\n'))]],
     ['termTable', [new Uint8Array(termTable.buffer)]],
@@ -155,6 +208,8 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
     ['postings', postingChunks],
     ['docs', docBytes],
     ['triggers', [encoder.encode(JSON.stringify(triggerRows))]],
+    ['phrases', [encoder.encode(phraseLines.join('\n'))]],
+    ['related', [encoder.encode(related)]],
   ];
   const header: Header = {
     version: SEARCH_FORMAT_VERSION,
@@ -175,7 +230,7 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
     offset = align4(offset + lengths[i]!);
   });
   const headerBytes = encoder.encode(JSON.stringify(header));
-  const total = header.sections.triggers[0] + header.sections.triggers[1];
+  const total = header.sections.related[0] + header.sections.related[1];
   const out = new Uint8Array(total);
   out.set(encoder.encode(MAGIC), 0);
   new DataView(out.buffer).setUint32(4, header.sections.dict[0] - 8, true);

@@ -12,8 +12,10 @@ import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
  * Where preflight's search index comes from. The fast path opens the cache file under
  * .lessons/ when the stat of lessons/index.json (size, mtime, inode) is the one it was
  * built from, and reads it piece by piece; it never parses index.json. Otherwise the cache
- * is rebuilt from index.json, keyed by its sha256. When index.json is missing, unreadable or
- * older than the lesson folders, the lessons are scanned instead, with a warning.
+ * is rebuilt from index.json, keyed by its sha256, together with the lessons' full text (read
+ * from the files then, so queries never read them) and the thesaurus. When index.json is
+ * missing, unreadable or older than the lesson folders, the lessons are scanned instead, with
+ * a warning.
  */
 
 export const CACHE_FILE = '.lessons/cache/search.bin';
@@ -100,12 +102,16 @@ function writeCache(root: string, bytes: Uint8Array): void {
 interface ScannedTree {
   entries: IndexEntry[];
   text: string;
+  /** Per lesson id: the text the index does not carry (body sections but the checklist). */
+  bodies: Map<string, string>;
 }
 
 async function indexTree(lessons: readonly LoadedLesson[]): Promise<ScannedTree> {
-  const { buildIndex, serializeIndex } = await import('../index/build.js');
+  const [{ buildIndex, serializeIndex }, { narrative }] = await Promise.all([import('../index/build.js'), import('./search-build.js')]);
   const index = buildIndex(lessons);
-  return { entries: index.lessons, text: serializeIndex(index) };
+  const bodies = new Map<string, string>();
+  for (const { lesson } of lessons) if (!bodies.has(lesson.id)) bodies.set(lesson.id, narrative(lesson.body));
+  return { entries: index.lessons, text: serializeIndex(index), bodies };
 }
 
 async function scanTree(root: string): Promise<ScannedTree> {
@@ -113,14 +119,55 @@ async function scanTree(root: string): Promise<ScannedTree> {
   return indexTree(loadLessons(root).lessons);
 }
 
+/** The body text of each indexed lesson, read from its file (the frontmatter is the index's already); a file that cannot be read adds none. */
+async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<Map<string, string>> {
+  const { narrative } = await import('./search-build.js');
+  const bodies = new Map<string, string>();
+  for (const entry of entries) {
+    let text: string;
+    try {
+      text = readRegularFile(path.join(root, entry.path)).toString('utf8');
+    } catch {
+      continue;
+    }
+    const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+    bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
+  }
+  return bodies;
+}
+
+/** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
+async function readThesaurus(): Promise<Map<string, string[]>> {
+  const { packageFile } = await import('../package-root.js');
+  const thesaurus = new Map<string, string[]>();
+  let text: string;
+  try {
+    text = fs.readFileSync(packageFile(THESAURUS_FILE), 'utf8');
+  } catch {
+    return thesaurus;
+  }
+  for (const line of text.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) thesaurus.set(line.slice(0, tab), line.slice(tab + 1).split(' '));
+  }
+  return thesaurus;
+}
+
+export const THESAURUS_FILE = 'data/thesaurus/wordnet-synonyms.tsv';
+
 /** Building and hashing happen only when the cache is stale, so their modules load only then. */
 async function sha256(data: string | Uint8Array): Promise<string> {
   return (await import('../util/digest.js')).sha256(data);
 }
 
-async function fromEntries(entries: readonly IndexEntry[], digest: string, stat: IndexStat | null, verifiedMtimeMs: number): Promise<{ bytes: Uint8Array; index: SearchIndex }> {
+async function fromEntries(
+  tree: Pick<ScannedTree, 'entries' | 'bodies'>,
+  digest: string,
+  stat: IndexStat | null,
+  verifiedMtimeMs: number,
+): Promise<{ bytes: Uint8Array; index: SearchIndex }> {
   const { buildSearchIndex } = await import('./search-build.js');
-  const bytes = buildSearchIndex(entries, { digest, stat, verifiedMtimeMs });
+  const bytes = buildSearchIndex(tree.entries, { digest, stat, verifiedMtimeMs }, { bodies: tree.bodies, thesaurus: await readThesaurus() });
   return { bytes, index: SearchIndex.open(memorySource(bytes))! };
 }
 
@@ -131,14 +178,14 @@ async function fromEntries(entries: readonly IndexEntry[], digest: string, stat:
 export async function searchFromLessons(lessons: readonly LoadedLesson[]): Promise<{ index: SearchIndex; digest: string }> {
   const tree = await indexTree(lessons);
   const digest = await sha256(tree.text);
-  return { index: (await fromEntries(tree.entries, digest, null, 0)).index, digest };
+  return { index: (await fromEntries(tree, digest, null, 0)).index, digest };
 }
 
 async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {
   const tree = scanned ?? (await scanTree(root));
   const digest = await sha256(tree.text);
   return {
-    index: (await fromEntries(tree.entries, digest, null, 0)).index,
+    index: (await fromEntries(tree, digest, null, 0)).index,
     digest,
     warning: `${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`,
     close: () => undefined,
@@ -164,9 +211,10 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
   }
   const digest = await sha256(text);
   let verifiedMtimeMs = 0;
+  let tree: ScannedTree | undefined;
   if (foldersMtime > stat.mtimeMs) {
     // Folders newer than the index: after a checkout that is often only write order, so compare the content.
-    const tree = await scanTree(root);
+    tree = await scanTree(root);
     if (tree.text !== text.toString('utf8')) {
       return fallback(root, `${INDEX_FILE} is older than the lesson files`, tree);
     }
@@ -176,7 +224,8 @@ export async function openSearch(root: string): Promise<OpenedSearch> {
   if (entries === undefined) return fallback(root, `${INDEX_FILE} is not a valid index`);
   let built: { bytes: Uint8Array; index: SearchIndex };
   try {
-    built = await fromEntries(entries, digest, stat, verifiedMtimeMs);
+    // The lessons' full text goes into the cache: read the files now, never at query time.
+    built = await fromEntries({ entries, bodies: tree?.bodies ?? (await readBodies(root, entries)) }, digest, stat, verifiedMtimeMs);
   } catch {
     return fallback(root, `${INDEX_FILE} is not a valid index`);
   }

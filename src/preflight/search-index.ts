@@ -19,18 +19,25 @@ import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Le
  *             (promoted_into), 2 * lesson for one this was distilled from (promoted_from)
  *   postings  per term: u32 lesson numbers, f32 scores, u8 field bits (padded)
  *   docs      one JSON record per lesson (what the output shows)
- *   triggers  JSON [[lesson, tools, paths, commands], ...] for lessons with context triggers
+ *   triggers  JSON [[lesson, tools, paths, commands], ...] for lessons with path or command triggers
+ *   phrases   sorted lines `term term...<TAB>lesson<TAB>tool,tool`: keyword phrases of two or
+ *             more words, stemmed
+ *   related   sorted lines `term<TAB>corpus-term corpus-term...`: thesaurus relatives in the corpus
  */
 
-/** `tags` holds one-word tags; the words of compound tags (`distributed-systems`) only hint, as `tagWords`. */
-export const FIELDS = ['title', 'summary', 'tags', 'tagWords', 'checklist', 'keywords'] as const;
+/**
+ * `tags` holds one-word tags; the words of compound tags (`distributed-systems`) only hint, as
+ * `tagWords`. `body` is the rest of the lesson's text: Situation, Mistake, Root Cause, Fix and
+ * any other section but the checklist.
+ */
+export const FIELDS = ['title', 'summary', 'tags', 'tagWords', 'checklist', 'keywords', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
-export const FIELD_BOOST: Record<Field, number> = { title: 2, summary: 1, tags: 1.5, tagWords: 1, checklist: 0.8, keywords: 1.5 };
-export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4, tagWords: 32, checklist: 8, keywords: 16 };
+export const FIELD_BOOST: Record<Field, number> = { title: 2, summary: 1, tags: 1.5, tagWords: 1, checklist: 0.8, keywords: 1.5, body: 0.6 };
+export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4, tagWords: 32, checklist: 8, keywords: 16, body: 64 };
 
 export const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 1;
+export const SEARCH_FORMAT_VERSION = 2;
 export const META_BYTES = 16;
 /** Byte offsets within a lesson's META_BYTES: u8 codes (index into LEVELS etc.), u16 occurrences and project, i32 day. */
 export const META = { level: 0, status: 1, severity: 2, source: 3, confidence: 4, transferability: 5, occurrences: 6, project: 8, validatedDay: 12 } as const;
@@ -73,6 +80,15 @@ export interface TriggerRow {
   tools: string[];
   paths: string[];
   commands: string[];
+  /** Keyword phrases of two or more words, as stemmed terms. */
+  phrases: string[][];
+}
+
+/** A keyword phrase of a lesson whose first term is in the query. */
+export interface PhraseRow {
+  doc: number;
+  terms: string[];
+  tools: string[];
 }
 
 export interface Postings {
@@ -94,7 +110,7 @@ export interface Header extends SearchSource {
   docCount: number;
   termCount: number;
   projects: string[];
-  sections: Record<'dict' | 'termTable' | 'meta' | 'docTable' | 'linkTable' | 'links' | 'postings' | 'docs' | 'triggers', [number, number]>;
+  sections: Record<'dict' | 'termTable' | 'meta' | 'docTable' | 'linkTable' | 'links' | 'postings' | 'docs' | 'triggers' | 'phrases' | 'related', [number, number]>;
 }
 
 export const align4 = (n: number): number => (n + 3) & ~3;
@@ -120,6 +136,8 @@ export class SearchIndex {
   private metaCache: DataView | undefined;
   private docTableCache: Uint32Array | undefined;
   private linkCache: { table: Uint32Array; links: Uint32Array } | undefined;
+  private relatedText: string | undefined;
+  private phrasesText: string | undefined;
 
   private constructor(private readonly bytes: ByteSource, header: Header) {
     this.header = header;
@@ -214,9 +232,52 @@ export class SearchIndex {
     return result;
   }
 
-  /** Lessons with tool, path or command triggers. */
+  /** Lessons with path or command triggers (their keyword phrases come from phrases()). */
   triggers(): TriggerRow[] {
+    if (this.header.sections.triggers[1] === 0) return [];
     const rows = JSON.parse(new TextDecoder().decode(this.section('triggers'))) as [number, string[], string[], string[]][];
-    return rows.map(([doc, tools, paths, commands]) => ({ doc, tools, paths, commands }));
+    return rows.map(([doc, tools, paths, commands]) => ({ doc, tools, paths, commands, phrases: [] }));
   }
+
+  /** Keyword phrases that begin with one of `terms`. */
+  phrases(terms: Iterable<string>): PhraseRow[] {
+    this.phrasesText ??= new TextDecoder().decode(this.section('phrases'));
+    const rows: PhraseRow[] = [];
+    for (const term of new Set(terms)) {
+      for (const line of linesFrom(this.phrasesText, `${term} `)) {
+        const [phrase, doc, tools] = line.split('\t');
+        rows.push({ doc: Number(doc), terms: phrase!.split(' '), tools: tools === '' || tools === undefined ? [] : tools.split(',') });
+      }
+    }
+    return rows;
+  }
+
+  /** Corpus terms a query term is related to by the thesaurus (none when it is not in it). */
+  related(term: string): readonly string[] {
+    this.relatedText ??= new TextDecoder().decode(this.section('related'));
+    const line = linesFrom(this.relatedText, `${term}\t`)[0];
+    return line === undefined ? [] : line.slice(term.length + 1).split(' ');
+  }}
+
+/** The lines of sorted, newline-separated `text` that start with `prefix`, found by binary search. */
+export function linesFrom(text: string, prefix: string): string[] {
+  let lo = 0;
+  let hi = text.length;
+  // The first line whose text is >= prefix.
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = text.lastIndexOf('\n', mid - 1) + 1;
+    const end = text.indexOf('\n', start);
+    const lineEnd = end < 0 ? text.length : end;
+    if (text.slice(start, lineEnd) < prefix) lo = lineEnd + 1;
+    else hi = start;
+  }
+  const lines: string[] = [];
+  while (lo < text.length && text.startsWith(prefix, lo)) {
+    const end = text.indexOf('\n', lo);
+    const lineEnd = end < 0 ? text.length : end;
+    lines.push(text.slice(lo, lineEnd));
+    lo = lineEnd + 1;
+  }
+  return lines;
 }

@@ -19,10 +19,31 @@ export function words(text: string): string[] {
 const DOUBLE_END = /([bdfgkmnprt])\1$/;
 
 /**
- * A deliberately small English stemmer: plural, -ing, -ed and a final e. It conflates the
- * inflections a task and a lesson are likely to differ by, and leaves short words alone.
+ * Derivational endings that turn a verb into a noun or an agent (memoize, memoization,
+ * memoizer; deploy, deployment; migrate, migration): each is rewritten to the verb, with the
+ * shortest stem it may leave, before the inflections are stripped.
+ */
+const DERIVATIONS: readonly [RegExp, string, number][] = [
+  [/(?:ization|isation)s?$/, 'ize', 4],
+  [/(?:izer|iser)s?$/, 'ize', 4],
+  [/ations?$/, 'ate', 3],
+  [/ments?$/, '', 5],
+];
+
+/**
+ * A deliberately small English stemmer: the commonest derivational endings, then plural,
+ * -ing, -ed and a final e. It conflates the forms a task and a lesson are likely to differ
+ * by, and leaves short words alone.
  */
 export function stem(word: string): string {
+  for (const [ending, replacement, minStem] of DERIVATIONS) {
+    const match = ending.exec(word);
+    if (match && match.index >= minStem) return stemInflection(`${word.slice(0, match.index)}${replacement}`);
+  }
+  return stemInflection(word);
+}
+
+function stemInflection(word: string): string {
   let w = word;
   if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
   else if (w.length > 4 && w.endsWith('ied')) w = `${w.slice(0, -3)}y`;
@@ -38,4 +59,30 @@ export function stem(word: string): string {
 /** The search terms of `text`: its words, stemmed. */
 export function terms(text: string): string[] {
   return words(text).map(stem);
+}
+
+/** The numeronym engineers write for a long word: i18n, l10n, k8s, a11y, o11y. */
+export function numeronym(word: string): string | undefined {
+  return word.length >= 10 && /^[a-z]+$/.test(word) ? `${word[0]}${word.length - 2}${word[word.length - 1]}` : undefined;
+}
+
+/** A lesson's search terms: its words stemmed, each long word followed by its numeronym. */
+export function indexTerms(text: string): string[] {
+  const result: string[] = [];
+  for (const word of words(text)) {
+    result.push(stem(word));
+    const short = numeronym(word);
+    if (short !== undefined) result.push(short);
+  }
+  return result;
+}
+
+/** Whether `needle` occurs in `haystack` as a contiguous run. */
+export function containsSequence(haystack: readonly string[], needle: readonly string[]): boolean {
+  if (needle.length === 0 || needle.length > haystack.length) return false;
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
 }

@@ -1,12 +1,12 @@
 import type { PreflightInput } from './query.js';
+import { containsSequence } from './text.js';
 import type { TriggerRow } from './search-index.js';
 
 /**
- * Context triggers: a lesson's `tools`, `paths` (globs over repo-relative paths) and
- * `commands` (globs over a shell command). A lesson matches when its `tools` list, if it has
- * one, names the tool, and one of its path globs matches a path or one of its command
- * globs matches the command (or one of its `&&`, `||`, `;`, `|` parts). A lesson with tools
- * but neither paths nor commands matches on the tool alone.
+ * Triggers: a lesson's `paths` (globs over repo-relative paths), `commands` (globs over a
+ * shell command or one of its `&&`, `||`, `;`, `|` parts) and keyword phrases (two or more
+ * words, found in order in the task, command or path text) each qualify it. Its `tools`
+ * never qualify it; they rule it out when the caller names a tool of another family.
  */
 
 const GLOB_SPECIAL = /[*?[{]/;
@@ -93,14 +93,42 @@ export function commandMatches(glob: string, command: string): boolean {
 export interface TriggerMatch {
   /** Human-readable reasons, e.g. `path **\/package.json matches packages/cli/package.json`. */
   reasons: string[];
-  kinds: ('path' | 'command' | 'tool')[];
+  kinds: ('path' | 'command' | 'keyword')[];
 }
 
-/** How a lesson's context triggers match the run's flags; undefined when they do not. */
-export function matchTriggers(row: Pick<TriggerRow, 'tools' | 'paths' | 'commands'>, input: PreflightInput): TriggerMatch | undefined {
-  if (row.tools.length > 0 && (input.tool === null || !row.tools.some((tool) => tool.toLowerCase() === input.tool!.toLowerCase()))) {
-    return undefined;
-  }
+/**
+ * Tools that are one kind of call under different names (Claude Code, Codex CLI, Gemini CLI,
+ * Cursor): a lesson about editing a file applies to every tool that edits it.
+ */
+const TOOL_FAMILIES: readonly (readonly string[])[] = [
+  ['edit', 'write', 'multiedit', 'notebookedit', 'apply_patch', 'replace', 'write_file', 'edit_file', 'str_replace_based_edit_tool'],
+  ['bash', 'shell', 'exec_command', 'run_shell_command', 'local_shell', 'run_terminal_cmd'],
+  ['read', 'view', 'read_file', 'read_many_files'],
+];
+
+function toolFamily(tool: string): string {
+  const name = tool.toLowerCase();
+  const family = TOOL_FAMILIES.find((members) => members.includes(name));
+  return family ? family[0]! : name;
+}
+
+/** Whether a lesson's `tools` allow the caller's tool: always when either names none. */
+export function toolAllows(tools: readonly string[], tool: string | null): boolean {
+  if (tools.length === 0 || tool === null) return true;
+  const family = toolFamily(tool);
+  return tools.some((listed) => toolFamily(listed) === family);
+}
+
+/** A trigger row as matching needs it: keyword phrases as stemmed term sequences. */
+export type TriggerInput = Pick<TriggerRow, 'tools' | 'paths' | 'commands' | 'phrases'>;
+
+/**
+ * How a lesson's triggers match the run; undefined when they do not. Paths, commands and
+ * keyword phrases each qualify on their own; `tools` only narrows, and only when the caller
+ * names a tool. `queryTerms` are the stemmed words of the task, command and paths, in order.
+ */
+export function matchTriggers(row: TriggerInput, input: PreflightInput, queryTerms: readonly string[] = []): TriggerMatch | undefined {
+  if (!toolAllows(row.tools, input.tool)) return undefined;
   const reasons: string[] = [];
   const kinds: TriggerMatch['kinds'] = [];
   for (const glob of row.paths) {
@@ -117,9 +145,10 @@ export function matchTriggers(row: Pick<TriggerRow, 'tools' | 'paths' | 'command
       kinds.push('command');
     }
   }
-  if (kinds.length === 0 && row.tools.length > 0 && row.paths.length === 0 && row.commands.length === 0) {
-    reasons.push(`tool ${input.tool}`);
-    kinds.push('tool');
+  const phrase = row.phrases.find((terms) => containsSequence(queryTerms, terms));
+  if (phrase !== undefined) {
+    reasons.push(`keyword "${phrase.join(' ')}"`);
+    kinds.push('keyword');
   }
   return kinds.length > 0 ? { reasons, kinds } : undefined;
 }

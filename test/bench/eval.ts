@@ -1,22 +1,63 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildIndex, type IndexEntry } from '../../src/index/build.js';
+import { buildIndex } from '../../src/index/build.js';
 import { loadLessons } from '../../src/lesson/load.js';
-import { packageRoot } from '../../src/package-root.js';
+import { packageFile, packageRoot } from '../../src/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
-import { VOCABULARY } from '../../src/preflight/vocabulary.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
-import { buildSearchIndex } from '../../src/preflight/search-build.js';
+import { buildSearchIndex, narrative } from '../../src/preflight/search-build.js';
+import { THESAURUS_FILE } from '../../src/preflight/search-cache.js';
 import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
 import { words } from '../../src/preflight/text.js';
 
 /**
- * Selection quality on the labelled set in test/fixtures/eval: preflight against a plain
- * keyword-matching baseline, on the same tasks in the same run.
+ * Selection quality on labelled lesson repositories, with the figures of the development
+ * sets' scorer: recall, precision and graded nDCG at 5 for tasks, the share of no-match tasks
+ * that return anything, recall of the `must` lessons, and the same at 3 for tool calls (with
+ * their task text, and without it as a PreToolUse hook sees them). Beside it, plain BM25
+ * over whole lesson files at the same depth.
+ *
+ * A repository is `lessons/` plus `queries.json` ([{id, task, relevant, must, hook}]), or
+ * the older layout of test/fixtures/eval (`corpus/lessons/` plus `tasks.json`).
  */
 
-interface EvalTask {
+export interface Query {
+  id: string;
+  task: string;
+  relevant: string[];
+  must: string[];
+  hook: { tool: string | null; path: string | null; command: string | null } | null;
+}
+
+export interface Metrics {
+  recall: number;
+  precision: number;
+  ndcg: number;
+  must: number | null;
+  noMatchFP: number;
+  hookRecall: number;
+  hookMust: number | null;
+  hookFP: number;
+  avgReturned: number;
+}
+
+export interface Evaluation {
+  name: string;
+  lessons: number;
+  preflight: Metrics;
+  hookOnly: Metrics;
+  bm25: Metrics;
+  misses: string[];
+}
+
+export const EVAL_DIR = path.join(packageRoot(), 'test/fixtures/eval');
+/** The day the evaluation runs on, so recency weighs the same every time. */
+const EVAL_NOW = new Date('2026-12-01T00:00:00Z');
+const K_TASK = 5;
+const K_HOOK = 3;
+
+interface OldTask {
   id: string;
   task?: string;
   hook?: { tool?: string; paths?: string[]; command?: string };
@@ -24,134 +65,183 @@ interface EvalTask {
   critical?: string[];
 }
 
-export interface Metrics {
-  recallAt5: number;
-  precisionAt5: number;
-  ndcgAt5: number;
-  /** Share of no-match tasks (n..) that returned anything. */
-  falsePositiveRate: number;
-  /** Share of critical lessons (all tasks) that were returned. */
-  criticalRecall: number;
-  /** Share of hook tasks (h..) whose selection is exactly the labelled set. */
-  hookExact: number;
+/** The queries and lessons folder of a repository in either layout. */
+export function loadRepository(dir: string): { queries: Query[]; lessonsRoot: string } {
+  if (fs.existsSync(path.join(dir, 'queries.json'))) {
+    return { queries: JSON.parse(fs.readFileSync(path.join(dir, 'queries.json'), 'utf8')) as Query[], lessonsRoot: dir };
+  }
+  const tasks = JSON.parse(fs.readFileSync(path.join(dir, 'tasks.json'), 'utf8')) as OldTask[];
+  const queries = tasks.map(
+    (t): Query => ({
+      id: t.id,
+      task: t.task ?? '',
+      relevant: t.relevant,
+      must: t.critical ?? [],
+      hook: t.hook ? { tool: t.hook.tool ?? null, path: t.hook.paths?.[0] ?? null, command: t.hook.command ?? null } : null,
+    }),
+  );
+  return { queries, lessonsRoot: path.join(dir, 'corpus') };
 }
 
-export interface Evaluation {
-  preflight: Metrics;
-  baseline: Metrics;
-  misses: string[];
-}
-
-export const EVAL_DIR = path.join(packageRoot(), 'test/fixtures/eval');
-/** The day the evaluation runs on, so recency weighs the same every time. */
-const EVAL_NOW = new Date('2026-12-01T00:00:00Z');
-
-function inputOf(task: EvalTask): PreflightInput {
+function inputOf(query: Query, hookOnly: boolean): PreflightInput {
   return {
-    task: task.task ?? '',
-    paths: task.hook?.paths ?? [],
-    tool: task.hook?.tool ?? null,
-    command: task.hook?.command ?? null,
+    task: query.hook && hookOnly ? '' : query.task,
+    paths: query.hook?.path ? [query.hook.path] : [],
+    tool: query.hook?.tool ?? null,
+    command: query.hook?.command ?? null,
     project: null,
   };
 }
 
-/** The baseline: lessons containing the most distinct task words (stopwords dropped), best five. */
-function keywordBaseline(entries: readonly IndexEntry[], input: PreflightInput, stopwords: Set<string>): string[] {
-  const query = new Set(words([input.task, input.command ?? '', ...input.paths].join(' ')).filter((w) => !stopwords.has(w)));
-  const scored = entries
-    .filter((entry) => entry.status !== 'retired')
-    .map((entry) => {
-      const text = new Set(words([entry.title, entry.summary, ...entry.tags, ...entry.checklist, ...entry.triggers.keywords].join(' ')));
-      let hits = 0;
-      for (const word of query) if (text.has(word)) hits++;
-      return { id: entry.id, hits };
-    })
-    .filter((s) => s.hits > 0)
-    .sort((a, b) => b.hits - a.hits);
-  return scored.slice(0, 5).map((s) => s.id);
+function readThesaurus(): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const line of fs.readFileSync(packageFile(THESAURUS_FILE), 'utf8').split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) map.set(line.slice(0, tab), line.slice(tab + 1).split(' '));
+  }
+  return map;
 }
 
-function metrics(tasks: readonly EvalTask[], results: Map<string, string[]>): Metrics {
-  const text = tasks.filter((t) => t.id.startsWith('t'));
-  const none = tasks.filter((t) => t.id.startsWith('n'));
-  const hooks = tasks.filter((t) => t.id.startsWith('h'));
-  let recall = 0;
-  let precision = 0;
-  let ndcg = 0;
-  for (const task of text) {
-    const top = results.get(task.id)!.slice(0, 5);
-    const relevant = new Set(task.relevant);
-    const hits = top.filter((id) => relevant.has(id)).length;
-    recall += hits / Math.min(5, relevant.size);
-    precision += top.length === 0 ? 0 : hits / top.length;
-    const dcg = top.reduce((sum, id, i) => sum + (relevant.has(id) ? 1 / Math.log2(i + 2) : 0), 0);
-    let ideal = 0;
-    for (let i = 0; i < Math.min(5, relevant.size); i++) ideal += 1 / Math.log2(i + 2);
-    ndcg += dcg / ideal;
-  }
-  let critical = 0;
-  let criticalFound = 0;
-  for (const task of tasks) {
-    for (const id of task.critical ?? []) {
-      critical++;
-      if (results.get(task.id)!.includes(id)) criticalFound++;
-    }
-  }
-  const exact = hooks.filter((task) => {
-    const got = [...results.get(task.id)!].sort();
-    return JSON.stringify(got) === JSON.stringify([...task.relevant].sort());
-  }).length;
-  return {
-    recallAt5: recall / text.length,
-    precisionAt5: precision / text.length,
-    ndcgAt5: ndcg / text.length,
-    falsePositiveRate: none.filter((task) => results.get(task.id)!.length > 0).length / none.length,
-    criticalRecall: critical === 0 ? 1 : criticalFound / critical,
-    hookExact: hooks.length === 0 ? 1 : exact / hooks.length,
+/** Plain BM25 (k1 1.2, b 0.75) over each lesson file's whole text, every match returned: the baseline. */
+function bm25Baseline(files: Map<string, string>): (text: string) => string[] {
+  const docs = [...files].map(([id, text]) => {
+    const tf = new Map<string, number>();
+    const tokens = words(text);
+    for (const w of tokens) tf.set(w, (tf.get(w) ?? 0) + 1);
+    return { id, tf, length: tokens.length };
+  });
+  const avg = docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, docs.length);
+  const df = new Map<string, number>();
+  for (const d of docs) for (const w of d.tf.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  return (text) => {
+    const query = [...new Set(words(text))];
+    return docs
+      .map((d) => {
+        let score = 0;
+        for (const w of query) {
+          const f = d.tf.get(w);
+          if (!f) continue;
+          const n = df.get(w)!;
+          const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+          score += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / avg));
+        }
+        return { id: d.id, score };
+      })
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .map((s) => s.id);
   };
 }
 
-export function evaluate(dir = EVAL_DIR): Evaluation {
-  const tasks = JSON.parse(fs.readFileSync(path.join(dir, 'tasks.json'), 'utf8')) as EvalTask[];
-  const entries = buildIndex(loadLessons(path.join(dir, 'corpus')).lessons).lessons;
-  const index = SearchIndex.open(memorySource(buildSearchIndex(entries, { digest: '', stat: null, verifiedMtimeMs: 0 })))!;
-  const stopwords = new Set(VOCABULARY.stopwords);
-  const ours = new Map<string, string[]>();
-  const baseline = new Map<string, string[]>();
-  const misses: string[] = [];
-  for (const task of tasks) {
-    const input = inputOf(task);
-    const selected = selectFromIndex(index, input, DEFAULT_POLICY, EVAL_NOW).selected.map((lesson) => lesson.id);
-    ours.set(task.id, selected);
-    baseline.set(task.id, keywordBaseline(entries, input, stopwords));
-    const missing = task.relevant.filter((id) => !selected.slice(0, 5).includes(id));
-    const extra = selected.filter((id) => !task.relevant.includes(id));
-    if (missing.length > 0 || extra.length > 0) misses.push(`${task.id}: missing [${missing.join(', ')}] extra [${extra.join(', ')}]`);
-  }
-  return { preflight: metrics(tasks, ours), baseline: metrics(tasks, baseline), misses };
+interface Judged {
+  query: Query;
+  selected: string[];
+  recall: number;
+  precision: number;
+  ndcg: number;
+  mustHits: number;
 }
 
-export const TARGETS = { recallAt5: 0.85, falsePositiveRate: 0.1, criticalRecall: 1 } as const;
+function judge(query: Query, selected: string[]): Judged {
+  const k = query.hook ? K_HOOK : K_TASK;
+  const top = selected.slice(0, k);
+  const relevant = new Set(query.relevant);
+  const must = new Set(query.must);
+  const hits = top.filter((id) => relevant.has(id)).length;
+  const gain = (id: string): number => (must.has(id) ? 2 : relevant.has(id) ? 1 : 0);
+  const dcg = top.reduce((sum, id, i) => sum + gain(id) / Math.log2(i + 2), 0);
+  const ideal = [...query.relevant].map(gain).sort((a, b) => b - a).slice(0, k).reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
+  return {
+    query,
+    selected,
+    recall: relevant.size === 0 ? 0 : hits / Math.min(relevant.size, k),
+    precision: top.length === 0 ? 0 : hits / top.length,
+    ndcg: ideal === 0 ? 0 : dcg / ideal,
+    mustHits: top.filter((id) => must.has(id)).length,
+  };
+}
 
-export function formatEvaluation(result: Evaluation): string {
-  const rows: [string, keyof Metrics, string][] = [
-    ['recall@5 (t tasks)', 'recallAt5', '>= 0.85'],
-    ['precision@5 (t tasks)', 'precisionAt5', ''],
-    ['nDCG@5 (t tasks)', 'ndcgAt5', ''],
-    ['false positives (n tasks)', 'falsePositiveRate', '<= 0.10'],
-    ['critical recall', 'criticalRecall', '1.00'],
-    ['hook exact set (h tasks)', 'hookExact', ''],
+const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+
+function summarise(rows: Judged[]): Metrics {
+  const task = rows.filter((r) => !r.query.hook && r.query.relevant.length > 0);
+  const none = rows.filter((r) => !r.query.hook && r.query.relevant.length === 0);
+  const hook = rows.filter((r) => r.query.hook && r.query.relevant.length > 0);
+  const hookNone = rows.filter((r) => r.query.hook && r.query.relevant.length === 0);
+  const micro = (rs: Judged[]): number | null => {
+    const total = rs.reduce((sum, r) => sum + r.query.must.length, 0);
+    return total === 0 ? null : rs.reduce((sum, r) => sum + r.mustHits, 0) / total;
+  };
+  return {
+    recall: mean(task.map((r) => r.recall)),
+    precision: mean(task.map((r) => r.precision)),
+    ndcg: mean(task.map((r) => r.ndcg)),
+    must: micro(task),
+    noMatchFP: mean(none.map((r) => (r.selected.length > 0 ? 1 : 0))),
+    hookRecall: mean(hook.map((r) => r.recall)),
+    hookMust: micro(hook),
+    hookFP: mean(hookNone.map((r) => (r.selected.length > 0 ? 1 : 0))),
+    avgReturned: mean(rows.map((r) => r.selected.length)),
+  };
+}
+
+/** Scores one repository: preflight (task text with tool calls, and tool calls alone) and the BM25 baseline. */
+export function evaluate(dir = EVAL_DIR, name = path.basename(dir)): Evaluation {
+  const { queries, lessonsRoot } = loadRepository(dir);
+  const loaded = loadLessons(lessonsRoot).lessons;
+  const entries = buildIndex(loaded).lessons;
+  const bodies = new Map(loaded.map(({ lesson }) => [lesson.id, narrative(lesson.body)]));
+  const bytes = buildSearchIndex(entries, { digest: '', stat: null, verifiedMtimeMs: 0 }, { bodies, thesaurus: readThesaurus() });
+  const index = SearchIndex.open(memorySource(bytes))!;
+  const files = new Map(
+    loaded.filter(({ lesson }) => lesson.status !== 'retired').map(({ lesson, path: file }) => [lesson.id, fs.readFileSync(path.join(lessonsRoot, file), 'utf8')]),
+  );
+  const baseline = bm25Baseline(files);
+  const select = (query: Query, hookOnly: boolean): string[] =>
+    selectFromIndex(index, inputOf(query, hookOnly), DEFAULT_POLICY, EVAL_NOW).selected.map((lesson) => lesson.id);
+  const rows = queries.map((q) => judge(q, select(q, false)));
+  const hookRows = queries.map((q) => judge(q, q.hook ? select(q, true) : select(q, false)));
+  const bm25Rows = queries.map((q) => judge(q, baseline([q.task, q.hook?.command ?? '', q.hook?.path ?? ''].join(' '))));
+  const describe = (r: Judged, mode: string): string => {
+    const k = r.query.hook ? K_HOOK : K_TASK;
+    const missing = r.query.relevant.filter((id) => !r.selected.slice(0, k).includes(id)).map((id) => (r.query.must.includes(id) ? `**${id}` : id));
+    const extra = r.selected.filter((id) => !r.query.relevant.includes(id));
+    return `${r.query.id}${mode} ${JSON.stringify(r.query.task)}${r.query.hook ? ` ${JSON.stringify(r.query.hook)}` : ''}\n    missing [${missing.join(', ')}]\n    extra [${extra.join(', ')}]`;
+  };
+  const missed = (r: Judged): boolean => r.recall < 1 || (r.query.relevant.length === 0 && r.selected.length > 0);
+  const misses = [
+    ...rows.filter(missed).map((r) => describe(r, '')),
+    ...hookRows.filter((r) => r.query.hook && missed(r)).map((r) => describe(r, ' (hook only)')),
   ];
-  const lines = ['| metric | preflight | keyword baseline | target |', '|---|---:|---:|---|'];
-  for (const [label, key, target] of rows) {
-    lines.push(`| ${label} | ${result.preflight[key].toFixed(3)} | ${result.baseline[key].toFixed(3)} | ${target} |`);
+  return { name, lessons: entries.length, preflight: summarise(rows), hookOnly: summarise(hookRows), bm25: summarise(bm25Rows), misses };
+}
+
+export const TARGETS = { recall: 0.85, noMatchFP: 0.1, must: 1 } as const;
+
+const fmt = (value: number | null): string => (value === null ? '   -' : value.toFixed(2));
+
+export function formatEvaluations(results: readonly Evaluation[]): string {
+  const lines = [
+    '| repository | lessons | R@5 | P@5 | nDCG@5 | noMatchFP | must@5 | hookR@3 | hookMust@3 | hookFP | hook-only must@3 | hook-only FP | BM25 R@5 | BM25 P@5 | BM25 noMatchFP |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of results) {
+    const p = r.preflight;
+    lines.push(
+      `| ${r.name} | ${r.lessons} | ${fmt(p.recall)} | ${fmt(p.precision)} | ${fmt(p.ndcg)} | ${fmt(p.noMatchFP)} | ${fmt(p.must)} | ${fmt(p.hookRecall)} | ${fmt(p.hookMust)} | ${fmt(p.hookFP)} | ${fmt(r.hookOnly.hookMust)} | ${fmt(r.hookOnly.hookFP)} | ${fmt(r.bm25.recall)} | ${fmt(r.bm25.precision)} | ${fmt(r.bm25.noMatchFP)} |`,
+    );
   }
   return lines.join('\n');
 }
 
+/**
+ * `npm run eval [-- <repository>...] [--misses]`: the own fixture and every repository named
+ * (a folder with lessons/ and queries.json), one row each.
+ */
 export async function bench(): Promise<void> {
-  const result = evaluate();
-  process.stdout.write(`Preflight selection quality (${path.relative(packageRoot(), EVAL_DIR)})\n\n${formatEvaluation(result)}\n`);
-  if (process.argv.includes('--misses')) process.stdout.write(`\n${result.misses.join('\n')}\n`);
+  const args = process.argv.slice(2);
+  const dirs = [EVAL_DIR, ...args.filter((a) => !a.startsWith('--')).map((a) => path.resolve(a))];
+  const results = dirs.map((dir) => evaluate(dir, dir === EVAL_DIR ? 'own fixture' : path.basename(dir)));
+  process.stdout.write(`Preflight selection quality beside plain BM25 over whole lesson files\n\n${formatEvaluations(results)}\n`);
+  if (args.includes('--misses')) for (const r of results) process.stdout.write(`\n== ${r.name}\n${r.misses.join('\n')}\n`);
 }

@@ -99,7 +99,7 @@ describe('Claude Code SessionStart and UserPromptSubmit', () => {
     expect(out).toBe(
       context(
         'UserPromptSubmit',
-        `Lessons relevant to this request (from \`lessons\`); follow their checklists:\n${MANIFEST_BLOCK}\n  why: matched "version", "bump" in title; "release" in tags; tags release, versioning\n${MANIFEST_ITEMS}`,
+        `Lessons relevant to this request (from \`lessons\`); follow their checklists:\n${MANIFEST_BLOCK}\n  why: matched "version", "bump" in title; "release" in tags; tags release, versioning; trigger: keyword "version bump"\n${MANIFEST_ITEMS}`,
       ),
     );
     expect(await hook(root, 'claude', 'UserPromptSubmit', { ...base(root, 'UserPromptSubmit'), prompt: 'center the login button' })).toBe('');
@@ -173,7 +173,7 @@ describe('Codex hooks', () => {
     const out = await hook(root, 'codex', 'PreToolUse', { ...codexBase(root, 'PreToolUse'), tool_name: 'Bash', tool_use_id: 'c1', tool_input: { command: 'git push -f origin main' } });
     expect(out).toBe(
       `${JSON.stringify({
-        systemMessage: `Lessons that apply to this Bash call (from \`lessons\`; the call is not blocked):\n- [critical] ${FORCE_PUSH_ID}: Never force push the main branch (lessons/patterns/${FORCE_PUSH_ID}.md)\n  why: trigger: command matches git push -f*; critical\n  - [ ] Protected branches refuse force pushes.`,
+        systemMessage: `Lessons that apply to this Bash call (from \`lessons\`; the call is not blocked):\n- [critical] ${FORCE_PUSH_ID}: Never force push the main branch (lessons/patterns/${FORCE_PUSH_ID}.md)\n  why: matched "push", "main" in title; "git" in tags; tags git; trigger: command matches git push -f*; critical\n  - [ ] Protected branches refuse force pushes.`,
       })}\n`,
     );
   });

@@ -79,6 +79,19 @@ describe('preflight receipt', () => {
 });
 
 describe('preflight search cache', () => {
+  it('indexes the whole lesson text when the cache is built, and never reads lesson files at query time', async () => {
+    const story = '## Situation\n\nThe pgbouncer pool ran dry during the ledger export.\n\n## Prevention Checklist\n\n- [ ] Size the pool for the export.\n';
+    const root = await indexedRepo({ ...LESSONS, ...lessonFile({ id: 'case-2026-02-01-export-held-connections', title: 'Export held every connection', tags: ['database'] }, story) });
+    const task = 'pgbouncer pool during the ledger export';
+    expect(ids(await preflight(options(root, task)))).toContain('case-2026-02-01-export-held-connections');
+    // Rewrite the file in place (the folder and the index stay as they were): the cached text still answers.
+    const file = path.join(root, 'lessons/cases/case-2026-02-01-export-held-connections.md');
+    const folder = fs.statSync(path.dirname(file));
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('pgbouncer pool ran dry', 'nothing in particular'));
+    fs.utimesSync(path.dirname(file), folder.atime, folder.mtime);
+    expect(ids(await preflight(options(root, task)))).toContain('case-2026-02-01-export-held-connections');
+  });
+
   it('builds the cache on the first run and reuses it while index.json is unchanged', async () => {
     const root = await indexedRepo();
     await preflight(options(root, 'release'));
@@ -102,12 +115,12 @@ describe('preflight search cache', () => {
 
   it('rebuilds a cache file that is damaged', async () => {
     const root = await indexedRepo();
-    await preflight(options(root, 'release'));
+    await preflight(options(root, 'bump the plugin version'));
     fs.writeFileSync(path.join(root, CACHE_FILE), 'not a cache');
-    expect(ids(await preflight(options(root, 'release')))).toContain('case-2026-01-01-version-bump-missed-manifest');
+    expect(ids(await preflight(options(root, 'bump the plugin version')))).toContain('case-2026-01-01-version-bump-missed-manifest');
     const cache = fs.readFileSync(path.join(root, CACHE_FILE));
     fs.writeFileSync(path.join(root, CACHE_FILE), cache.subarray(0, cache.length - 10));
-    expect(ids(await preflight(options(root, 'release')))).toContain('case-2026-01-01-version-bump-missed-manifest');
+    expect(ids(await preflight(options(root, 'bump the plugin version')))).toContain('case-2026-01-01-version-bump-missed-manifest');
     expect(fs.readFileSync(path.join(root, CACHE_FILE)).subarray(0, 4).toString()).toBe('LSC1');
   });
 });

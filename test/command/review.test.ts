@@ -139,13 +139,15 @@ describe('selectForReview', () => {
     const root = tempLessonsRepo({
       ...lessonFile({ id: 'case-2026-01-01-a', title: 'Version bump missed a manifest', tags: ['release'] }),
       ...lessonFile({ id: 'case-2026-01-02-b', title: 'Release notes forgot the version', tags: ['release'], status: 'retired', retired_reason: 'obsolete' }),
-      ...lessonFile({ id: 'case-2026-01-03-c', title: 'Cron job ran twice', tags: ['scheduling'] }),
+      // Its own story: preflight searches the whole lesson text.
+      ...lessonFile({ id: 'case-2026-01-03-c', title: 'Cron job ran twice', tags: ['scheduling'] }, '## Situation\n\nTwo replicas ran the nightly job.\n\n## Prevention Checklist\n\n- [ ] One replica holds the schedule.\n'),
     });
     const selected = await selectForReview(root, { commitMessages: 'release: version bump', diff: '', paths: ['package.json'] }, DEFAULT_POLICY, NOW);
     expect(selected.map((lesson) => lesson.id)).toEqual(['case-2026-01-01-a']);
     expect(selected[0]!.checklist).toEqual(['Every manifest that carries the version is updated in the same commit.']);
     expect(await selectForReview(root, { commitMessages: 'refactor the parser', diff: '', paths: [] }, DEFAULT_POLICY, NOW)).toEqual([]);
-    const fromDiff = await selectForReview(root, { commitMessages: '', diff: '+++ b/package.json\n-  "version": "1.1.0"\n+  "version": "1.2.0"', paths: ['package.json'] }, DEFAULT_POLICY, NOW);
+    // One shared word is not enough for the relevance floor; the diff's words name two of the lesson's.
+    const fromDiff = await selectForReview(root, { commitMessages: '', diff: '+++ b/package.json\n-  "version": "1.1.0"\n+  "version": "1.2.0",\n+  "manifest": "plugin.json"', paths: ['package.json'] }, DEFAULT_POLICY, NOW);
     expect(fromDiff.map((lesson) => lesson.id)).toEqual(['case-2026-01-01-a']);
   });
 });

@@ -1,6 +1,6 @@
 import type { IndexEntry } from '../../src/index/build.js';
 import { emptyTriggers, type Triggers } from '../../src/lesson/model.js';
-import { buildSearchIndex } from '../../src/preflight/search-build.js';
+import { buildSearchIndex, type SearchExtras } from '../../src/preflight/search-build.js';
 import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
 import { lessonFile } from './lessons.js';
@@ -41,8 +41,8 @@ export function indexEntry(fields: Partial<Omit<IndexEntry, 'triggers'>> & { id:
   };
 }
 
-export function searchIndexOf(entries: readonly IndexEntry[]): SearchIndex {
-  return SearchIndex.open(memorySource(buildSearchIndex(entries, { digest: 'test', stat: null, verifiedMtimeMs: 0 })))!;
+export function searchIndexOf(entries: readonly IndexEntry[], extras: SearchExtras = {}): SearchIndex {
+  return SearchIndex.open(memorySource(buildSearchIndex(entries, { digest: 'test', stat: null, verifiedMtimeMs: 0 }, extras)))!;
 }
 
 export function taskInput(task: string, context: Partial<PreflightInput> = {}): PreflightInput {

@@ -14,7 +14,7 @@ const policy = (preflight: Partial<Policy['preflight']>): Policy => ({ ...DEFAUL
 
 describe('where an expected lesson stood in the preflight run', () => {
   it('past its level quota: ranked, above the floor, and left out because better lessons of its level filled the quota', () => {
-    const tight = policy({ quotas: { ...DEFAULT_POLICY.preflight.quotas, case: 1 } });
+    const tight = policy({ quotas: { ...DEFAULT_POLICY.preflight.quotas, case: 1, cases_alone: 1 } });
     const input = taskInput('the lockfile broke the release build');
     const selected = selectFromIndex(INDEX, input, tight, NOW).selected.map((lesson) => lesson.id);
     expect(selected).toHaveLength(1);

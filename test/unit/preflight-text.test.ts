@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildQuery } from '../../src/preflight/query.js';
 import { VOCABULARY } from '../../src/preflight/vocabulary.js';
-import { stem, terms, words } from '../../src/preflight/text.js';
+import { indexTerms, numeronym, stem, terms, words } from '../../src/preflight/text.js';
 import { commandMatches, globToRegExp, pathMatches } from '../../src/preflight/triggers.js';
 import { boundedDistance, expandTerm } from '../../src/preflight/expand.js';
 import { taskInput } from '../helpers/preflight.js';
@@ -23,20 +23,36 @@ describe('text', () => {
 });
 
 describe('query', () => {
-  it('drops stopwords and adds the other words of a synonym group at a lower weight', () => {
-    const query = buildQuery(taskInput('ship the new release'), VOCABULARY);
-    const task = query.terms.filter((t) => t.from === 'task').map((t) => t.word);
-    expect(task).toEqual(['ship', 'release']);
-    const publish = query.terms.find((t) => t.term === stem('publish'))!;
-    expect(publish.from).toBe('synonym');
-    expect(publish.weight).toBeLessThan(1);
+  it('drops stopwords and keeps each content word once', () => {
+    const query = buildQuery(taskInput('ship the new release, ship it'), VOCABULARY);
+    expect(query.terms.map((t) => t.word)).toEqual(['ship', 'release']);
   });
 
-  it('matches multi-word synonym phrases only as a phrase', () => {
-    const phrase = buildQuery(taskInput('handle too many requests from the api'), VOCABULARY);
-    expect(phrase.terms.some((t) => t.term === stem('throttle'))).toBe(true);
-    const scattered = buildQuery(taskInput('too few requests, many users'), VOCABULARY);
-    expect(scattered.terms.some((t) => t.term === stem('throttle'))).toBe(false);
+  it('takes the command and the paths as query text too, after the task', () => {
+    const query = buildQuery(taskInput('clean up', { command: 'rm -rf "$OUT"/*', paths: ['db/migrate/add_index.rb'] }), VOCABULARY);
+    expect(query.terms.filter((t) => t.from === 'context').map((t) => t.word)).toEqual(['rm', 'rf', 'db', 'migrate', 'index', 'rb']);
+    expect(query.terms.find((t) => t.word === 'clean')?.from).toBe('task');
+    expect(query.sequence).toContain(stem('rf'));
+  });
+});
+
+describe('morphology', () => {
+  it('conflates a verb with its derived nouns: memoize, memoization; localize, localization; deploy, deployment', () => {
+    expect(stem('memoization')).toBe(stem('memoize'));
+    expect(stem('memoizing')).toBe(stem('memoize'));
+    expect(stem('localization')).toBe(stem('localize'));
+    expect(stem('localisation')).toBe(stem('localize'));
+    expect(stem('deployments')).toBe(stem('deploy'));
+    expect(stem('migration')).toBe(stem('migrate'));
+    expect(stem('nation')).not.toBe(stem('nate'));
+  });
+
+  it('indexes a long word with its numeronym, so i18n, l10n and k8s find the words they stand for', () => {
+    expect(numeronym('internationalization')).toBe('i18n');
+    expect(numeronym('localization')).toBe('l10n');
+    expect(numeronym('kubernetes')).toBe('k8s');
+    expect(numeronym('deploy')).toBeUndefined();
+    expect(indexTerms('Kubernetes localization')).toEqual([stem('kubernetes'), 'k8s', stem('localization'), 'l10n']);
   });
 });
 

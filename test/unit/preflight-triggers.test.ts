@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { patchFiles } from '../../src/agent/input.js';
 import { triggerPath } from '../../src/preflight/query.js';
-import { commandMatches, matchTriggers, simpleCommands } from '../../src/preflight/triggers.js';
+import { terms } from '../../src/preflight/text.js';
+import { commandMatches, matchTriggers, simpleCommands, toolAllows } from '../../src/preflight/triggers.js';
 
-const row = (fields: Partial<{ tools: string[]; paths: string[]; commands: string[] }>) => ({ tools: [], paths: [], commands: [], ...fields });
+const row = (fields: Partial<{ tools: string[]; paths: string[]; commands: string[]; phrases: string[][] }>) => ({ tools: [], paths: [], commands: [], phrases: [], ...fields });
 const action = (fields: Partial<{ tool: string; paths: string[]; command: string }>) => ({
   task: '',
   project: null,
@@ -31,14 +32,37 @@ describe('matchTriggers', () => {
     expect(matchTriggers(manifest, action({ tool: 'bash', command: 'npm publish' }))).toEqual({ reasons: ['command matches npm publish*'], kinds: ['command'] });
   });
 
-  it('does not fire on the right tool with an unrelated file, nor on an unlisted tool', () => {
+  it('does not fire on the right tool with an unrelated file, nor on a tool of another kind (a Read is not an Edit)', () => {
     expect(matchTriggers(manifest, action({ tool: 'Edit', paths: ['src/index.ts'] }))).toBeUndefined();
     expect(matchTriggers(manifest, action({ tool: 'Read', paths: ['package.json'] }))).toBeUndefined();
   });
 
-  it('fires on paths alone when the lesson names no tools, and on the tool alone when it names only tools', () => {
+  it('a path alone qualifies when no tool is named, even for a lesson that lists tools', () => {
+    expect(matchTriggers(manifest, action({ paths: ['packages/cli/package.json'] }))?.kinds).toEqual(['path']);
     expect(matchTriggers(row({ paths: ['**/.env*'] }), action({ tool: 'Read', paths: ['config/.env.local'] }))).toBeDefined();
-    expect(matchTriggers(row({ tools: ['NotebookEdit'] }), action({ tool: 'NotebookEdit' }))).toEqual({ reasons: ['tool NotebookEdit'], kinds: ['tool'] });
+  });
+
+  it('a command alone qualifies when no tool is named', () => {
+    expect(matchTriggers(manifest, action({ command: 'CI=1 npm publish --tag next' }))?.kinds).toEqual(['command']);
+  });
+
+  it('a keyword phrase alone qualifies, found in order in the task, command or path words', () => {
+    const wipe = row({ tools: ['Bash'], phrases: [['rm', 'rf']] });
+    expect(matchTriggers(wipe, action({ tool: 'Bash', command: 'rm -rf "$OUT"/*' }), terms('rm -rf "$OUT"/*'))).toEqual({ reasons: ['keyword "rm rf"'], kinds: ['keyword'] });
+    expect(matchTriggers(wipe, action({}), terms('clean the build folder with rm -rf'))?.kinds).toEqual(['keyword']);
+    expect(matchTriggers(wipe, action({}), terms('rf then rm'))).toBeUndefined();
+  });
+
+  it('tools never qualify alone: a lesson that names only tools matches no call', () => {
+    expect(matchTriggers(row({ tools: ['NotebookEdit'] }), action({ tool: 'NotebookEdit' }))).toBeUndefined();
+    expect(matchTriggers(row({ tools: ['Bash'] }), action({ tool: 'Bash', command: 'ls' }))).toBeUndefined();
+  });
+
+  it('matches tool families: MultiEdit, Write and apply_patch are edits; shell and exec_command are Bash', () => {
+    for (const tool of ['MultiEdit', 'Write', 'apply_patch', 'edit']) expect(matchTriggers(manifest, action({ tool, paths: ['package.json'] })), tool).toBeDefined();
+    for (const tool of ['shell', 'exec_command']) expect(matchTriggers(manifest, action({ tool, command: 'npm publish' })), tool).toBeDefined();
+    expect(toolAllows(['Edit'], 'Read')).toBe(false);
+    expect(toolAllows(['Edit'], null)).toBe(true);
   });
 });
 
