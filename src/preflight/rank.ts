@@ -217,6 +217,8 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
   const isCandidate = new Uint8Array(n);
   const strength = strengthTable();
   let totalInformation = 0;
+  // A stand-in (prefix, misspelling, relative) that is another task word itself is that word's concept, not a second one.
+  const own = new Set(query.terms.map((qt) => qt.term));
   for (const qt of query.terms) {
     const state: WordState = { word: qt.word, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
     const touched: number[] = [];
@@ -224,6 +226,7 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
     const share = qt.from === 'context' ? FLOOR.context : 1;
     for (const candidate of candidates(index, dictionary, qt)) {
       if (state.expansions.length >= 0x7fff) break;
+      if (candidate.kind !== 'exact' && own.has(candidate.term)) continue;
       const postings = index.postings(candidate.index);
       const informative = informativeness(n, postings.docs.length);
       // A stand-in word (longer, misspelt, related) that most lessons contain says little and costs a pass over most of the corpus.

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
+import { buildQuery } from '../../src/preflight/query.js';
+import { rankLessons } from '../../src/preflight/rank.js';
+import { VOCABULARY } from '../../src/preflight/vocabulary.js';
 import type { IndexEntry } from '../../src/index/build.js';
 import { indexEntry, NOW, searchIndexOf, taskInput } from '../helpers/preflight.js';
 
@@ -234,6 +237,16 @@ describe('relevance floor and field weights', () => {
     const everywhere = corpus.map((entry) => ({ ...entry, summary: `${entry.summary} The dashboard broke.` }));
     expect(select('invoice dashboard', {}, everywhere)).toEqual([]);
     expect(select('invoice rounding dashboard', {}, everywhere)).toEqual(['case-invoice-rounding']);
+  });
+
+  it('counts a concept once: a thesaurus relative that is another word of the task adds no second concept', () => {
+    const thesaurus = new Map([['delete', ['cancel', 'erase']]]);
+    const index = searchIndexOf(corpus.concat(indexEntry({ id: 'case-erase-tenant', title: 'Erase a tenant' })), { thesaurus });
+    const evidenceFor = (task: string): number =>
+      rankLessons(index, buildQuery(taskInput(task), VOCABULARY), policy, NOW).find((r) => index.record(r.doc).id === 'case-erase-tenant')!.evidence;
+    // "delete" stands in for "erase" only when the task does not say "erase" itself.
+    expect(evidenceFor('delete and erase the tenant')).toBe(evidenceFor('erase the tenant'));
+    expect(evidenceFor('delete the tenant')).toBeLessThan(evidenceFor('erase the tenant'));
   });
 
   it('searches the whole lesson text, weighted by field: a title match outranks the same words in the story', () => {
