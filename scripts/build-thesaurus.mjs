@@ -5,9 +5,11 @@
 //   node scripts/build-thesaurus.mjs [/usr/share/wordnet]
 //
 // For every single-word lemma, the other single-word lemmas of its most common senses
-// (WordNet lists a word's senses by frequency in its index files). Rare senses are left
-// out: they are what makes a general thesaurus noisy ("cache" the hoard, "flaky" the
-// pastry). One line per word: `word<TAB>related related ...`, sorted, deterministic.
+// (WordNet lists a word's senses by frequency in its index files, and counts how many of them
+// were seen in its sense-tagged texts). Rare senses are left out: they are what makes a general
+// thesaurus noisy ("cache" the hoard, "flaky" the pastry, "image" the verb). A word seen in the
+// tagged texts keeps only the senses seen there; a word never seen keeps its first sense per
+// part of speech. One line per word: `word<TAB>related related ...`, sorted, deterministic.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +32,17 @@ function lemmasOf(dataLines, offset) {
   return lemmas;
 }
 
+// Words seen in WordNet's sense-tagged texts in some part of speech: for them, only the senses
+// seen there count (a part of speech the word was never seen in, like "image" the verb, adds none).
+const taggedAnywhere = new Set();
+for (const pos of POS) {
+  for (const line of fs.readFileSync(path.join(dir, `index.${pos}`), 'utf8').split('\n')) {
+    if (line === '' || line.startsWith('  ')) continue;
+    const fields = line.trim().split(' ');
+    if (Number(fields[4 + Number(fields[3]) + 1]) > 0) taggedAnywhere.add(fields[0]);
+  }
+}
+
 const related = new Map();
 for (const pos of POS) {
   const data = new Map();
@@ -44,8 +57,9 @@ for (const pos of POS) {
     if (!WORD.test(word)) continue;
     const synsets = Number(fields[2]);
     const pointers = Number(fields[3]);
+    const tagged = Number(fields[4 + pointers + 1]);
     const offsets = fields.slice(4 + pointers + 2, 4 + pointers + 2 + synsets);
-    for (const offset of offsets.slice(0, SENSES)) {
+    for (const offset of offsets.slice(0, Math.min(SENSES, taggedAnywhere.has(word) ? tagged : 1))) {
       for (const lemma of lemmasOf(data, offset)) {
         if (lemma === word || !WORD.test(lemma)) continue;
         let set = related.get(word);
