@@ -86,7 +86,7 @@ describe('lessons hooks install --claude|--codex|--cursor (built binary)', () =>
     expect(first).toMatchObject({ exitCode: 0, stdout: '.claude/settings.json: lessons hooks written\n.cursor/hooks.json: lessons hooks written\n' });
     const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8'));
     expect(settings).toMatchObject({ model: 'x', permissions: { allow: ['Bash(ls)'] } });
-    expect(Object.keys(settings.hooks).sort()).toEqual(['PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     expect(runCli(['hooks', 'install', '--claude'], { cwd: root }).stdout).toBe('.claude/settings.json: already has the lessons hooks\n');
     expect(fs.existsSync(path.join(root, '.git/hooks/pre-commit'))).toBe(false);
   });
