@@ -4,10 +4,13 @@
  */
 import { pathMatches } from '../preflight/triggers.js';
 
-/** The projects whose globs match `file` (a repo-relative POSIX path), in the policy's order. */
+/**
+ * The projects whose globs match `file` (a repo-relative POSIX path), in the policy's order.
+ * Preflight does not validate the policy (lint, doctor and the guard do): a malformed entry matches nothing.
+ */
 function projectsOf(projects: Readonly<Record<string, readonly string[]>>, file: string): string[] {
   return Object.entries(projects)
-    .filter(([, globs]) => globs.some((glob) => pathMatches(glob, file)))
+    .filter(([, globs]) => Array.isArray(globs) && globs.some((glob) => typeof glob === 'string' && pathMatches(glob, file)))
     .map(([name]) => name);
 }
 
@@ -17,7 +20,7 @@ function projectsOf(projects: Readonly<Record<string, readonly string[]>>, file:
  * project, or when they name different ones: then nothing is inferred and nothing filtered.
  */
 export function inferProject(projects: Readonly<Record<string, readonly string[]>> | undefined, paths: readonly string[]): string | null {
-  if (!projects) return null;
+  if (!projects || typeof projects !== 'object') return null;
   let found: string | null = null;
   for (const file of paths) {
     const names = projectsOf(projects, file);
