@@ -31,8 +31,17 @@ const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const WRAPPERS = new Set(['sudo', 'time', 'env', 'nice', 'nohup', 'command', 'exec', 'npx', 'bunx', 'pnpx']);
 /** `<runner> run|exec <program>`: the program is what runs. */
 const RUNNERS = new Set(['uv', 'poetry', 'pipenv', 'bundle', 'pnpm', 'yarn', 'conda', 'hatch', 'pdm', 'rye']);
-/** Commands that only set the scene: a chain's kind is the last command that is not one of these. */
-const SCENE = new Set(['cd', 'pushd', 'popd', 'export', 'set', 'unset', 'source', '.', 'true', 'false', 'echo', 'printf', 'sleep', 'clear', 'ls', 'pwd', 'cat', 'mkdir', 'rm', 'cp', 'mv', 'touch']);
+/**
+ * Commands that only set the scene or look around: a chain's kind is the last command that is
+ * not one of these, and one made only of them has no kind. `grep` finding nothing exits 1, and a
+ * search that finds something later is no lesson.
+ */
+const SCENE = new Set([
+  'cd', 'pushd', 'popd', 'export', 'set', 'unset', 'source', '.', 'true', 'false', 'echo', 'printf', 'sleep', 'clear', 'ls', 'pwd',
+  'cat', 'mkdir', 'rm', 'cp', 'mv', 'touch', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'test', '[', '[[', 'diff', 'cmp', 'which', 'type',
+  'find', 'head', 'tail', 'wc', 'sort', 'uniq', 'cut', 'awk', 'sed', 'jq', 'tr', 'xargs', 'stat', 'file', 'less', 'more', 'tee',
+  'date', 'printenv', 'ps', 'kill', 'pgrep', 'pkill', 'ping', 'tree', 'du', 'df', 'chmod', 'ln',
+]);
 
 function words(segment: string): string[] {
   return segment.match(/"[^"]*"|'[^']*'|\S+/g)?.map((word) => word.replace(/^(["'])(.*)\1$/, '$2')) ?? [];

@@ -32,8 +32,11 @@ describe('commandKind: program and subcommand', () => {
     expect(commandKind(command)).toBe(kind);
   });
 
-  it('a command that only sets the scene has no kind', () => {
+  it('a command that only sets the scene or looks around has no kind', () => {
     expect(commandKind('cd src && ls -la')).toBeUndefined();
+    expect(commandKind('grep -rn TODO src')).toBeUndefined();
+    expect(commandKind('test -f dist/index.js')).toBeUndefined();
+    expect(commandKind('npm test 2>&1 | grep FAIL')).toBe('npm test');
     expect(commandKind('')).toBeUndefined();
   });
 
