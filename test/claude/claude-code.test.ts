@@ -109,10 +109,10 @@ interface ClaudeRun {
   stderr: string;
 }
 
-async function claude(root: string, env: Record<string, string> = {}, play: (root: string) => (request: MessagesRequest) => MessagesReply = model, extraArgs: string[] = []): Promise<ClaudeRun> {
+async function claude(root: string, env: Record<string, string> = {}, play: (root: string) => (request: MessagesRequest) => MessagesReply = model, extraArgs: string[] = [], prompt = PROMPT): Promise<ClaudeRun> {
   const stub = await startMessagesStub(play(root));
   stubs.push(stub);
-  const result = await execa(claudeBinary(), ['-p', PROMPT, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', ...extraArgs], {
+  const result = await execa(claudeBinary(), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', ...extraArgs], {
     cwd: root,
     reject: false,
     stdin: 'ignore',
@@ -293,5 +293,17 @@ describe('Claude Code with the lessons hooks', () => {
     expect(text).toContain('Changed `check.js`; then `node check.js` passed.');
     const shown = run.events.filter((e) => e.subtype === 'informational').map((e) => String(e.content)).join('\n');
     expect(shown).toContain(`Stop says: lessons: \`node check.js\` failed, then \`node check.js\` passed: drafted lessons/cases/${drafted[0]}`);
+  });
+  it('a correction in the prompt asks the model for a [LESSON] block naming the matching lesson; SessionStart counts the candidates waiting', async () => {
+    const base = await hookRepo();
+    writeFiles(base, lessonFile({ id: 'case-2026-02-02-waiting', title: 'A draft waiting for review', status: 'candidate' }));
+    await writeIndex({ cwd: base });
+    const root = await repo({ root: base });
+    const run = await claude(root, {}, model, [], 'The version bump missed the manifest again: do the version bump in package.json');
+    expect(run.exitCode, run.stderr).toBe(0);
+    const firstText = JSON.stringify(run.requests[0]!.body.messages);
+    expect(firstText).toContain('1 candidate lesson waits for review: lessons list --status candidate');
+    expect(firstText).toContain('this prompt reads as a correction of a repeated mistake (\\"again\\")');
+    expect(firstText).toContain(`It may be the existing lesson ${MANIFEST_ID}`);
   });
 });

@@ -99,6 +99,33 @@ describe('red -> green through the built binary', () => {
   });
 });
 
+describe('corrections, the review backlog and projects through the built binary', () => {
+  it('UserPromptSubmit asks for a [LESSON] block on a correction; SessionStart counts the candidates; PreToolUse keeps to the project', async () => {
+    const root = await hookRepo();
+    const policyFile = path.join(root, 'policy/workflow-policy.json');
+    fs.writeFileSync(policyFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(policyFile, 'utf8')), projects: { api: ['services/api/**'], web: ['apps/web/**'] } }));
+    fs.writeFileSync(
+      path.join(root, 'lessons/cases/case-2026-05-01-web-only.md'),
+      '---\nid: case-2026-05-01-web-only\ntitle: Web manifest drifted\nlevel: case\nstatus: candidate\nseverity: high\nproject: web\ntriggers:\n  paths: ["**/package.json"]\n---\n\n## Prevention Checklist\n\n- [ ] Bump the web manifest too.\n',
+    );
+    expect(runCli(['index'], { cwd: root }).exitCode).toBe(0);
+    const common = { session_id: 'e2e-learn', transcript_path: path.join(root, 't.jsonl'), cwd: root, permission_mode: 'default' };
+    const context = (event: string, input: Record<string, unknown>): string => {
+      const result = runCli(['hook', 'claude', event], { cwd: root, input: JSON.stringify({ ...common, hook_event_name: event, ...input }) });
+      expect(result.exitCode).toBe(0);
+      return result.stdout === '' ? '' : (JSON.parse(result.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    };
+    expect(context('SessionStart', { source: 'startup' }).split('\n').at(-1)).toBe('1 candidate lesson waits for review: lessons list --status candidate');
+    const prompt = context('UserPromptSubmit', { prompt: 'the version bump is still broken' });
+    expect(prompt).toContain('this prompt reads as a correction of a repeated mistake ("still broken")');
+    expect(prompt).toContain(`It may be the existing lesson ${MANIFEST_ID}`);
+    expect(context('UserPromptSubmit', { prompt: 'check the version against the tag' })).not.toContain('correction');
+    const edit = (file: string) => context('PreToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(root, file) } });
+    expect(edit('services/api/package.json')).not.toContain('case-2026-05-01-web-only');
+    expect(edit('apps/web/package.json')).toContain('case-2026-05-01-web-only');
+  });
+});
+
 describe('lessons hooks install --claude|--codex|--cursor (built binary)', () => {
   it('merges the agent hook entries into existing settings, idempotently, and keeps what was there', async () => {
     const root = await hookRepo();
