@@ -50,8 +50,8 @@ export function selectFromIndex(
 ): { selected: SelectedLesson[]; records: Map<string, DocRecord> } {
   const query = buildQuery(input, VOCABULARY);
   // Project scoping: a lesson of another project than the one in play is not shown at all.
-  const ranked = rankLessons(index, query, policy, now).filter((lesson) => isShownForProject(lesson.meta.project, input.project));
-  const chosen = selectLessons(ranked, input, policy, limit);
+  const inProject = rankLessons(index, query, policy, now).filter((lesson) => isShownForProject(lesson.meta.project, input.project));
+  const chosen = selectLessons(inProject, input, policy, limit);
   const records = new Map<string, DocRecord>();
   const selected = chosen.map((ranked): SelectedLesson => {
     const record = index.record(ranked.doc);
@@ -128,8 +128,14 @@ export async function selectForRequest(root: string, request: SelectionRequest):
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const root = findRepoRoot(options.cwd);
   const policy = resolvePolicy(readPolicyFile(root).data);
-  const paths = options.paths.map((file) => triggerPath(root, root, file));
-  const input: PreflightInput = { task: options.task, paths, tool: options.tool, command: options.command, project: options.project ?? inferProject(policy.projects, paths) };
+  const input: PreflightInput = {
+    task: options.task,
+    paths: options.paths.map((file) => triggerPath(root, root, file)),
+    tool: options.tool,
+    command: options.command,
+    project: options.project,
+  };
+  input.project ??= inferProject(policy.projects, input.paths);
   const chosen = await selectInRepository(root, input, policy, options.now, options.limit);
   const { records, digest } = chosen;
   const hook = isHookMode(input);
