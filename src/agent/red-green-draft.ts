@@ -18,7 +18,7 @@ import type { HookRun } from './input.js';
 import { pairLog, plainDraft, type RedGreenPair } from './red-green.js';
 import { readSession, sessionFile, updateSession } from './session.js';
 
-/** Claims the session's pair for drafting, under the lock: true for exactly one caller. */
+/** Marks the session's pair as drafted, under the lock: the pair for exactly one caller, undefined for the others. */
 async function claimPair(run: HookRun, sessionId: string): Promise<RedGreenPair | undefined> {
   let claimed: RedGreenPair | undefined;
   await updateSession(run.root, sessionId, {
@@ -56,20 +56,32 @@ function captureInBackground(run: HookRun, sessionId: string, pair: RedGreenPair
   return path.relative(run.root, out).split(path.sep).join('/');
 }
 
-/** The note for the user when the session's pair was drafted now; '' when there was nothing to draft. */
+/**
+ * The note for the user when the session's pair was drafted now; '' when there was nothing to
+ * draft. The plain draft is marked done only once stored (or refused): a Stop cut short by the
+ * hook's time limit leaves the pair for the next Stop, and a Stop that raced it finds the draft
+ * already there (the capture's dedup bumps it instead of writing a second one).
+ */
 export async function draftRedGreen(run: HookRun, sessionId: string | undefined, policy: Policy): Promise<string> {
   if (!sessionId) return '';
   const { redgreen } = readSession(run.root, sessionId);
-  if (!redgreen.pair || redgreen.drafted) return '';
-  const pair = await claimPair(run, sessionId);
-  if (!pair) return '';
+  const pair = redgreen.pair;
+  if (!pair || redgreen.drafted) return '';
   try {
     if (policy.review.enabled) {
+      if (!(await claimPair(run, sessionId))) return '';
       const out = captureInBackground(run, sessionId, pair);
       return `lessons: ${summary(pair)}: the reviewer drafts a candidate lesson from it in the background (\`lessons list --status candidate\` shows it; its output goes to ${out})`;
     }
     const { storeDrafts } = await import('../capture/store.js');
-    const [outcome] = await storeDrafts({ cwd: run.root, drafts: [plainDraft(pair)], now: run.now });
+    let outcomes: Awaited<ReturnType<typeof storeDrafts>>;
+    try {
+      outcomes = await storeDrafts({ cwd: run.root, drafts: [plainDraft(pair)], now: run.now });
+    } finally {
+      // Stored or refused: either way this pair is done. A session lock that cannot be had only means the next Stop finds the draft and bumps it.
+      await claimPair(run, sessionId).catch(() => undefined);
+    }
+    const [outcome] = outcomes;
     if (!outcome) return '';
     return outcome.action === 'created'
       ? `lessons: ${summary(pair)}: drafted ${outcome.path} (candidate; say why it failed and generalise it, then \`lessons accept ${outcome.id}\`)`
