@@ -206,6 +206,16 @@ describe('project scoping in the hooks', () => {
     expect(await edit('apps/web/package.json')).toContain('case-2026-03-01-web-manifest');
     expect(await edit('package.json')).toContain('case-2026-03-01-web-manifest');
   });
+  it('a malformed projects entry: the hooks use the default policy and say once which field is wrong', async () => {
+    const root = await hookRepo();
+    const file = path.join(root, 'policy/workflow-policy.json');
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), projects: { web: 'apps/web/**' } }));
+    const input = { ...base(root, 'PreToolUse'), tool_name: 'Edit', tool_input: { file_path: path.join(root, 'apps/web/package.json') } };
+    const first = JSON.parse(await hook(root, 'claude', 'PreToolUse', input)) as { systemMessage: string; hookSpecificOutput: { additionalContext: string } };
+    expect(first.systemMessage).toBe('lessons: policy/workflow-policy.json is invalid at `projects.web`; the hooks use the default policy until it is fixed (`lessons doctor` says what is wrong)');
+    expect(first.hookSpecificOutput.additionalContext).toContain(MANIFEST_ID);
+    expect(JSON.parse(await hook(root, 'claude', 'PreToolUse', input)).systemMessage).toBeUndefined();
+  });
 });
 
 async function waitFor<T>(probe: () => T | undefined, ms = 20_000): Promise<T> {
