@@ -206,6 +206,7 @@ describe('project scoping in the hooks', () => {
     expect(await edit('apps/web/package.json')).toContain('case-2026-03-01-web-manifest');
     expect(await edit('package.json')).toContain('case-2026-03-01-web-manifest');
   });
+
   it('a malformed projects entry: the hooks use the default policy and say once which field is wrong', async () => {
     const root = await hookRepo();
     const file = path.join(root, 'policy/workflow-policy.json');
