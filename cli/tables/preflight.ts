@@ -11,7 +11,7 @@ export const PREFLIGHT = {
     path: { type: 'string', value: '<file|glob>', multiple: true, describe: 'a file about to be touched (repeatable); matched against trigger paths' },
     tool: { type: 'string', value: '<name>', describe: 'the tool about to run (e.g. Edit, Bash); matched against trigger tools' },
     command: { type: 'string', value: '"<cmd>"', describe: 'the shell command about to run; matched against trigger commands' },
-    project: { type: 'string', value: '<name>', describe: 'prefer lessons scoped to this project' },
+    project: { type: 'string', value: '<name>', describe: 'the project (policy projects); lessons scoped to another project are not shown. Default: inferred from --path' },
     budget: {
       type: 'string',
       value: '<tokens>',

@@ -27,16 +27,22 @@ export const CODEX_PRE_TOOL_USE_MATCHER = 'Bash|apply_patch';
 
 type ClaudeStyle = 'claude' | 'codex';
 
-const STYLE: Record<ClaudeStyle, { file: string; matcher: string }> = {
-  claude: { file: CLAUDE_SETTINGS_FILE, matcher: PRE_TOOL_USE_MATCHER },
-  codex: { file: CODEX_HOOKS_FILE, matcher: CODEX_PRE_TOOL_USE_MATCHER },
+/**
+ * The events install writes a handler for, per harness. PostToolUse (and Claude Code's
+ * PostToolUseFailure, which fires instead when a Bash command exits non-zero) feed the
+ * red -> green drafts; Codex has PostToolUse but no failure event.
+ */
+export const CLAUDE_INSTALLED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'] as const;
+export const CODEX_INSTALLED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+
+/** The settings file and, for the tool events, the tool-name matcher of each event. */
+const STYLE: Record<ClaudeStyle, { file: string; events: readonly string[]; matchers: Record<string, string> }> = {
+  claude: { file: CLAUDE_SETTINGS_FILE, events: CLAUDE_INSTALLED_EVENTS, matchers: { PreToolUse: PRE_TOOL_USE_MATCHER, PostToolUse: PRE_TOOL_USE_MATCHER, PostToolUseFailure: 'Bash' } },
+  codex: { file: CODEX_HOOKS_FILE, events: CODEX_INSTALLED_EVENTS, matchers: { PreToolUse: CODEX_PRE_TOOL_USE_MATCHER, PostToolUse: CODEX_PRE_TOOL_USE_MATCHER } },
 };
 
 /** Seconds Claude Code waits before it cancels the hook; the hook's own limit is far lower. */
 const HARNESS_TIMEOUT_S = 10;
-
-/** The events install writes a handler for. */
-export const INSTALLED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
 
 export interface InstallClaudeOptions {
   /**
@@ -82,12 +88,13 @@ function hooksObject(settings: Record<string, unknown>, file: string): Record<st
   return { ...(hooks as Record<string, unknown>) };
 }
 
-/** The settings object with our four hook entries merged in; pure. */
+/** The settings object with our hook entries merged in; pure. */
 export function mergeClaudeSettings(settings: Record<string, unknown>, command?: string, style: ClaudeStyle = 'claude'): Record<string, unknown> {
-  const { file, matcher } = STYLE[style];
+  const { file, events, matchers } = STYLE[style];
   const isOurs = (handler: unknown) => isOurHandler(handler, style);
   const merged = hooksObject(settings, file);
-  for (const event of INSTALLED_EVENTS) {
+  for (const event of events) {
+    const matcher = matchers[event];
     const handler = { type: 'command', command: command ? `${command} hook ${style} ${event}` : agentHookCommand(style, event), timeout: HARNESS_TIMEOUT_S };
     const existing = merged[event];
     if (existing !== undefined && !Array.isArray(existing)) {
@@ -98,9 +105,9 @@ export function mergeClaudeSettings(settings: Record<string, unknown>, command?:
     if (at >= 0) {
       const group = groups[at]!;
       groups[at] = { ...group, hooks: (group.hooks as unknown[]).map((item) => (isOurs(item) ? ourHandler(item as Handler, handler, style, event) : item)) };
-      if (event === 'PreToolUse' && (group.hooks as unknown[]).length === 1) groups[at] = { ...groups[at], matcher };
+      if (matcher !== undefined && (group.hooks as unknown[]).length === 1) groups[at] = { ...groups[at], matcher };
     } else {
-      groups.push(event === 'PreToolUse' ? { matcher, hooks: [handler] } : { hooks: [handler] });
+      groups.push(matcher !== undefined ? { matcher, hooks: [handler] } : { hooks: [handler] });
     }
     merged[event] = groups;
   }

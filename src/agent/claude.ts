@@ -4,14 +4,16 @@
  * Contract used (Claude Code hooks reference, code.claude.com/docs/en/hooks):
  * - input on stdin, common fields `session_id`, `transcript_path`, `cwd`, `hook_event_name`;
  *   SessionStart adds `source`; UserPromptSubmit adds `prompt`; PreToolUse adds `tool_name`,
- *   `tool_input` (and `tool_use_id`); Stop adds `stop_hook_active` (and, in newer versions,
+ *   `tool_input` (and `tool_use_id`); PostToolUse adds `tool_response`, PostToolUseFailure `error`
+ *   and `is_interrupt` (tool-outcome.ts); Stop adds `stop_hook_active` (and, in newer versions,
  *   `last_assistant_message`).
  * - output: exit 0 with JSON on stdout. SessionStart, UserPromptSubmit and PreToolUse add text
  *   to the model's context with `{"hookSpecificOutput": {"hookEventName": <event>,
  *   "additionalContext": <text>}}`. A PreToolUse answer without `permissionDecision` leaves the
  *   normal permission flow alone: these hooks never allow, ask or deny. Stop answers only with
  *   the common `systemMessage` (a note shown to the user); never `decision: "block"`, so it
- *   never keeps the agent from stopping. An empty stdout with exit 0 is the neutral answer.
+ *   never keeps the agent from stopping. PostToolUse and PostToolUseFailure only record (the
+ *   red -> green state) and answer nothing. An empty stdout with exit 0 is the neutral answer.
  */
 import fs from 'node:fs';
 import type { IndexEntry } from '../index/build.js';
@@ -19,15 +21,16 @@ import type { Policy } from '../policy/policy.js';
 import { formatLessons } from './format.js';
 import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from './health.js';
 import { obj, str, toolAction, type HookInput, type HookRun } from './input.js';
-import { sessionStartLessons } from './moments.js';
+import { sessionStart } from './moments.js';
 import { selectForRequest } from '../preflight/command.js';
 import type { SelectedLesson as Selected } from '../preflight/report.js';
 import { TOOL_CALL_LIMIT } from './format.js';
 import { readSession, updateSession } from './session.js';
+import { correctionPhrase, recordInstruction } from './correction.js';
 
 export type Dialect = 'claude' | 'codex';
 
-export const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop'] as const;
+export const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
 const PROMPT_LIMIT = 5;
@@ -64,19 +67,28 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
   switch (event) {
     case 'SessionStart': {
       hookPolicy(run.root, problems);
-      const lessons = sessionStartLessons(await hookIndexEntries(run.root, problems));
-      if (lessons.length === 0) return undefined;
+      const { lessons, text } = sessionStart(await hookIndexEntries(run.root, problems));
+      if (text === '') return undefined;
       await record(run, sessionId, lessons.map((lesson) => lesson.id), 'shown');
-      return contextAnswer(event, formatLessons('Lessons from this repository (critical and high severity, canonical); keep their checklists in mind:', lessons));
+      return contextAnswer(event, text);
     }
     case 'UserPromptSubmit': {
       const prompt = str(input, 'prompt') ?? '';
       if (prompt.trim() === '') return undefined;
       const policy = hookPolicy(run.root, problems);
       const lessons = await selectForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now, policy, problems });
-      if (lessons.length === 0) return undefined;
+      const phrase = correctionPhrase(prompt);
+      if (lessons.length === 0 && !phrase) return undefined;
       await record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
-      return contextAnswer(event, formatLessons('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, { reasons: true }));
+      const parts = lessons.length > 0 ? [formatLessons('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, { reasons: true })] : [];
+      if (phrase) parts.push(recordInstruction(phrase, lessons[0]));
+      return contextAnswer(event, parts.join('\n\n'));
+    }
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
+      const { recordToolOutcome } = await import('./tool-outcome.js');
+      await recordToolOutcome(dialect, event, input, run, sessionId, hookPolicy(run.root, problems));
+      return undefined;
     }
     case 'PreToolUse': {
       const action = toolAction(run.root, run.cwd, str(input, 'tool_name'), obj(input, 'tool_input'));
@@ -98,8 +110,7 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       return dialect === 'claude' ? contextAnswer(event, text) : { systemMessage: text };
     }
     case 'Stop':
-      hookPolicy(run.root, problems);
-      return stopHook(dialect, input, run, sessionId, await hookIndexEntries(run.root, problems));
+      return stopHook(dialect, input, run, sessionId, await hookIndexEntries(run.root, problems), hookPolicy(run.root, problems));
     default:
       return undefined;
   }
@@ -124,7 +135,7 @@ async function criticalGate(run: HookRun, sessionId: string, gated: readonly str
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: formatLessons(heading, critical, { reasons: true }) } };
 }
 
-async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessionId: string | undefined, entries: IndexEntry[]): Promise<Answer | undefined> {
+async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessionId: string | undefined, entries: IndexEntry[], policy: Policy): Promise<Answer | undefined> {
   const { assistantTexts, formatUncovered, uncoveredItems } = await import('./stop.js');
   const transcriptPath = str(input, 'transcript_path');
   // Codex's transcript is its own rollout format, not Claude's JSONL: there only the
@@ -144,6 +155,10 @@ async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessio
   const { captureBlocks, capturedNote } = await import('./capture.js');
   const captured = capturedNote(await captureBlocks(run, sessionId, texts.join('\n')));
   if (captured !== '') notes.push(captured);
+
+  const { draftRedGreen } = await import('./red-green-draft.js');
+  const drafted = await draftRedGreen(run, sessionId, policy);
+  if (drafted !== '') notes.push(drafted);
 
   // The lessons shown for this turn's task (not the session-start ones, which are background),
   // each checked once, at the end of the turn that showed it. stop_hook_active: Claude Code is

@@ -17,7 +17,7 @@
 import { formatLessons } from './format.js';
 import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from './health.js';
 import { str, type HookInput, type HookRun } from './input.js';
-import { sessionStartLessons } from './moments.js';
+import { sessionStart } from './moments.js';
 import { selectForRequest } from '../preflight/command.js';
 import { TOOL_CALL_LIMIT } from './format.js';
 import { updateSession } from './session.js';
@@ -34,10 +34,10 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
   const problems: Problems = [];
   switch (event) {
     case 'sessionStart': {
-      const lessons = sessionStartLessons(await hookIndexEntries(run.root, problems));
-      if (lessons.length === 0) return cursorNeutral(event);
-      if (sessionId) await updateSession(run.root, sessionId, { shown: lessons.map((lesson) => lesson.id) });
-      return `${JSON.stringify({ additional_context: formatLessons('Lessons from this repository (critical and high severity, canonical); keep their checklists in mind:', lessons) })}\n`;
+      const { lessons, text } = sessionStart(await hookIndexEntries(run.root, problems));
+      if (text === '') return cursorNeutral(event);
+      if (sessionId && lessons.length > 0) await updateSession(run.root, sessionId, { shown: lessons.map((lesson) => lesson.id) });
+      return `${JSON.stringify({ additional_context: text })}\n`;
     }
     case 'beforeShellExecution': {
       const command = str(input, 'command');

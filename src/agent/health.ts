@@ -34,6 +34,11 @@ export function hookPolicyProblem(policy: Policy): string | undefined {
   }
   if (!isCount(hookMax, 1)) return 'preflight.hook_max';
   if (!(CRITICAL_GATES as readonly unknown[]).includes(policy.hooks?.critical_gate)) return 'hooks.critical_gate';
+  const projects: unknown = policy.projects;
+  if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) return 'projects';
+  for (const [name, globs] of Object.entries(projects)) {
+    if (!Array.isArray(globs) || !globs.every((glob) => typeof glob === 'string')) return `projects.${name}`;
+  }
   return undefined;
 }
 

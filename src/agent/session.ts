@@ -4,7 +4,8 @@
  * Stop has yet to check against the final answer; digests of the blocks already captured
  * (so a block is captured once however often Stop fires); the problems already reported (so a
  * broken index or policy is said once); and the critical lessons whose first matching tool call
- * was already stopped (so the retry goes through).
+ * was already stopped (so the retry goes through); and the red -> green state of its shell
+ * commands (red-green.ts).
  * Writes are atomic and serialised by a lock file, so two hooks firing at once lose nothing.
  */
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { withLock } from '../io/lock.js';
 import { STATE_DIR } from '../io/repo.js';
 import { formatJson } from '../util/json.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
+import { EMPTY_RED_GREEN, readRedGreen, type RedGreenState } from './red-green.js';
 
 export interface SessionState {
   session_id: string;
@@ -22,6 +24,7 @@ export interface SessionState {
   captured: string[];
   notified: string[];
   gated: string[];
+  redgreen: RedGreenState;
 }
 
 /** FNV-1a, 32 bits twice with different seeds: a stable file name without loading node:crypto on the hook path. */
@@ -46,10 +49,10 @@ export function sessionFile(root: string, sessionId: string): string {
 }
 
 export function readSession(root: string, sessionId: string): SessionState {
-  const empty: SessionState = { session_id: sessionId, shown: [], pending: [], captured: [], notified: [], gated: [] };
-  let data: Partial<SessionState>;
+  const empty: SessionState = { session_id: sessionId, shown: [], pending: [], captured: [], notified: [], gated: [], redgreen: EMPTY_RED_GREEN };
+  let data: Partial<Record<keyof SessionState, unknown>>;
   try {
-    data = JSON.parse(fs.readFileSync(sessionFile(root, sessionId), 'utf8')) as Partial<SessionState>;
+    data = JSON.parse(fs.readFileSync(sessionFile(root, sessionId), 'utf8')) as typeof data;
   } catch {
     return empty;
   }
@@ -61,6 +64,7 @@ export function readSession(root: string, sessionId: string): SessionState {
     captured: strings(data.captured),
     notified: strings(data.notified),
     gated: strings(data.gated),
+    redgreen: readRedGreen(data.redgreen),
   };
 }
 
@@ -78,6 +82,8 @@ export interface SessionUpdate {
   captured?: readonly string[];
   notified?: readonly string[];
   gated?: readonly string[];
+  /** A step of the red -> green state, applied under the lock to what is on disk. */
+  redgreen?: (state: RedGreenState) => RedGreenState;
 }
 
 /** Applies an update to a session's state under its lock; returns the new state. */
@@ -94,6 +100,7 @@ export async function updateSession(root: string, sessionId: string, update: Ses
       captured: uniqueSorted([...state.captured, ...(update.captured ?? [])]),
       notified: uniqueSorted([...state.notified, ...(update.notified ?? [])]),
       gated: uniqueSorted([...state.gated, ...(update.gated ?? [])]),
+      redgreen: update.redgreen ? update.redgreen(state.redgreen) : state.redgreen,
     };
     writeInRepo(root, file, formatJson(next), { durable: false });
     return next;

@@ -7,14 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { agentHookCommand, isGeneratedCommand, runsLessonsHook } from '../agent-settings/agent-command.js';
-import { CLAUDE_SETTINGS_FILE, CODEX_HOOKS_FILE, INSTALLED_EVENTS } from '../agent-settings/claude.js';
+import { CLAUDE_INSTALLED_EVENTS, CLAUDE_SETTINGS_FILE, CODEX_HOOKS_FILE, CODEX_INSTALLED_EVENTS } from '../agent-settings/claude.js';
 import { CURSOR_HOOKS_FILE, CURSOR_INSTALLED_EVENTS } from '../agent-settings/cursor.js';
 import type { Harness } from '../agent/neutral.js';
 import { check, type Check } from './check.js';
 
 const HARNESS_FILES: Record<Harness, { file: string; events: readonly string[] }> = {
-  claude: { file: CLAUDE_SETTINGS_FILE, events: INSTALLED_EVENTS },
-  codex: { file: CODEX_HOOKS_FILE, events: INSTALLED_EVENTS },
+  claude: { file: CLAUDE_SETTINGS_FILE, events: CLAUDE_INSTALLED_EVENTS },
+  codex: { file: CODEX_HOOKS_FILE, events: CODEX_INSTALLED_EVENTS },
   cursor: { file: CURSOR_HOOKS_FILE, events: CURSOR_INSTALLED_EVENTS },
 };
 

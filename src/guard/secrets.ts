@@ -61,10 +61,16 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** Every match of every rule in one file's text, minus allowlisted fingerprints; pure. */
-export function scanText(file: string, text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>): SecretMatch[] {
-  const matches: SecretMatch[] = [];
-  // A span an earlier (more specific) rule matched is not reported again by a generic one.
+interface SecretSpan {
+  rule: string;
+  secret: string;
+  offset: number;
+  fingerprint: string;
+}
+
+/** Where each rule matches `text`, minus allowlisted fingerprints; a span an earlier (more specific) rule took is not matched again by a generic one. */
+function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>): SecretSpan[] {
+  const spans: SecretSpan[] = [];
   const taken: [number, number][] = [];
   for (const { rule, regex, exclude } of rules) {
     regex.lastIndex = 0;
@@ -83,10 +89,24 @@ export function scanText(file: string, text: string, rules: readonly CompiledRul
       const end = offset + secret.length;
       if (taken.some(([from, to]) => offset < to && from < end)) continue;
       taken.push([offset, end]);
-      matches.push({ rule: rule.name, file, line: lineAt(text, offset), fingerprint, masked: mask(secret) });
+      spans.push({ rule: rule.name, secret, offset, fingerprint });
     }
   }
-  return matches;
+  return spans;
+}
+
+/** Every match of every rule in one file's text, minus allowlisted fingerprints; pure. */
+export function scanText(file: string, text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>): SecretMatch[] {
+  return secretSpans(text, rules, allowlist).map(({ rule, secret, offset, fingerprint }) => ({ rule, file, line: lineAt(text, offset), fingerprint, masked: mask(secret) }));
+}
+
+/** `text` with every secret the rules find replaced by `[redacted <rule>]`: for what is kept of a command's output. */
+export function redactSecrets(text: string, rules: readonly CompiledRule[]): string {
+  let result = text;
+  for (const { rule, secret, offset } of secretSpans(text, rules, new Set()).sort((a, b) => b.offset - a.offset)) {
+    result = `${result.slice(0, offset)}[redacted ${rule}]${result.slice(offset + secret.length)}`;
+  }
+  return result;
 }
 
 /** One decoded value and the file line it stands on (its top-level key's). */

@@ -90,7 +90,7 @@ export const checklistRule: LessonRule = (item) => {
 
 const KNOWN_KEYS = new Set([
   'id', 'title', 'level', 'status', 'severity', 'tags', 'confidence', 'transferability', 'source', 'occurrences',
-  'created_at', 'last_seen', 'last_validated_at', 'summary', 'project', 'source_case_ids', 'applications',
+  'created_at', 'last_seen', 'last_validated_at', 'summary', 'project', 'kind', 'insight', 'source_case_ids', 'applications',
   'source_pattern_ids', 'duplicate_of', 'superseded_by', 'retired_reason', 'promoted_to', 'triggers',
 ]);
 

@@ -34,6 +34,8 @@ export interface Policy {
   eval: EvalPolicy;
   hooks: HooksPolicy;
   sources: SourcePolicy[];
+  /** Project name -> globs over repo-relative paths (projects.ts): where a monorepo's projects live. */
+  projects: Record<string, string[]>;
 }
 
 /** Agent harness hooks. */
@@ -209,6 +211,7 @@ export const DEFAULT_POLICY: Policy = {
   eval: { min_recall: 1, max_false_positive_rate: 0 },
   hooks: { critical_gate: 'off' },
   sources: [],
+  projects: {},
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,6 +2,7 @@ import { RECEIPT_FILE, findRepoRoot } from '../io/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { writeReceiptText } from '../io/receipt-file.js';
 import { resolvePolicy, type Policy } from '../policy/policy.js';
+import { inferProject, isShownForProject } from '../policy/projects.js';
 import { formatJson } from '../util/json.js';
 import { explain } from './explain.js';
 import { renderWithinBudget } from '../reporters/preflight.js';
@@ -48,7 +49,9 @@ export function selectFromIndex(
   limit?: number,
 ): { selected: SelectedLesson[]; records: Map<string, DocRecord> } {
   const query = buildQuery(input, VOCABULARY);
-  const chosen = selectLessons(rankLessons(index, query, policy, now), input, policy, limit);
+  // Project scoping: a lesson of another project than the one in play is not shown at all.
+  const inProject = rankLessons(index, query, policy, now).filter((lesson) => isShownForProject(lesson.meta.project, input.project));
+  const chosen = selectLessons(inProject, input, policy, limit);
   const records = new Map<string, DocRecord>();
   const selected = chosen.map((ranked): SelectedLesson => {
     const record = index.record(ranked.doc);
@@ -102,6 +105,8 @@ export interface SelectionRequest {
   now?: Date | undefined;
   /** Where a caller collects what is broken (an index that had to be scanned around). */
   problems?: string[] | undefined;
+  /** The project; by default the one policy `projects` infers from `paths`. */
+  project?: string | undefined;
 }
 
 /**
@@ -112,7 +117,8 @@ export interface SelectionRequest {
  */
 export async function selectForRequest(root: string, request: SelectionRequest): Promise<SelectedLesson[]> {
   const policy = request.policy ?? resolvePolicy(readPolicyFile(root).data);
-  const input = { task: request.task, paths: [...(request.paths ?? [])], tool: request.tool ?? null, command: request.command ?? null, project: null };
+  const paths = [...(request.paths ?? [])];
+  const input = { task: request.task, paths, tool: request.tool ?? null, command: request.command ?? null, project: request.project ?? inferProject(policy.projects, paths) };
   const { selected, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit);
   if (warning) request.problems?.push(`lessons: ${warning}`);
   return selected;
@@ -129,6 +135,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     command: options.command,
     project: options.project,
   };
+  input.project ??= inferProject(policy.projects, input.paths);
   const chosen = await selectInRepository(root, input, policy, options.now, options.limit);
   const { records, digest } = chosen;
   const hook = isHookMode(input);

@@ -1,8 +1,9 @@
 /**
  * The real Claude Code CLI (`claude -p`) in a temp lessons repository with the hooks that
  * `lessons hooks install --claude` writes, talking to a stub Messages API on 127.0.0.1. The stub
- * plays the model: it reads package.json, edits it, and ends with a `[LESSON]` block; every
- * request it gets is kept, so the tests see exactly what reached the model.
+ * plays the model: it reads package.json, edits it, and ends with a `[LESSON]` block (or runs a
+ * failing command, fixes it and runs it again); every request it gets is kept, so the tests see
+ * exactly what reached the model.
  * Run with `npm run test:claude` after `npm install --no-save @anthropic-ai/claude-code` (or
  * point LESSONS_CLAUDE_BIN at a claude binary); `.ci/run` does both.
  */
@@ -66,6 +67,28 @@ function model(root: string): (request: MessagesRequest) => MessagesReply {
   };
 }
 
+/**
+ * The model's side of a red -> green session: run `node check.js` (it fails), Write a fixed
+ * check.js, run it again (it passes), then a final answer.
+ */
+function redGreenModel(root: string): (request: MessagesRequest) => MessagesReply {
+  return (request) => {
+    const tools = ((request.body.tools as { name?: string }[] | undefined) ?? []).map((tool) => tool.name);
+    if (!tools.includes('Read')) return { content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' };
+    const bash = (id: string) => ({ content: [{ type: 'tool_use' as const, id, name: 'Bash', input: { command: 'node check.js', description: 'Run the check' } }], stop_reason: 'tool_use' as const });
+    switch (toolResults(request).length) {
+      case 0:
+        return bash('toolu_bash_1');
+      case 1:
+        return { content: [{ type: 'tool_use', id: 'toolu_write', name: 'Write', input: { file_path: path.join(root, 'check.js'), content: 'console.log("4");\n' } }], stop_reason: 'tool_use' };
+      case 2:
+        return bash('toolu_bash_2');
+      default:
+        return { content: [{ type: 'text', text: 'The check passes now.' }], stop_reason: 'end_turn' };
+    }
+  };
+}
+
 /** A committed lessons repository with the Claude hooks installed and `lessons` in node_modules/.bin (as a devDependency puts it). */
 async function repo(options: { install?: boolean; root?: string } = {}): Promise<string> {
   const root = initGitRepo(options.root ?? (await hookRepo()));
@@ -86,10 +109,10 @@ interface ClaudeRun {
   stderr: string;
 }
 
-async function claude(root: string, env: Record<string, string> = {}): Promise<ClaudeRun> {
-  const stub = await startMessagesStub(model(root));
+async function claude(root: string, env: Record<string, string> = {}, play: (root: string) => (request: MessagesRequest) => MessagesReply = model, extraArgs: string[] = [], prompt = PROMPT): Promise<ClaudeRun> {
+  const stub = await startMessagesStub(play(root));
   stubs.push(stub);
-  const result = await execa(claudeBinary(), ['-p', PROMPT, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits'], {
+  const result = await execa(claudeBinary(), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', ...extraArgs], {
     cwd: root,
     reject: false,
     stdin: 'ignore',
@@ -137,7 +160,7 @@ describe('Claude Code with the lessons hooks', () => {
     const [first] = run.requests;
     const firstText = JSON.stringify(first!.body.messages);
     // SessionStart: the critical canonical lesson; UserPromptSubmit: the lesson for the task.
-    expect(firstText).toContain('Lessons from this repository (critical and high severity, canonical)');
+    expect(firstText).toContain('Lessons from this repository (critical ones, validated or canonical, and canonical high-severity ones)');
     expect(firstText).toContain(FORCE_PUSH_ID);
     expect(firstText).toContain('Lessons relevant to this request');
     expect(firstText).toContain(MANIFEST_ID);
@@ -241,5 +264,46 @@ describe('Claude Code with the lessons hooks', () => {
     expect(run.sent).toContain('toolu_edit_2');
     expect(run.sent).not.toContain('toolu_edit_3');
     expect(version(root)).toBe('1.1.0');
+  });
+  it('a Bash command that fails, a Write, the same command passing: PostToolUseFailure and PostToolUse record it, Stop drafts one case', async () => {
+    const root = await repo();
+    writeFiles(root, { 'check.js': 'console.error("Error: expected 4, got 3");\nprocess.exit(1);\n' });
+    const before = fs.readdirSync(path.join(root, 'lessons/cases'));
+    const run = await claude(root, {}, redGreenModel, ['--allowedTools', 'Bash(node check.js)']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    // The real Bash tool failed first, then passed after the Write.
+    const last = run.requests[run.requests.length - 1]!;
+    expect(toolResults(last)).toEqual([
+      { id: 'toolu_bash_1', isError: true },
+      { id: 'toolu_write', isError: false },
+      { id: 'toolu_bash_2', isError: false },
+    ]);
+    // The session's state holds the pair the hooks saw: the real failure's exit code and error line.
+    const [state] = fs.readdirSync(path.join(root, '.lessons/sessions')).filter((name) => name.endsWith('.json'));
+    expect(JSON.parse(fs.readFileSync(path.join(root, '.lessons/sessions', state!), 'utf8')).redgreen).toMatchObject({
+      pair: { kind: 'node check.js', failed: { command: 'node check.js', exit: 1, lines: ['Error: expected 4, got 3'] }, passed: 'node check.js', files: ['check.js'] },
+      drafted: true,
+    });
+    const drafted = fs.readdirSync(path.join(root, 'lessons/cases')).filter((name) => !before.includes(name));
+    expect(drafted).toHaveLength(1);
+    expect(drafted[0]).toMatch(/^case-\d{4}-\d\d-\d\d-node-check-js-failed-error-expected-4-got-3\.md$/);
+    const text = fs.readFileSync(path.join(root, 'lessons/cases', drafted[0]!), 'utf8');
+    expect(text).toContain('source: auto');
+    expect(text).toContain('Error: expected 4, got 3');
+    expect(text).toContain('Changed `check.js`; then `node check.js` passed.');
+    const shown = run.events.filter((e) => e.subtype === 'informational').map((e) => String(e.content)).join('\n');
+    expect(shown).toContain(`Stop says: lessons: \`node check.js\` failed, then \`node check.js\` passed: drafted lessons/cases/${drafted[0]}`);
+  });
+  it('a correction in the prompt asks the model for a [LESSON] block naming the matching lesson; SessionStart counts the candidates waiting', async () => {
+    const base = await hookRepo();
+    writeFiles(base, lessonFile({ id: 'case-2026-02-02-waiting', title: 'A draft waiting for review', status: 'candidate' }));
+    await writeIndex({ cwd: base });
+    const root = await repo({ root: base });
+    const run = await claude(root, {}, model, [], 'The version bump missed the manifest again: do the version bump in package.json');
+    expect(run.exitCode, run.stderr).toBe(0);
+    const firstText = JSON.stringify(run.requests[0]!.body.messages);
+    expect(firstText).toContain('1 candidate lesson waits for review: lessons list --status candidate');
+    expect(firstText).toContain('this prompt reads as a correction of a repeated mistake (\\"again\\")');
+    expect(firstText).toContain(`It may be the existing lesson ${MANIFEST_ID}`);
   });
 });

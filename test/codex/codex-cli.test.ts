@@ -1,5 +1,6 @@
 /**
- * The real Codex CLI as the reviewer, talking to a stub model server on 127.0.0.1.
+ * The real Codex CLI as the reviewer, and running the agent hooks `lessons hooks install --codex`
+ * writes, talking to a stub model server on 127.0.0.1.
  * Run with `npm run test:codex` after `npm install --no-save @openai/codex` (or point
  * LESSONS_CODEX_BIN at a codex binary). Kept out of `npm test` because the CLI is a large
  * download; `.ci/run` installs it and runs these tests too.
@@ -10,7 +11,9 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { lessonFile } from '../helpers/lessons.js';
-import { BIN, GIT_ENV, PACKAGE_ROOT, git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { installBinWrapper } from '../helpers/guard.js';
+import { hookRepo } from '../helpers/hook-repo.js';
+import { BIN, GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 import { startResponsesStub, type StubReply, type StubRequest, type StubServer } from '../helpers/responses-stub.js';
 
 function codexBinary(): string {
@@ -27,8 +30,11 @@ afterEach(async () => {
   while (servers.length > 0) await servers.pop()!.close();
 });
 
-/** A CODEX_HOME whose config sends every request to the stub, with retries off. */
-function codexHome(baseUrl: string): string {
+/**
+ * A CODEX_HOME whose config sends every request to the stub, with retries off; with `trusted`,
+ * hooks are on and that project is trusted (Codex reads a project's .codex/ only then).
+ */
+function codexHome(baseUrl: string, trusted?: string): string {
   const home = tempDir('codex-home-');
   fs.writeFileSync(
     path.join(home, 'config.toml'),
@@ -44,6 +50,7 @@ function codexHome(baseUrl: string): string {
       'request_max_retries = 0',
       'stream_max_retries = 0',
       '',
+      ...(trusted ? ['[features]', 'hooks = true', '', `[projects.${JSON.stringify(trusted)}]`, 'trust_level = "trusted"', ''] : []),
     ].join('\n'),
   );
   return home;
@@ -156,5 +163,41 @@ describe('the real Codex CLI as the reviewer', () => {
     const format = (modelRequest(server).body.text as { format: Record<string, unknown> }).format;
     expect(format.schema).toEqual(schemaFile('lesson-draft'));
     expect(JSON.stringify(modelRequest(server).body.input)).toContain("No module named 'peft'");
+  });
+});
+
+describe('the real Codex CLI running the lessons hooks', () => {
+  it('a shell command whose output has an error, then the same command passing: PostToolUse records it, Stop drafts one case', async () => {
+    const root = initGitRepo(await hookRepo());
+    writeFiles(root, { 'check.js': 'console.error("Error: expected 4, got 3");\nprocess.exit(1);\n', 'fixed.js': 'console.log("4");\n', '.gitignore': '.lessons/\nnode_modules/\n' });
+    expect(runCli(['hooks', 'install', '--codex'], { cwd: root }).exitCode).toBe(0);
+    installBinWrapper(root);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'initial');
+    const before = fs.readdirSync(path.join(root, 'lessons/cases'));
+    const commands = ['node check.js', 'cp fixed.js check.js', 'node check.js'];
+    let turn = 0;
+    const server = await stub(() => {
+      const command = commands[turn];
+      turn++;
+      return command ? { kind: 'function_call', name: 'exec_command', arguments: { cmd: command }, callId: `call_${turn}` } : { kind: 'message', text: 'The check passes now.' };
+    });
+    // Codex runs project hooks only once they are trusted; the flag trusts them for this run.
+    const result = await execa(codexBinary(), ['exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '--sandbox', 'danger-full-access', 'Make the check pass'], {
+      cwd: root,
+      reject: false,
+      stdin: 'ignore',
+      timeout: 90_000,
+      // A HOME of its own: with the machine's, Codex 0.169 ran the commands without firing PostToolUse.
+      env: { ...GIT_ENV, PATH: '/usr/local/bin:/usr/bin:/bin', HOME: tempDir('codex-user-'), CODEX_HOME: codexHome(server.baseUrl, root), LESSONS_STUB_API_KEY: 'stub-key', NO_COLOR: '1' },
+    });
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    const drafted = fs.readdirSync(path.join(root, 'lessons/cases')).filter((name) => !before.includes(name));
+    expect(drafted).toHaveLength(1);
+    expect(drafted[0]).toMatch(/^case-\d{4}-\d\d-\d\d-node-check-js-failed-error-expected-4-got-3\.md$/);
+    const text = fs.readFileSync(path.join(root, 'lessons/cases', drafted[0]!), 'utf8');
+    expect(text).toContain('source: auto');
+    expect(text).toContain('Error: expected 4, got 3');
+    expect(text).toContain('then `node check.js` passed.');
   });
 });

@@ -10,7 +10,7 @@ import { tempDir, writeFiles } from '../helpers/repo.js';
 const handler = (event: string) => ({ type: 'command', command: agentHookCommand('claude', event), timeout: 10 });
 
 describe('installClaudeHooks', () => {
-  it('writes the four hook entries into a new .claude/settings.json', () => {
+  it('writes the six hook entries into a new .claude/settings.json', () => {
     const root = tempDir();
     expect(installClaudeHooks(root)).toEqual({ path: '.claude/settings.json', changed: true });
     expect(JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8'))).toEqual({
@@ -18,6 +18,8 @@ describe('installClaudeHooks', () => {
         SessionStart: [{ hooks: [handler('SessionStart')] }],
         UserPromptSubmit: [{ hooks: [handler('UserPromptSubmit')] }],
         PreToolUse: [{ matcher: 'Bash|Edit|MultiEdit|Write|NotebookEdit', hooks: [handler('PreToolUse')] }],
+        PostToolUse: [{ matcher: 'Bash|Edit|MultiEdit|Write|NotebookEdit', hooks: [handler('PostToolUse')] }],
+        PostToolUseFailure: [{ matcher: 'Bash', hooks: [handler('PostToolUseFailure')] }],
         Stop: [{ hooks: [handler('Stop')] }],
       },
     });
@@ -37,7 +39,8 @@ describe('installClaudeHooks', () => {
     const first = fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8');
     const settings = JSON.parse(first);
     expect(settings.permissions).toEqual(existing.permissions);
-    expect(settings.hooks.PostToolUse).toEqual(existing.hooks.PostToolUse);
+    // The user's PostToolUse hook stays, first; ours (the red -> green record) comes after it.
+    expect(settings.hooks.PostToolUse).toEqual([existing.hooks.PostToolUse[0], { matcher: 'Bash|Edit|MultiEdit|Write|NotebookEdit', hooks: [handler('PostToolUse')] }]);
     expect(settings.hooks.PreToolUse).toEqual([existing.hooks.PreToolUse[0], { matcher: 'Bash|Edit|MultiEdit|Write|NotebookEdit', hooks: [handler('PreToolUse')] }]);
     expect(installClaudeHooks(root)).toEqual({ path: '.claude/settings.json', changed: false });
     expect(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8')).toBe(first);
@@ -116,12 +119,14 @@ describe('installClaudeHooks', () => {
 });
 
 describe('installCodexHooks and installCursorHooks', () => {
-  it('Codex: .codex/hooks.json in Claude Code format, PreToolUse on Bash and apply_patch, idempotent', async () => {
+  it('Codex: .codex/hooks.json in Claude Code format, PreToolUse and PostToolUse on Bash and apply_patch (no failure event), idempotent', async () => {
     const { installCodexHooks } = await import('../../src/agent-settings/claude.js');
     const root = tempDir();
     expect(installCodexHooks(root)).toEqual({ path: '.codex/hooks.json', changed: true });
     const config = JSON.parse(fs.readFileSync(path.join(root, '.codex/hooks.json'), 'utf8'));
     expect(config.hooks.PreToolUse).toEqual([{ matcher: 'Bash|apply_patch', hooks: [{ type: 'command', command: agentHookCommand('codex', 'PreToolUse'), timeout: 10 }] }]);
+    expect(config.hooks.PostToolUse).toEqual([{ matcher: 'Bash|apply_patch', hooks: [{ type: 'command', command: agentHookCommand('codex', 'PostToolUse'), timeout: 10 }] }]);
+    expect(Object.keys(config.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop']);
     expect(config.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: agentHookCommand('codex', 'Stop'), timeout: 10 }] }]);
     expect(config.hooks.Stop[0].hooks[0].command).toContain('git rev-parse --show-toplevel');
     expect(config.hooks.Stop[0].hooks[0].command).not.toContain('CLAUDE_PROJECT_DIR');

@@ -37,7 +37,7 @@ describe('lessons doctor', () => {
       ['exports', 'skip'],
       ['reviewer', 'skip'],
     ]);
-    expect(report.checks[1]!.message).toBe(`.claude/settings.json: 4 lessons hooks, running ${path.join(root, 'node_modules/.bin/lessons')}`);
+    expect(report.checks[1]!.message).toBe(`.claude/settings.json: 6 lessons hooks, running ${path.join(root, 'node_modules/.bin/lessons')}`);
   });
 
   it('names what is broken and the command that fixes it, for each silent failure', async () => {

@@ -81,13 +81,13 @@ describe('Claude Code PreToolUse', () => {
 });
 
 describe('Claude Code SessionStart and UserPromptSubmit', () => {
-  it('SessionStart adds the critical and high canonical lessons, critical first', async () => {
+  it('SessionStart adds the critical (validated or canonical) and high canonical lessons, critical first', async () => {
     const root = await hookRepo();
     const out = await hook(root, 'claude', 'SessionStart', { ...base(root, 'SessionStart'), source: 'startup' });
     expect(out).toBe(
       context(
         'SessionStart',
-        `Lessons from this repository (critical and high severity, canonical); keep their checklists in mind:\n- [critical] ${FORCE_PUSH_ID}: Never force push the main branch (lessons/patterns/${FORCE_PUSH_ID}.md)\n  - [ ] Protected branches refuse force pushes.\n- [high] ${SECRETS_ID}: Keep secrets out of git (lessons/principles/${SECRETS_ID}.md)\n  - [ ] Secret scanning runs before every push.`,
+        `Lessons from this repository (critical ones, validated or canonical, and canonical high-severity ones); keep their checklists in mind:\n- [critical] ${FORCE_PUSH_ID}: Never force push the main branch (lessons/patterns/${FORCE_PUSH_ID}.md)\n  - [ ] Protected branches refuse force pushes.\n- [high] ${SECRETS_ID}: Keep secrets out of git (lessons/principles/${SECRETS_ID}.md)\n  - [ ] Secret scanning runs before every push.`,
       ),
     );
     expect(readSession(root, 'sess-1').shown).toEqual([FORCE_PUSH_ID, SECRETS_ID]);

@@ -77,6 +77,55 @@ describe('lessons hook (built binary)', () => {
   });
 });
 
+describe('red -> green through the built binary', () => {
+  it('a Bash command that failed, then one of its kind that passed: Stop drafts one candidate case', async () => {
+    const root = await hookRepo();
+    const common = { session_id: 'e2e-rg', transcript_path: path.join(root, 't.jsonl'), cwd: root, permission_mode: 'acceptEdits' };
+    const run = (event: string, input: Record<string, unknown>) => runCli(['hook', 'claude', event], { cwd: root, input: JSON.stringify({ ...common, hook_event_name: event, ...input }) });
+    const failed = run('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'pytest -q tests/test_api.py' }, tool_use_id: 'toolu_1', error: 'Exit code 1\nE   KeyError: user_id\n1 failed, 9 passed in 0.2s', is_interrupt: false });
+    expect(failed).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    expect(run('PostToolUse', { tool_name: 'Write', tool_input: { file_path: path.join(root, 'api/users.py'), content: 'x' }, tool_response: { type: 'update' }, tool_use_id: 'toolu_2' }).exitCode).toBe(0);
+    expect(run('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'python -m pytest -q' }, tool_response: { stdout: '10 passed in 0.2s', stderr: '', interrupted: false }, tool_use_id: 'toolu_3' }).stdout).toBe('');
+    const stop = run('Stop', { stop_hook_active: false });
+    expect(stop.exitCode).toBe(0);
+    const note = (JSON.parse(stop.stdout) as { systemMessage: string }).systemMessage;
+    expect(note).toMatch(/^lessons: `pytest` failed, then `python -m pytest -q` passed: drafted lessons\/cases\/case-\d{4}-\d\d-\d\d-pytest-failed-1-failed-9-passed-in-0-2s\.md \(candidate;/);
+    const file = path.join(root, note.split('drafted ')[1]!.split(' ')[0]!);
+    expect(fs.readFileSync(file, 'utf8')).toContain('Changed `api/users.py`; then `python -m pytest -q` passed.');
+    // The draft lints clean (the fixture's pattern and principle lack evidence, which lint reports apart).
+    const lint = runCli(['lint'], { cwd: root });
+    expect(lint.stdout + lint.stderr).not.toContain(path.relative(root, file));
+    expect(run('Stop', { stop_hook_active: false }).stdout).toBe('');
+  });
+});
+
+describe('corrections, the review backlog and projects through the built binary', () => {
+  it('UserPromptSubmit asks for a [LESSON] block on a correction; SessionStart counts the candidates; PreToolUse keeps to the project', async () => {
+    const root = await hookRepo();
+    const policyFile = path.join(root, 'policy/workflow-policy.json');
+    fs.writeFileSync(policyFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(policyFile, 'utf8')), projects: { api: ['services/api/**'], web: ['apps/web/**'] } }));
+    fs.writeFileSync(
+      path.join(root, 'lessons/cases/case-2026-05-01-web-only.md'),
+      '---\nid: case-2026-05-01-web-only\ntitle: Web manifest drifted\nlevel: case\nstatus: candidate\nseverity: high\nproject: web\ntriggers:\n  paths: ["**/package.json"]\n---\n\n## Prevention Checklist\n\n- [ ] Bump the web manifest too.\n',
+    );
+    expect(runCli(['index'], { cwd: root }).exitCode).toBe(0);
+    const common = { session_id: 'e2e-learn', transcript_path: path.join(root, 't.jsonl'), cwd: root, permission_mode: 'default' };
+    const context = (event: string, input: Record<string, unknown>): string => {
+      const result = runCli(['hook', 'claude', event], { cwd: root, input: JSON.stringify({ ...common, hook_event_name: event, ...input }) });
+      expect(result.exitCode).toBe(0);
+      return result.stdout === '' ? '' : (JSON.parse(result.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    };
+    expect(context('SessionStart', { source: 'startup' }).split('\n').at(-1)).toBe('1 candidate lesson waits for review: lessons list --status candidate');
+    const prompt = context('UserPromptSubmit', { prompt: 'the version bump is still broken' });
+    expect(prompt).toContain('this prompt reads as a correction of a repeated mistake ("still broken")');
+    expect(prompt).toContain(`It may be the existing lesson ${MANIFEST_ID}`);
+    expect(context('UserPromptSubmit', { prompt: 'check the version against the tag' })).not.toContain('correction');
+    const edit = (file: string) => context('PreToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(root, file) } });
+    expect(edit('services/api/package.json')).not.toContain('case-2026-05-01-web-only');
+    expect(edit('apps/web/package.json')).toContain('case-2026-05-01-web-only');
+  });
+});
+
 describe('lessons hooks install --claude|--codex|--cursor (built binary)', () => {
   it('merges the agent hook entries into existing settings, idempotently, and keeps what was there', async () => {
     const root = await hookRepo();
@@ -86,9 +135,25 @@ describe('lessons hooks install --claude|--codex|--cursor (built binary)', () =>
     expect(first).toMatchObject({ exitCode: 0, stdout: '.claude/settings.json: lessons hooks written\n.cursor/hooks.json: lessons hooks written\n' });
     const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8'));
     expect(settings).toMatchObject({ model: 'x', permissions: { allow: ['Bash(ls)'] } });
-    expect(Object.keys(settings.hooks).sort()).toEqual(['PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     expect(runCli(['hooks', 'install', '--claude'], { cwd: root }).stdout).toBe('.claude/settings.json: already has the lessons hooks\n');
     expect(fs.existsSync(path.join(root, '.git/hooks/pre-commit'))).toBe(false);
+  });
+
+  it('settings from an earlier install gain the PostToolUse events; the own PostToolUse hook of the user stays', async () => {
+    const root = await hookRepo();
+    const earlier = (event: string) => ({ hooks: [{ type: 'command', command: `lessons hook claude ${event}` }] });
+    const prettier = { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'npx prettier --write "$CLAUDE_FILE"' }] };
+    fs.mkdirSync(path.join(root, '.claude'));
+    fs.writeFileSync(path.join(root, '.claude/settings.json'), JSON.stringify({ hooks: { SessionStart: [earlier('SessionStart')], UserPromptSubmit: [earlier('UserPromptSubmit')], PreToolUse: [{ matcher: 'Bash|Edit|MultiEdit|Write|NotebookEdit', ...earlier('PreToolUse') }], Stop: [earlier('Stop')], PostToolUse: [prettier] } }));
+    expect(runCli(['hooks', 'install', '--claude'], { cwd: root }).stdout).toBe('.claude/settings.json: lessons hooks written\n');
+    const hooks = JSON.parse(fs.readFileSync(path.join(root, '.claude/settings.json'), 'utf8')).hooks;
+    expect(hooks.PostToolUse[0]).toEqual(prettier);
+    expect(hooks.PostToolUse[1].matcher).toBe('Bash|Edit|MultiEdit|Write|NotebookEdit');
+    expect(hooks.PostToolUse[1].hooks[0].command).toContain('hook claude PostToolUse');
+    expect(hooks.PostToolUseFailure).toEqual([{ matcher: 'Bash', hooks: [expect.objectContaining({ command: expect.stringContaining('hook claude PostToolUseFailure') })] }]);
+    expect(hooks.Stop[0].hooks).toHaveLength(1);
+    expect(runCli(['hooks', 'install', '--claude'], { cwd: root }).stdout).toBe('.claude/settings.json: already has the lessons hooks\n');
   });
 
   it('hooks uninstall --claude --cursor removes only the lessons entries', async () => {
