@@ -15,6 +15,18 @@ export interface LoadedLesson {
   parsed: ParsedFile;
   /** Schema errors of the frontmatter, when the loader was asked to validate. */
   schemaErrors?: SchemaError[];
+  /**
+   * Set on a lesson summarised by the file cache (lesson-facts.ts): its body and most of its raw
+   * frontmatter are not kept, so what is derived from them comes ready-made.
+   */
+  precomputed?: Precomputed;
+}
+
+export interface Precomputed {
+  /** The items of the Prevention Checklist. */
+  checklist: string[];
+  /** The file rules' findings (lint's FILE_RULES), when they were computed. */
+  fileFindings?: Finding[];
 }
 
 export interface LoadedTree {
