@@ -5,7 +5,7 @@ import { readIndexText } from '../io/index-file.js';
 import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
-import { listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, trustedPairs, type FactsTree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
+import { INDEX_MEMO, listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, trustedPairs, type FactsTree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { gitBlobId } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
@@ -59,8 +59,6 @@ function indexBlockers(tree: LoadedTree): Finding[] {
   }
   return blockers.sort(compareFindings);
 }
-
-const INDEX_MEMO = 'index';
 
 /**
  * The index the cache remembers for this tree, when every lesson file's stat vouches for its
@@ -117,11 +115,11 @@ export function indexTextOf(tree: LoadedTree): { text: string; count: number; en
  * Under the lessons lock, like every other writer of lessons or the index: an index built from a
  * tree read before a concurrent capture, and written after it, would leave the capture out.
  */
-export async function writeIndex(options: { cwd: string; now?: Date }): Promise<IndexResult> {
+export async function writeIndex(options: { cwd: string }): Promise<IndexResult> {
   const root = findRepoRoot(options.cwd);
   return withLock(root, LESSONS_LOCK, async () => {
     recoverChanges(root);
-    const cache = openLessonCache(root, options.now ?? new Date());
+    const cache = openLessonCache(root);
     try {
       const listing = listWorktree(root, cache);
       const known = rememberedIndex(cache, listing);
@@ -141,9 +139,9 @@ export async function writeIndex(options: { cwd: string; now?: Date }): Promise<
 const NO_CHANGES: IndexDiff = { added: [], removed: [], changed: [] };
 
 /** `lessons index --check`: the committed index against the cached entries; what differs is read and compared only when it does. */
-export async function checkIndex(options: { cwd: string; now?: Date }): Promise<IndexCheckResult> {
+export async function checkIndex(options: { cwd: string }): Promise<IndexCheckResult> {
   const root = findRepoRoot(options.cwd);
-  const cache = openLessonCache(root, options.now ?? new Date());
+  const cache = openLessonCache(root);
   try {
     const listing = listWorktree(root, cache);
     const known = rememberedIndex(cache, listing);

@@ -85,7 +85,7 @@ export class FileCache<T> {
   private dirty = false;
 
   /** `key` names the code, the schemas and the policy the facts were computed with. */
-  constructor(root: string, key: string, now: Date) {
+  constructor(root: string, key: string) {
     this.root = root;
     this.dir = path.join(root, FILE_CACHE_DIR);
     this.key = key;
@@ -94,7 +94,8 @@ export class FileCache<T> {
       const file = path.join(this.dir, META);
       const stat = fs.statSync(file, { bigint: true });
       const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Meta;
-      const nowNs = BigInt(now.getTime()) * 1_000_000n;
+      // The machine's clock, not a command's notion of today: this compares it with the file system's.
+      const nowNs = BigInt(Date.now()) * 1_000_000n;
       // Written after now: a clock was set back or skewed, and no mtime can be compared with it.
       const skewed = stat.mtimeNs > nowNs + 1_000_000_000n;
       if (!skewed && parsed.format === FORMAT && parsed.key === key && parsed.files && parsed.memos) {

@@ -21,17 +21,18 @@ function codeKey(): string {
   return codeVersion;
 }
 
-/** The repository's file cache, keyed by the code's version, the schemas and the policy's bytes (`policyText` when the caller has it). */
-export function openLessonCache(root: string, now: Date, policyText?: string): LessonFileCache {
-  let policy = policyText;
-  if (policy === undefined) {
-    try {
-      policy = fs.readFileSync(`${root}/${POLICY_FILE}`, 'utf8');
-    } catch {
-      policy = '';
-    }
+/**
+ * The repository's file cache, keyed by the code's version, the schemas and the policy file's
+ * bytes. (Facts that depend on the policy carry their own digest too: the secrets rules.)
+ */
+export function openLessonCache(root: string): LessonFileCache {
+  let policy = '';
+  try {
+    policy = fs.readFileSync(`${root}/${POLICY_FILE}`, 'utf8');
+  } catch {
+    // No policy file: the defaults.
   }
-  return new FileCache<LessonFacts>(root, sha256(`${codeKey()}\0${policy}`), now);
+  return new FileCache<LessonFacts>(root, sha256(`${codeKey()}\0${policy}`));
 }
 
 /** One lesson file of the working tree, with its stat and, when the cache vouches for it, its blob id. */
@@ -71,6 +72,9 @@ export function listWorktree(root: string, cache: LessonFileCache): WorktreeList
   }
   return { files, irregular };
 }
+
+/** The memo of the index: `<tree digest> <blob id of lessons/index.json> <lesson count>`, set when the index was written or found fresh. */
+export const INDEX_MEMO = 'index';
 
 /** A digest of a tree's (path, blob id) pairs: whole-tree results are memoised under it. */
 export function treeDigest(files: readonly { path: string; blob: string }[]): string {

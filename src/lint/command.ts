@@ -18,7 +18,7 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const policy = loadPolicy(root);
   const schemaErrors = (data: unknown) => validateAgainst('lesson', data);
   // The file rules run only on files the cache has no findings for; the tree rules run on all.
-  const cache = openLessonCache(root, options.now);
+  const cache = openLessonCache(root);
   try {
     const { tree } = loadWorktreeFacts(root, cache, { fileFindings: (item) => fileFindings(item, schemaErrors) });
     return lintTree({
