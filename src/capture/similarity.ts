@@ -87,9 +87,9 @@ export interface Fingerprint {
  * sorted arrays. A bigram is numbered from its two words' numbers, without building its text.
  */
 const WORD_NUMBERS = new Map<string, number>();
-const BIGRAM_NUMBERS = new Map<number, number>();
+/** First word's number -> second word's number -> the bigram's number (keys stay small integers, which Maps hash fast). */
+const BIGRAM_NUMBERS = new Map<number, Map<number, number>>();
 const TERMS: string[] = [];
-const PAIR = 2 ** 26;
 
 function wordNumber(word: string): number {
   let n = WORD_NUMBERS.get(word);
@@ -101,10 +101,11 @@ function wordNumber(word: string): number {
 }
 
 function bigramNumber(first: number, second: number): number {
-  const key = first * PAIR + second;
-  let n = BIGRAM_NUMBERS.get(key);
+  let seconds = BIGRAM_NUMBERS.get(first);
+  if (seconds === undefined) BIGRAM_NUMBERS.set(first, (seconds = new Map()));
+  let n = seconds.get(second);
   if (n === undefined) {
-    BIGRAM_NUMBERS.set(key, (n = TERMS.length));
+    seconds.set(second, (n = TERMS.length));
     TERMS.push(`${TERMS[first]} ${TERMS[second]}`);
   }
   return n;
@@ -163,6 +164,9 @@ export function similarity(a: Fingerprint, b: Fingerprint): number {
   return Math.round((dot / Math.sqrt(a.squared * b.squared)) * 1000) / 1000;
 }
 
+/** How many texts a term indexes before it counts as too common to find duplicates by. */
+export const POSTINGS_CAP = 64;
+
 export interface SimilarGroup {
   /** Indexes into the fingerprints, ascending. */
   members: number[];
@@ -180,8 +184,14 @@ export interface SimilarGroup {
  * terms for all texts, a term they share past the earlier-ending prefix lies in that text's
  * suffix, so if they share none in both prefixes, all they share is in one suffix, whose
  * norm bounds the cosine below the threshold.
+ *
+ * The cost stays linear in the texts however alike they are: a term indexes its first
+ * POSTINGS_CAP texts only, so a text meets at most that many through each of its prefix terms
+ * (a text like many others still meets the first of them and joins their group; a pair that
+ * shares only terms this common is found through a rarer term, a chain, or not at all), and
+ * texts with one title meet only the first of them (they are all one group).
  */
-export function similarGroups(prints: readonly Fingerprint[], threshold: number): SimilarGroup[] {
+export function similarGroups(prints: readonly Fingerprint[], threshold: number, stats?: { met: number }): SimilarGroup[] {
   const count = prints.length;
   const frequency = new Int32Array(TERMS.length);
   for (const print of prints) for (const term of print.terms) frequency[term]!++;
@@ -192,7 +202,7 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
   const rank = new Int32Array(TERMS.length);
   used.forEach((term, n) => (rank[term] = n));
   const index = new Map<number, number[]>();
-  const byTitle = new Map<string, number[]>();
+  const byTitle = new Map<string, number>();
   // similarity() rounds to 3 decimals: a cosine just under the threshold can round up to it.
   const bound = threshold - 0.0005;
   const parent = Int32Array.from({ length: count }, (_, n) => n);
@@ -220,6 +230,7 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
     const consider = (j: number): void => {
       if (lastProbe[j] === i) return;
       lastProbe[j] = i;
+      if (stats) stats.met++;
       const other = find(j);
       if (other === own) return;
       const alike = similarity(print, prints[j]!);
@@ -230,14 +241,15 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
       own = root;
     };
     if (print.title !== '') {
-      for (const j of byTitle.get(print.title) ?? []) consider(j);
-      append(byTitle, print.title, i);
+      const first = byTitle.get(print.title);
+      if (first === undefined) byTitle.set(print.title, i);
+      else consider(first);
     }
     for (const term of prefix) {
       const list = index.get(term);
       if (list !== undefined) for (const j of list) consider(j);
     }
-    for (const term of prefix) append(index, term, i);
+    for (const term of prefix) if ((index.get(term)?.length ?? 0) < POSTINGS_CAP) append(index, term, i);
   });
   const groups = new Map<number, number[]>();
   for (let n = 0; n < count; n++) append(groups, find(n), n);

@@ -5,7 +5,7 @@ import { packageFile } from '../package-root.js';
 import { POLICY_FILE, lessonDirs } from '../io/repo.js';
 import { compareStrings } from '../util/compare.js';
 import { gitBlobId, sha256 } from '../util/digest.js';
-import { addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from './facts.js';
+import { FACTS_VERSION, addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from './facts.js';
 import { parseRead, type LoadedTree } from './load.js';
 import type { Level } from './model.js';
 
@@ -32,7 +32,7 @@ export function openLessonCache(root: string): LessonFileCache {
   } catch {
     // No policy file: the defaults.
   }
-  return new FileCache<LessonFacts>(root, sha256(`${codeKey()}\0${policy}`));
+  return new FileCache<LessonFacts>(root, sha256(`${codeKey()}\0${FACTS_VERSION}\0${policy}`));
 }
 
 /** One lesson file of the working tree, with its stat and, when the cache vouches for it, its blob id. */

@@ -1,5 +1,5 @@
 import type { Finding } from '../lint/finding.js';
-import { checklistItems, firstParagraph } from './body.js';
+import { checklistItems, codeSnippets, firstParagraph, type CodeSnippets } from './body.js';
 import { addLessonFile, type LoadedLesson, type LoadedTree } from './load.js';
 import type { Level, LessonMeta } from './model.js';
 
@@ -29,6 +29,8 @@ export interface LessonFacts {
     /** The raw values of the fields the index checks before it builds (id, title, level, status). */
     raw: Record<string, unknown>;
     checklist: string[];
+    /** The code the body names (report's drift section), when it names any. */
+    code?: CodeSnippets;
     /** The file rules' findings, when the caller asked for them (lint, the guard). */
     fileFindings?: Finding[];
   };
@@ -41,6 +43,9 @@ export interface FactsWanted {
   fileFindings?: (item: LoadedLesson) => Finding[];
   secrets?: { digest: string; scan: (relPath: string, bytes: Uint8Array, item: LoadedLesson | undefined) => FileSecretMatch[] };
 }
+
+/** The shape of LessonFacts; part of the cache's key, so facts of another shape are never read. */
+export const FACTS_VERSION = 1;
 
 const RAW_KEYS = ['id', 'title', 'level', 'status'] as const;
 
@@ -60,11 +65,16 @@ export function factsOf(relPath: string, bytes: Uint8Array, level: Level, wanted
       keyLines: [...item.parsed.keyLines],
       raw,
       checklist: checklistItems(body),
+      ...withCode(codeSnippets(body)),
       ...(wanted.fileFindings ? { fileFindings: wanted.fileFindings(item) } : {}),
     };
   }
   if (wanted.secrets) facts.secrets = { digest: wanted.secrets.digest, matches: wanted.secrets.scan(relPath, bytes, item) };
   return facts;
+}
+
+function withCode(code: CodeSnippets): { code?: CodeSnippets } {
+  return code.spans.length + code.lines.length === 0 ? {} : { code };
 }
 
 /** Whether cached facts hold everything `wanted` asks for (otherwise the file is parsed again). */
@@ -86,7 +96,7 @@ export function lessonFromFacts(relPath: string, facts: LessonFacts): LoadedLess
     path: relPath,
     folderLevel: summary.folderLevel,
     parsed: { data: summary.raw, body: '', keyLines: new Map(summary.keyLines), frontmatter: '' },
-    precomputed: { checklist: summary.checklist, ...(summary.fileFindings ? { fileFindings: summary.fileFindings } : {}) },
+    precomputed: { checklist: summary.checklist, code: summary.code ?? { spans: [], lines: [] }, ...(summary.fileFindings ? { fileFindings: summary.fileFindings } : {}) },
   };
 }
 

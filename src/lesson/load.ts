@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CodeSnippets } from './body.js';
 import { MAX_LESSON_BYTES, listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { lessonDirs } from '../io/repo.js';
 import type { Finding } from '../lint/finding.js';
@@ -25,6 +26,8 @@ export interface LoadedLesson {
 export interface Precomputed {
   /** The items of the Prevention Checklist. */
   checklist: string[];
+  /** The code the body names. */
+  code: CodeSnippets;
   /** The file rules' findings (lint's FILE_RULES), when they were computed. */
   fileFindings?: Finding[];
 }

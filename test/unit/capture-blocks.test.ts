@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractDrafts } from '../../src/capture/blocks.js';
-import { fingerprint, similarGroups, similarity } from '../../src/capture/similarity.js';
+import { POSTINGS_CAP, fingerprint, similarGroups, similarity, type Fingerprint } from '../../src/capture/similarity.js';
 
 const BLOCK = `[LESSON]
 title: Version bump missed the marketplace manifest
@@ -96,6 +96,26 @@ describe('similarGroups', () => {
       expect(fast.sort()).toEqual(brute.sort());
       expect(fast.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('similarGroups at scale', () => {
+  /** `count` texts that read nearly alike (one common sentence, a distinct title and service each). */
+  function alike(count: number): Fingerprint[] {
+    return Array.from({ length: count }, (_, n) =>
+      fingerprint({ title: `Deploy of service ${n.toString(36)} broke the cache`, summary: 'The release bumped the manifest, the cache kept the old bundle and every client broke.', checklist: ['Purge the cache on deploy.'] }),
+    );
+  }
+
+  it('meets a number of pairs linear in the texts, however alike they are, and still joins them', () => {
+    const small = { met: 0 };
+    const large = { met: 0 };
+    const groups = similarGroups(alike(4_000), 0.8, large);
+    similarGroups(alike(1_000), 0.8, small);
+    // All pairs would be 16 times as many for four times the texts.
+    expect(large.met / small.met).toBeLessThan(4.5);
+    expect(large.met).toBeLessThan(4_000 * POSTINGS_CAP);
+    expect(groups.map((group) => group.members.length)).toEqual([4_000]);
   });
 });
 
