@@ -12,10 +12,15 @@ const STOPWORDS = new Set(
 
 const ASCII = /^[\x00-\x7f]*$/;
 
+/** Lower case with accents folded: every word of words() (a stem is a prefix of its word) is a substring of it. */
+export function foldText(text: string): string {
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
 /** Lower-case words, accents folded, stopwords and one-letter words dropped. */
 export function words(text: string): string[] {
   // ASCII text (most of it) has no accents to fold, and its letters and digits are [a-z0-9].
-  const folded = ASCII.test(text) ? text.toLowerCase().split(/[^a-z0-9]+/) : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  const folded = ASCII.test(text) ? foldText(text).split(/[^a-z0-9]+/) : foldText(text).split(/[^\p{L}\p{N}]+/u);
   return folded
     .filter((word) => word.length > 1 && !STOPWORDS.has(word))
     .map(stem);
@@ -166,6 +171,41 @@ export function similarity(a: Fingerprint, b: Fingerprint): number {
 
 /** How many texts a term indexes before it counts as too common to find duplicates by. */
 export const POSTINGS_CAP = 64;
+
+/**
+ * The texts (folded with foldText) that may be at least `threshold` similar to `print`, in
+ * their order: a superset of them, found without fingerprinting the texts. Prefix filtering
+ * again: with the print's terms ordered by how many texts hold their rarest word, a text alike
+ * enough must share a term of the print's prefix (the suffix's norm is below the threshold),
+ * so it holds that term's rarest word; a text with the same normalised title holds every
+ * title word. `titleWords` are the words of the print's title.
+ */
+export function likelyAlike(print: Fingerprint, titleWords: readonly string[], folded: readonly string[], threshold: number): number[] {
+  const df = new Map<string, number>();
+  const wordsOf = (term: number): string[] => TERMS[term]!.split(' ');
+  for (const term of print.terms) for (const word of wordsOf(term)) df.set(word, 0);
+  for (const text of folded) for (const word of df.keys()) if (text.includes(word)) df.set(word, df.get(word)! + 1);
+  const witness = (term: number): string => wordsOf(term).reduce((a, b) => (df.get(b)! < df.get(a)! ? b : a));
+  const order = Array.from(print.terms.keys()).sort((a, b) => df.get(witness(print.terms[a]!))! - df.get(witness(print.terms[b]!))! || a - b);
+  const norm = Math.sqrt(print.squared);
+  const bound = threshold - 0.0005;
+  let suffix = 0;
+  // An empty text is alike to nothing but a lesson of its title.
+  let cut = norm === 0 ? 0 : order.length;
+  while (cut > 0) {
+    const weight = print.weights[order[cut - 1]!]! / norm;
+    if (Math.sqrt(suffix + weight * weight) >= bound) break;
+    suffix += weight * weight;
+    cut--;
+  }
+  const witnesses = [...new Set(order.slice(0, cut).map((position) => witness(print.terms[position]!)))];
+  const found: number[] = [];
+  folded.forEach((text, n) => {
+    const sameTitle = print.title !== '' && titleWords.every((word) => text.includes(word));
+    if (sameTitle || witnesses.some((word) => text.includes(word))) found.push(n);
+  });
+  return found;
+}
 
 export interface SimilarGroup {
   /** Indexes into the fingerprints, ascending. */
