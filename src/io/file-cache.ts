@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareStrings } from '../util/compare.js';
-import { sha256 } from '../util/digest.js';
 import { writeInRepo } from './fs.js';
 import { withLock } from './lock.js';
 import { STATE_DIR } from './repo.js';
@@ -12,7 +11,7 @@ import { STATE_DIR } from './repo.js';
  *
  * - `meta.json`: the cache key (tool version, schemas, policy), the worktree's stat table
  *   (path -> blob id and size:mtime:ctime:inode) and memos of whole-tree results.
- * - `NN.jsonl`, 64 shards by a hash of the path: a header line with the key, then one entry
+ * - `NN.jsonl`, 64 shards by a hash of the path (FNV-1a): a header line with the key, then one entry
  *   a line (`{"path","blob","facts"}`) in path order. A run reads only the shards of the paths
  *   it looks up.
  *
@@ -27,6 +26,8 @@ export const FILE_CACHE_DIR = `${STATE_DIR}/cache/files`;
 const META = 'meta.json';
 const SHARDS = 64;
 const FORMAT = 1;
+/** How recent an mtime is, at a save, for its entry to be hashed again by the next run. */
+const RACY_MS = 2_000;
 /** How long a save waits for another process's save before leaving it to that one. */
 const SAVE_LOCK_MS = 1_000;
 
@@ -49,8 +50,11 @@ interface Entry<T> {
   facts: T;
 }
 
+/** FNV-1a of the path's UTF-16 code units: cheap, and stable across runs and machines. */
 function shardOf(relPath: string): number {
-  return parseInt(sha256(relPath).slice(0, 2), 16) % SHARDS;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < relPath.length; i++) hash = Math.imul(hash ^ relPath.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % SHARDS;
 }
 
 function shardName(shard: number): string {
@@ -118,8 +122,11 @@ export class FileCache<T> {
 
   /** Records what a worktree file's stat stood for in this run (the table is replaced by the run's). */
   noteStat(relPath: string, blob: string, stat: fs.BigIntStats): void {
+    const identity = statIdentity(stat);
+    const known = this.meta.files[relPath];
+    if (known && known[0] === blob && known[1] === identity) return;
     this.statRun ??= {};
-    this.statRun[relPath] = [blob, statIdentity(stat)];
+    this.statRun[relPath] = [blob, identity];
   }
 
   get(relPath: string, blob: string): T | undefined {
@@ -205,6 +212,13 @@ export class FileCache<T> {
     }
     // The run's stats over the old ones: a path the run did not look at keeps its entry.
     const files = { ...this.meta.files, ...this.statRun };
+    // A file changed in the last seconds may change again within its mtime's clock tick after it
+    // was hashed, without its stat showing it (a coarse file system clock): such entries are
+    // kept marked, so the next run hashes them again (git's "racily clean" entries).
+    const recent = BigInt(Date.now() - RACY_MS) * 1_000_000n;
+    for (const [relPath, [blob, identity]] of Object.entries(this.statRun ?? {})) {
+      if (BigInt(identity.split(':')[1]!) >= recent) files[relPath] = [blob, `racy:${identity}`];
+    }
     const meta: Meta = { format: FORMAT, key: this.key, files, memos: this.meta.memos };
     // Last, so its mtime is the cache's write time: every stat recorded above is older.
     writeInRepo(this.root, `${FILE_CACHE_DIR}/${META}`, JSON.stringify(meta), { durable: false });
