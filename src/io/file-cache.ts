@@ -169,7 +169,7 @@ export class FileCache<T> {
         if (line === '') continue;
         const entry = JSON.parse(line) as Entry<T>;
         if (typeof entry.path !== 'string' || typeof entry.blob !== 'string' || entry.facts === undefined) throw new Error('not an entry');
-        entries.set(`${entry.path}\0${entry.blob}`, entry);
+        if (shardOf(entry.path) === shard) entries.set(`${entry.path}\0${entry.blob}`, entry);
       }
     } catch {
       // A missing, truncated or foreign shard holds nothing: its files are computed again.

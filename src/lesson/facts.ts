@@ -91,14 +91,21 @@ export function factsCover(facts: LessonFacts, wanted: FactsWanted): boolean {
 export function lessonFromFacts(relPath: string, facts: LessonFacts): LoadedLesson | undefined {
   const summary = facts.lesson;
   if (!summary) return undefined;
-  return {
+  // One object per facts and path: the two sides of a guard run share the lessons a change leaves alone.
+  const known = made.get(facts);
+  if (known?.path === relPath) return known;
+  const lesson: LoadedLesson = {
     lesson: { ...summary.meta, extra: {}, body: '' },
     path: relPath,
     folderLevel: summary.folderLevel,
     parsed: { data: summary.raw, body: '', keyLines: new Map(summary.keyLines), frontmatter: '' },
     precomputed: { checklist: summary.checklist, code: summary.code ?? { spans: [], lines: [] }, ...(summary.fileFindings ? { fileFindings: summary.fileFindings } : {}) },
   };
+  made.set(facts, lesson);
+  return lesson;
 }
+
+const made = new WeakMap<LessonFacts, LoadedLesson>();
 
 /** Adds one file's facts to a tree being assembled in path order. */
 export function addFacts(tree: LoadedTree, relPath: string, facts: LessonFacts): void {
