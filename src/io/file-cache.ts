@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compareStrings } from '../util/compare.js';
 import { writeInRepo } from './fs.js';
+import { pathInside } from './inside.js';
 import { withLock } from './lock.js';
+import { ensureStateDir } from './state.js';
 import { STATE_DIR } from './repo.js';
 
 /**
@@ -95,7 +97,8 @@ export class FileCache<T> {
     this.key = key;
     this.meta = { format: FORMAT, key, files: {}, memos: {} };
     try {
-      const file = path.join(this.dir, META);
+      // A .lessons/ linked out of the repository is neither read nor written.
+      const file = pathInside(root, `${FILE_CACHE_DIR}/${META}`);
       const stat = fs.statSync(file, { bigint: true });
       const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Meta;
       // The machine's clock, not a command's notion of today: this compares it with the file system's.
@@ -188,6 +191,9 @@ export class FileCache<T> {
   async save(): Promise<void> {
     if (!this.dirty && this.dirtyShards.size === 0 && this.statRun === undefined) return;
     try {
+      // Refused before anything is created (a lock folder too) when .lessons/ leads outside.
+      pathInside(this.root, `${FILE_CACHE_DIR}/${META}`);
+      ensureStateDir(this.root);
       await withLock(this.root, 'cache', () => this.write(), { timeoutMs: SAVE_LOCK_MS });
     } catch {
       // Busy or not writable: the next run computes again what this one could not keep.

@@ -275,4 +275,21 @@ describe('the file cache', () => {
       opened.mockRestore();
     }
   });
+
+  it('keeps the cache in the git-ignored state folder, and neither reads nor writes one linked outside the repository', async () => {
+    const root = tempDir();
+    await generateRepo(root, 5, 2);
+    initGitRepo(root);
+    await lint({ cwd: root, now: NOW });
+    expect(fs.readFileSync(path.join(root, '.lessons/.gitignore'), 'utf8')).toBe('*\n');
+    expect(git(root, 'status', '--porcelain', '--untracked-files=all')).not.toContain('.lessons');
+
+    const linked = await seededRepo(5, 2);
+    const elsewhere = tempDir();
+    fs.rmSync(path.join(linked, '.lessons'), { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(linked, '.lessons'));
+    const expected = JSON.stringify(await lint({ cwd: root, now: NOW }));
+    expect(JSON.stringify(await lint({ cwd: linked, now: NOW }))).toBe(expected);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
 });
