@@ -12,10 +12,15 @@ const STOPWORDS = new Set(
 
 const ASCII = /^[\x00-\x7f]*$/;
 
+/** Lower case with accents folded: every word of words() (a stem is a prefix of its word) is a substring of it. */
+export function foldText(text: string): string {
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
 /** Lower-case words, accents folded, stopwords and one-letter words dropped. */
 export function words(text: string): string[] {
   // ASCII text (most of it) has no accents to fold, and its letters and digits are [a-z0-9].
-  const folded = ASCII.test(text) ? text.toLowerCase().split(/[^a-z0-9]+/) : text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  const folded = ASCII.test(text) ? foldText(text).split(/[^a-z0-9]+/) : foldText(text).split(/[^\p{L}\p{N}]+/u);
   return folded
     .filter((word) => word.length > 1 && !STOPWORDS.has(word))
     .map(stem);
@@ -87,9 +92,9 @@ export interface Fingerprint {
  * sorted arrays. A bigram is numbered from its two words' numbers, without building its text.
  */
 const WORD_NUMBERS = new Map<string, number>();
-const BIGRAM_NUMBERS = new Map<number, number>();
+/** First word's number -> second word's number -> the bigram's number (keys stay small integers, which Maps hash fast). */
+const BIGRAM_NUMBERS = new Map<number, Map<number, number>>();
 const TERMS: string[] = [];
-const PAIR = 2 ** 26;
 
 function wordNumber(word: string): number {
   let n = WORD_NUMBERS.get(word);
@@ -101,10 +106,11 @@ function wordNumber(word: string): number {
 }
 
 function bigramNumber(first: number, second: number): number {
-  const key = first * PAIR + second;
-  let n = BIGRAM_NUMBERS.get(key);
+  let seconds = BIGRAM_NUMBERS.get(first);
+  if (seconds === undefined) BIGRAM_NUMBERS.set(first, (seconds = new Map()));
+  let n = seconds.get(second);
   if (n === undefined) {
-    BIGRAM_NUMBERS.set(key, (n = TERMS.length));
+    seconds.set(second, (n = TERMS.length));
     TERMS.push(`${TERMS[first]} ${TERMS[second]}`);
   }
   return n;
@@ -163,6 +169,44 @@ export function similarity(a: Fingerprint, b: Fingerprint): number {
   return Math.round((dot / Math.sqrt(a.squared * b.squared)) * 1000) / 1000;
 }
 
+/** How many texts a term indexes before it counts as too common to find duplicates by. */
+export const POSTINGS_CAP = 64;
+
+/**
+ * The texts (folded with foldText) that may be at least `threshold` similar to `print`, in
+ * their order: a superset of them, found without fingerprinting the texts. Prefix filtering
+ * again: with the print's terms ordered by how many texts hold their rarest word, a text alike
+ * enough must share a term of the print's prefix (the suffix's norm is below the threshold),
+ * so it holds that term's rarest word; a text with the same normalised title holds every
+ * title word. `titleWords` are the words of the print's title.
+ */
+export function likelyAlike(print: Fingerprint, titleWords: readonly string[], folded: readonly string[], threshold: number): number[] {
+  const df = new Map<string, number>();
+  const wordsOf = (term: number): string[] => TERMS[term]!.split(' ');
+  for (const term of print.terms) for (const word of wordsOf(term)) df.set(word, 0);
+  for (const text of folded) for (const word of df.keys()) if (text.includes(word)) df.set(word, df.get(word)! + 1);
+  const witness = (term: number): string => wordsOf(term).reduce((a, b) => (df.get(b)! < df.get(a)! ? b : a));
+  const order = Array.from(print.terms.keys()).sort((a, b) => df.get(witness(print.terms[a]!))! - df.get(witness(print.terms[b]!))! || a - b);
+  const norm = Math.sqrt(print.squared);
+  const bound = threshold - 0.0005;
+  let suffix = 0;
+  // An empty text is alike to nothing but a lesson of its title.
+  let cut = norm === 0 ? 0 : order.length;
+  while (cut > 0) {
+    const weight = print.weights[order[cut - 1]!]! / norm;
+    if (Math.sqrt(suffix + weight * weight) >= bound) break;
+    suffix += weight * weight;
+    cut--;
+  }
+  const witnesses = [...new Set(order.slice(0, cut).map((position) => witness(print.terms[position]!)))];
+  const found: number[] = [];
+  folded.forEach((text, n) => {
+    const sameTitle = print.title !== '' && titleWords.every((word) => text.includes(word));
+    if (sameTitle || witnesses.some((word) => text.includes(word))) found.push(n);
+  });
+  return found;
+}
+
 export interface SimilarGroup {
   /** Indexes into the fingerprints, ascending. */
   members: number[];
@@ -180,8 +224,14 @@ export interface SimilarGroup {
  * terms for all texts, a term they share past the earlier-ending prefix lies in that text's
  * suffix, so if they share none in both prefixes, all they share is in one suffix, whose
  * norm bounds the cosine below the threshold.
+ *
+ * The cost stays linear in the texts however alike they are: a term indexes its first
+ * POSTINGS_CAP texts only, so a text meets at most that many through each of its prefix terms
+ * (a text like many others still meets the first of them and joins their group; a pair that
+ * shares only terms this common is found through a rarer term, a chain, or not at all), and
+ * texts with one title meet only the first of them (they are all one group).
  */
-export function similarGroups(prints: readonly Fingerprint[], threshold: number): SimilarGroup[] {
+export function similarGroups(prints: readonly Fingerprint[], threshold: number, stats?: { met: number }): SimilarGroup[] {
   const count = prints.length;
   const frequency = new Int32Array(TERMS.length);
   for (const print of prints) for (const term of print.terms) frequency[term]!++;
@@ -192,7 +242,7 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
   const rank = new Int32Array(TERMS.length);
   used.forEach((term, n) => (rank[term] = n));
   const index = new Map<number, number[]>();
-  const byTitle = new Map<string, number[]>();
+  const byTitle = new Map<string, number>();
   // similarity() rounds to 3 decimals: a cosine just under the threshold can round up to it.
   const bound = threshold - 0.0005;
   const parent = Int32Array.from({ length: count }, (_, n) => n);
@@ -220,6 +270,7 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
     const consider = (j: number): void => {
       if (lastProbe[j] === i) return;
       lastProbe[j] = i;
+      if (stats) stats.met++;
       const other = find(j);
       if (other === own) return;
       const alike = similarity(print, prints[j]!);
@@ -230,14 +281,15 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number)
       own = root;
     };
     if (print.title !== '') {
-      for (const j of byTitle.get(print.title) ?? []) consider(j);
-      append(byTitle, print.title, i);
+      const first = byTitle.get(print.title);
+      if (first === undefined) byTitle.set(print.title, i);
+      else consider(first);
     }
     for (const term of prefix) {
       const list = index.get(term);
       if (list !== undefined) for (const j of list) consider(j);
     }
-    for (const term of prefix) append(index, term, i);
+    for (const term of prefix) if ((index.get(term)?.length ?? 0) < POSTINGS_CAP) append(index, term, i);
   });
   const groups = new Map<number, number[]>();
   for (let n = 0; n < count; n++) append(groups, find(n), n);

@@ -2,10 +2,11 @@ import { UsageError } from '../errors.js';
 import { checklistItems, firstParagraph } from '../lesson/body.js';
 import { DEFAULTS, INSIGHTS, KINDS, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Insight, type Kind, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
 import { TAG_PATTERN, baseId } from '../lesson/new.js';
+import type { LoadedLesson } from '../lesson/load.js';
 import { normaliseBody } from '../lesson/parse.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
 import { changeLessons, freeId, pathOf, refuse, type LessonWrite, type TreeState } from '../lifecycle/change.js';
-import { fingerprint, similarity, type Fingerprint } from './similarity.js';
+import { comparableText, fingerprint, foldText, likelyAlike, similarity, words, type Comparable, type Fingerprint } from './similarity.js';
 
 /** A lesson as a tool proposes it, before it is a file. */
 export interface Draft {
@@ -47,12 +48,17 @@ export async function storeDrafts(options: { cwd: string; drafts: Draft[]; now: 
     if (draft.title.trim() === '') throw new UsageError('a captured lesson has no title: give each block a `title:` line');
   }
   if (options.drafts.length === 0) return [];
-  return changeLessons({ cwd: options.cwd, now: options.now }, (state) => planCapture(state, options.drafts));
+  return changeLessons({ cwd: options.cwd, now: options.now, summaries: true }, (state) => planCapture(state, options.drafts));
 }
 
 interface Known {
   lesson: Lesson;
-  fingerprint: Fingerprint;
+  /** The whole lesson, when it is written. */
+  item?: LoadedLesson;
+  /** Its comparable text, folded (foldText): what the candidate search looks in. */
+  folded: string;
+  comparable: Comparable;
+  fingerprint?: Fingerprint;
 }
 
 /** Decides, draft by draft, what capture writes; later drafts can match lessons earlier ones created. */
@@ -60,20 +66,24 @@ export function planCapture(state: TreeState, drafts: readonly Draft[]): { write
   const threshold = state.policy.capture.similarity_threshold;
   const known: Known[] = state.lessons
     .filter((item) => item.lesson.status !== 'retired')
-    .map((item) => ({ lesson: item.lesson, fingerprint: fingerprintOf(item.lesson) }))
+    .map((item) => knownOf(item.lesson, comparableOf(item), item))
     .sort((a, b) => compareStrings(a.lesson.id, b.lesson.id));
   const changed = new Map<string, { lesson: Lesson; create: boolean }>();
   const taken = new Set<string>();
   const outcomes: CaptureOutcome[] = [];
   for (const draft of drafts) {
-    const print = fingerprintOf({ title: draft.title, summary: draft.summary ?? null, body: draft.body });
+    const comparable = comparableOf({ lesson: { title: draft.title, summary: draft.summary ?? null, body: draft.body } });
+    const print = fingerprint(comparable);
+    // Only the lessons whose text can reach the threshold are fingerprinted and compared, in id order.
+    const candidates = likelyAlike(print, words(draft.title), known.map((item) => item.folded), threshold);
     let best: { item: Known; score: number } | undefined;
-    for (const item of known) {
-      const score = similarity(print, item.fingerprint);
+    for (const n of candidates) {
+      const item = known[n]!;
+      const score = similarity(print, (item.fingerprint ??= fingerprint(item.comparable)));
       if (score > (best?.score ?? 0)) best = { item, score };
     }
     if (best && best.score >= threshold) {
-      const current = changed.get(best.item.lesson.id)?.lesson ?? best.item.lesson;
+      const current = changed.get(best.item.lesson.id)?.lesson ?? (best.item.item ? state.whole(best.item.item) : best.item.lesson);
       const occurrences = current.occurrences + 1;
       const severity = escalatedSeverity(current.severity, current.occurrences, occurrences, state.policy.capture.escalate_after);
       const bumped = { ...current, occurrences, severity, last_seen: state.today };
@@ -93,7 +103,7 @@ export function planCapture(state: TreeState, drafts: readonly Draft[]): { write
     lesson.id = freeId(state, baseId('case', lesson.title, state.today), taken);
     taken.add(lesson.id);
     changed.set(lesson.id, { lesson, create: true });
-    known.push({ lesson, fingerprint: print });
+    known.push({ ...knownOf(lesson, comparable), fingerprint: print });
     outcomes.push({ action: 'created', id: lesson.id, path: pathOf(state, lesson) });
   }
   const created = outcomes.filter((outcome) => outcome.action === 'created').length;
@@ -114,8 +124,14 @@ export function escalatedSeverity(severity: Severity, before: number, after: num
   return SEVERITIES[Math.min(SEVERITIES.length - 1, SEVERITIES.indexOf(severity) + 1)]!;
 }
 
-function fingerprintOf(lesson: Pick<Lesson, 'title' | 'summary' | 'body'>): Fingerprint {
-  return fingerprint({ title: lesson.title, summary: lesson.summary ?? firstParagraph(lesson.body), checklist: checklistItems(lesson.body) });
+/** What dedup compares of a lesson: from its body, or from what the file cache kept of it. */
+function comparableOf(item: { lesson: Pick<Lesson, 'title' | 'summary' | 'body'>; precomputed?: LoadedLesson['precomputed'] }): Comparable {
+  const { lesson, precomputed } = item;
+  return { title: lesson.title, summary: lesson.summary ?? firstParagraph(lesson.body), checklist: precomputed?.checklist ?? checklistItems(lesson.body) };
+}
+
+function knownOf(lesson: Lesson, comparable: Comparable, item?: LoadedLesson): Known {
+  return { lesson, ...(item ? { item } : {}), comparable, folded: foldText(comparableText(comparable)) };
 }
 
 /** A candidate case from a draft, with its id still to be chosen. */

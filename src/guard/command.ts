@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import { writeInRepo } from '../io/fs.js';
 import { openRepo } from '../io/git/repo.js';
 import { STATE_DIR, findRepoRoot } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
-import { packageFile } from '../package-root.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { resolvePolicy, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';
 import { sha256 } from '../util/digest.js';
@@ -13,7 +11,7 @@ import { staleExportFindings } from './exports.js';
 import type { GuardFinding } from './finding.js';
 import { runGates, stageLevels } from './gates.js';
 import { compiled, gather, type Gathered, type GuardPlan } from './gather.js';
-import { LessonCache } from './lesson-cache.js';
+import { openLessonCache, type LessonFileCache } from '../lesson/cached-load.js';
 import { semanticFinding } from './semantic.js';
 import { stageProfile } from './stages.js';
 import { rangePolicy } from './trusted-policy.js';
@@ -48,27 +46,24 @@ export const GUARD_DIR = `${STATE_DIR}/guard`;
  * The policy, validated with ajv the first time its text is seen; later runs with the same
  * text skip the validator (and its load time) on the commit path.
  */
-async function policyFor(root: string, cache: LessonCache): Promise<Policy> {
+async function policyFor(root: string, cache: LessonFileCache): Promise<Policy> {
   const raw = readPolicyFile(root);
   const digest = sha256(JSON.stringify(raw.data));
-  if (cache.policyValidated(digest)) return resolvePolicy(raw.data);
+  if (cache.memo(POLICY_MEMO) === digest) return resolvePolicy(raw.data);
   const { loadPolicy } = await import('../policy/validate-policy.js');
   const policy = loadPolicy(root);
-  cache.rememberPolicy(digest);
+  cache.setMemo(POLICY_MEMO, digest);
   return policy;
 }
 
-function cacheVersion(): string {
-  const manifest = fs.readFileSync(packageFile('package.json'), 'utf8');
-  const schemas = ['lesson', 'policy'].map((name) => fs.readFileSync(packageFile('schemas', `${name}.schema.json`), 'utf8'));
-  return sha256([manifest, ...schemas].join('\0'));
-}
+/** The digest of the last policy the validator accepted. */
+const POLICY_MEMO = 'valid-policy';
 
 /** Where and what: the repository, the stage's profile, the policy and the level of each gate. */
 async function plan(options: GuardOptions): Promise<GuardPlan> {
   const root = findRepoRoot(options.cwd);
   const repo = await openRepo(root);
-  const cache = new LessonCache(root, cacheVersion());
+  const cache = openLessonCache(root);
   const profile = stageProfile(options.stage);
   const trusted = profile.trustsBasePolicy ? await rangePolicy(repo, root, { profile, base: options.base, head: options.head, env: options.env }) : undefined;
   const policy = trusted?.policy ?? (await policyFor(root, cache));
@@ -121,7 +116,7 @@ export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   const gathered = await gather(guard);
   const findings = runGates(gathered.input);
   if (guard.profile.checksExports) findings.push(...(await staleExportFindings(guard.root, guard.levels['index-fresh'])));
-  guard.cache.save();
+  await guard.cache.save();
   findings.push(...(await semanticReview(guard, gathered)));
   const report = guardReport(guard, gathered, findings);
   writeAudit(guard.root, report, options.now);

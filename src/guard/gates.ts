@@ -49,17 +49,26 @@ export interface GateInput {
   retrieval?: RetrievalOutcome;
   /** The head's change to the trusted policy (pre-push and ci). */
   policyChange?: PolicyChange;
-  schemaErrors: (data: unknown) => SchemaError[];
+  /**
+   * The side's lessons/index.json for the index-fresh gate: known to be what this tree's index
+   * is (the file cache remembers the pair), or its text to compare (undefined when absent).
+   */
+  index?: { known: true } | { known: false; text: string | undefined };
 }
 
 export type GateCheck = (input: GateInput) => Issue[];
+
+const noSchema = (): SchemaError[] => {
+  throw new Error('the schema gate runs on summarised lessons only');
+};
 
 const fromLint = (findings: { rule: string; severity: 'error' | 'warning'; file: string; line?: number; message: string }[]): Issue[] =>
   findings.map(({ rule, severity, file, line, message }) => ({ rule, severity, file, ...(line === undefined ? {} : { line }), message }));
 
 /** Every lesson valid, ids unique, references resolved: lint's errors (its warnings stay with `lessons lint`). */
 export const schemaGate: GateCheck = (input) => {
-  const result = lintTree({ tree: input.head.tree, policy: input.policy, today: toIsoDate(input.now), schemaErrors: input.schemaErrors });
+  // The head's lessons carry their file findings (gather asked for them): no schema is run here.
+  const result = lintTree({ tree: input.head.tree, policy: input.policy, today: toIsoDate(input.now), schemaErrors: noSchema });
   return fromLint(result.findings.filter((finding) => finding.severity === 'error'));
 };
 
@@ -67,8 +76,9 @@ const NO_DIFF = { added: [], removed: [], changed: [] };
 
 /** The committed (or staged) index is exactly what `lessons index` would write for this tree. */
 export const indexFreshGate: GateCheck = (input) => {
+  if (input.index === undefined || input.index.known) return [];
   const fresh = serializeIndex(buildIndex(input.head.tree.lessons));
-  const current = input.head.indexText;
+  const current = input.index.text;
   const stageHint = STAGE_PROFILES[input.stage].indexFix(INDEX_FILE);
   if (current === fresh) return [];
   if (current === undefined) {

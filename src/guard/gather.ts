@@ -5,14 +5,14 @@ import { commitsInRange } from '../io/git/log.js';
 import { resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { resolvePolicy, type Gate, type GateLevel, type Policy } from '../policy/policy.js';
-import type { SchemaError } from '../schema/validate.js';
 import type { IncidentPatterns } from './commits.js';
 import type { GateInput, QualityOutcome } from './gates.js';
-import type { LessonCache } from './lesson-cache.js';
+import { INDEX_MEMO, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
+import type { FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
 import { compileSecretRules } from './secrets.js';
-import { scanSecrets } from './secrets-scan.js';
+import { lessonSecretScan, scanSecrets } from './secrets-scan.js';
 import type { PolicyChange } from './trusted-policy.js';
 import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
 import type { StageProfile } from './stages.js';
@@ -23,7 +23,7 @@ export interface GuardPlan {
   /** The head's change to the trusted (base) policy, when the stage trusts the base. */
   policyChange?: PolicyChange;
   repo: GitRepo;
-  cache: LessonCache;
+  cache: LessonFileCache;
   policy: Policy;
   profile: StageProfile;
   levels: Record<Gate, GateLevel>;
@@ -58,17 +58,27 @@ function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): string
 }
 
 
-/** Schema errors of each lesson, from the cache or from ajv (loaded only when one is new). */
-async function schemaErrorsOf(snapshot: Snapshot, cache: LessonCache): Promise<(data: unknown) => SchemaError[]> {
-  const byData = new Map<unknown, SchemaError[]>();
-  const missing = snapshot.lessonFiles.filter((file) => file.entry.loaded && file.entry.schemaErrors === undefined);
-  if (missing.length > 0) {
-    const { validateAgainst } = await import('../schema/validate.js');
-    for (const file of missing) file.entry.schemaErrors = validateAgainst('lesson', file.entry.loaded!.data);
-    cache.touch();
+/** What the head side's facts must hold for the gates that are on: the file rules' findings, the secret matches. */
+async function headWanted(plan: GuardPlan): Promise<FactsWanted> {
+  const on = (gate: Gate): boolean => plan.levels[gate] !== 'off';
+  const wanted: FactsWanted = {};
+  if (on('schema')) {
+    const [{ validateAgainst }, { fileFindings }] = await Promise.all([import('../schema/validate.js'), import('../lint/lint.js')]);
+    wanted.fileFindings = (item) => fileFindings(item, (data) => validateAgainst('lesson', data));
   }
-  for (const file of snapshot.lessonFiles) if (file.entry.loaded) byData.set(file.entry.loaded.data, file.entry.schemaErrors ?? []);
-  return (data) => byData.get(data) ?? [];
+  if (on('secrets')) wanted.secrets = lessonSecretScan(plan.policy, compiled(compileSecretRules(plan.policy.secrets)));
+  return wanted;
+}
+
+/**
+ * What the index-fresh gate compares: nothing to read when the file cache remembers this very
+ * tree (its path and blob pairs) with this very index blob (`lessons index` wrote or checked
+ * it); otherwise the side's index text.
+ */
+async function indexState(head: Snapshot, cache: LessonFileCache): Promise<NonNullable<GateInput['index']>> {
+  const memo = cache.memo(INDEX_MEMO)?.split(' ');
+  if (head.regular && head.indexBlob !== undefined && memo?.[1] === head.indexBlob && memo[0] === treeDigest(head.lessonFiles)) return { known: true };
+  return { known: false, text: await head.readIndex() };
 }
 
 async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[]> {
@@ -89,13 +99,13 @@ interface Sides {
 }
 
 /** Which trees the stage compares: the staged tree against HEAD, a pushed range, or the working tree. */
-async function sides(plan: GuardPlan, wantBase: boolean): Promise<Sides> {
+async function sides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): Promise<Sides> {
   const { repo, root, cache, profile } = plan;
   if (profile.base === 'HEAD') {
     // Independent git reads, run side by side.
     const [head, base, changed] = await Promise.all([
-      indexSnapshot(repo, root, cache),
-      !wantBase ? undefined : resolveCommit(repo, 'HEAD').then((commit) => (commit ? commitSnapshot(repo, root, commit, cache, false) : emptySnapshot())),
+      indexSnapshot(repo, root, cache, wanted),
+      !wantBase ? undefined : resolveCommit(repo, 'HEAD').then((commit) => (commit ? commitSnapshot(repo, root, commit, cache, {}) : emptySnapshot())),
       stagedChanges(repo),
     ]);
     return { head, ...(base ? { base } : {}), changed };
@@ -104,12 +114,12 @@ async function sides(plan: GuardPlan, wantBase: boolean): Promise<Sides> {
   if (!range && profile.head === 'commit') {
     throw new LessonsError('GIT', `no commits yet: nothing for the ${profile.stage} guard to check; commit first`);
   }
-  const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache, false) : emptySnapshot();
+  const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache, {}) : emptySnapshot();
   if (profile.head === 'worktree') {
-    return { head: await worktreeSnapshot(root, cache), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
+    return { head: await worktreeSnapshot(root, cache, wanted), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
   }
   return {
-    head: await commitSnapshot(repo, root, range!.head, cache, true),
+    head: await commitSnapshot(repo, root, range!.head, cache, wanted),
     ...(base ? { base } : {}),
     range: range!,
     changed: await changesBetween(repo, range!.base, range!.head),
@@ -120,7 +130,7 @@ async function sides(plan: GuardPlan, wantBase: boolean): Promise<Sides> {
 export async function gather(plan: GuardPlan): Promise<Gathered> {
   const { policy, profile, root, cache } = plan;
   const on = (gate: Gate): boolean => plan.levels[gate] !== 'off';
-  const { head, base, range, changed } = await sides(plan, on('promotion'));
+  const { head, base, range, changed } = await sides(plan, on('promotion'), await headWanted(plan));
   const paths = changedPaths(plan.repo, root, changed);
   const needCommits = on('incident-lesson') || (on('preflight-evidence') && profile.evidence === 'trailers');
   const commits = range && needCommits ? await commitsInRange(plan.repo, range.base, range.head) : undefined;
@@ -133,8 +143,8 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     ...(commits ? { commits } : profile.base === 'range' ? { commits: [] } : {}),
     changedPaths: paths,
     incidentPatterns: plan.incidentPatterns,
-    schemaErrors: on('schema') ? await schemaErrorsOf(head, cache) : () => [],
   };
+  if (on('index-fresh')) input.index = await indexState(head, cache);
   if (on('preflight-evidence') && profile.evidence === 'receipt') {
     input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);
   }

@@ -8,7 +8,8 @@ import { INDEX_FILE } from '../io/repo.js';
 import { ID_PATTERN } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
 import { sha256 } from '../util/digest.js';
-import type { LessonCache } from './lesson-cache.js';
+import type { LessonFileCache } from '../lesson/cached-load.js';
+import type { FactsWanted } from '../lesson/facts.js';
 import { scanDecoded, scanText, type CompiledRule, type DecodedValue, type SecretMatch } from './secrets.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -47,26 +48,47 @@ function parsedJson(text: string): unknown {
   }
 }
 
+/** The digest of a policy's secret rules: cached matches hold for the rules they were found with. */
+export function secretRulesDigest(policy: Policy): string {
+  return sha256(JSON.stringify(policy.secrets.rules));
+}
+
 /**
- * Every match on the side, before the allowlist. Lesson files are scanned whatever their size
- * or content (a NUL byte or 1 MiB more hides nothing; lint refuses such files separately) and
- * memoised in the cache by content and rule set.
+ * How a lesson file is scanned, for its facts: its raw text and the values its YAML decodes to.
+ * Lesson files are scanned whatever their size or content (a NUL byte or 1 MiB more hides
+ * nothing; lint refuses such files separately).
  */
-export async function scanSecrets(policy: Policy, rules: readonly CompiledRule[], head: Snapshot, changed: readonly string[], cache: LessonCache): Promise<SecretMatch[]> {
-  const digest = sha256(JSON.stringify(policy.secrets.rules));
-  const unknown = head.lessonFiles.filter((file) => file.entry.secrets?.digest !== digest);
-  const contents = new Map(head.knownBytes);
-  const unread = unknown.filter((file) => !contents.has(file.path)).map((file) => file.path);
-  for (const [rel, bytes] of await head.readFiles(unread)) contents.set(rel, bytes);
-  for (const file of unknown) {
-    const raw = scanText(file.path, text(contents.get(file.path) ?? new Uint8Array()), rules, new Set());
-    const loaded = file.entry.loaded;
-    const values = loaded ? Object.entries(loaded.data).map(([key, value]) => ({ line: new Map(loaded.keyLines).get(key) ?? 1, value })) : [];
-    const matches = [...raw, ...scanDecoded(file.path, values, rules, raw)];
-    file.entry.secrets = { digest, matches: matches.map(({ file: _file, ...match }) => match) };
-    cache.touch();
-  }
-  const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.entry.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
+export function lessonSecretScan(policy: Policy, rules: readonly CompiledRule[]): NonNullable<FactsWanted['secrets']> {
+  return {
+    digest: secretRulesDigest(policy),
+    scan: (rel, bytes, item) => {
+      const raw = scanText(rel, text(bytes), rules, new Set());
+      const values = item ? Object.entries(item.parsed.data).map(([key, value]) => ({ line: item.parsed.keyLines.get(key) ?? 1, value })) : [];
+      return [...raw, ...scanDecoded(rel, values, rules, raw)].map(({ file: _file, ...match }) => match);
+    },
+  };
+}
+
+/** The matches of lessons/index.json, by its blob id from the cache, or scanned (its text read) and kept. */
+async function indexMatches(head: Snapshot, rules: readonly CompiledRule[], digest: string, cache: LessonFileCache): Promise<SecretMatch[]> {
+  const blob = head.indexBlob;
+  if (blob === undefined) return [];
+  const cached = cache.get(INDEX_FILE, blob)?.secrets;
+  if (cached?.digest === digest) return cached.matches.map((match) => ({ file: INDEX_FILE, ...match }));
+  const indexText = await head.readIndex();
+  if (indexText === undefined) return [];
+  const matches = scanFile(INDEX_FILE, Buffer.from(indexText), rules);
+  cache.set(INDEX_FILE, blob, { problems: [], secrets: { digest, matches: matches.map(({ file: _file, ...match }) => match) } });
+  return matches;
+}
+
+/**
+ * Every match on the side, before the allowlist: the lesson files' from their facts (scanned
+ * when their facts were made), lessons/index.json's by its blob, and the generated files and,
+ * with scope `change`, every other changed file, read and scanned each time.
+ */
+export async function scanSecrets(policy: Policy, rules: readonly CompiledRule[], head: Snapshot, changed: readonly string[], cache: LessonFileCache): Promise<SecretMatch[]> {
+  const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.facts.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
   const lessonPaths = new Set(head.lessonFiles.map((file) => file.path));
   const generated = [
     ...GENERATED_FILES,
@@ -74,7 +96,7 @@ export async function scanSecrets(policy: Policy, rules: readonly CompiledRule[]
   ];
   const others = policy.secrets.scope === 'change' ? changed.filter((rel) => !lessonPaths.has(rel)) : [];
   const extra = [...new Set([...generated, ...others])].filter((rel) => rel !== INDEX_FILE);
-  if (head.indexText !== undefined) matches.push(...scanFile(INDEX_FILE, Buffer.from(head.indexText), rules));
+  matches.push(...(await indexMatches(head, rules, secretRulesDigest(policy), cache)));
   for (const [rel, bytes] of await head.readFiles(extra)) matches.push(...scanFile(rel, bytes, rules));
   return matches;
 }

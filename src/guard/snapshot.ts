@@ -1,19 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readMarkdownFiles, toPosixRelative } from '../io/fs.js';
+import { toPosixRelative } from '../io/fs.js';
 import type { GitRepo } from '../io/git/repo.js';
 import { indexFiles, readBlobs, treeFiles, type TreeFile } from '../io/git/tree.js';
-import { INDEX_FILE, LESSONS_DIR, lessonDirs } from '../io/repo.js';
+import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
+import { loadWorktreeFacts, type LessonFileCache } from '../lesson/cached-load.js';
+import { addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from '../lesson/facts.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { levelOfFolder, type Level } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
-import { sha256 } from '../util/digest.js';
-import { fromLoaded, type CachedFile, type LessonCache } from './lesson-cache.js';
+import { gitBlobId } from '../util/digest.js';
 
-/** One lesson file of a side, with what the cache knows about its content. */
+/** One regular lesson file of a side, with its content's identity and what its bytes give. */
 export interface LessonFileRef {
   path: string;
-  entry: CachedFile;
+  blob: string;
+  facts: LessonFacts;
 }
 
 type ReadFiles = (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
@@ -22,12 +24,15 @@ type ReadFiles = (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
 export interface Snapshot {
   /** `worktree`, `index`, a commit sha, or `empty` (before the first commit). */
   label: string;
+  /** The lessons, summarised from their facts (lesson-facts.ts), and the files' problems. */
   tree: LoadedTree;
   lessonFiles: LessonFileRef[];
-  /** Bytes this run already read (the lessons the cache did not know). */
-  knownBytes: Map<string, Uint8Array>;
-  /** The text of lessons/index.json, undefined when the file is absent. */
-  indexText: string | undefined;
+  /** Whether every lesson file is a regular file (links and the like are never cached). */
+  regular: boolean;
+  /** The blob id of lessons/index.json, undefined when the file is absent. */
+  indexBlob: string | undefined;
+  /** Reads lessons/index.json (undefined when absent); the index is read only when a gate needs its text. */
+  readIndex: () => Promise<string | undefined>;
   /** Reads files of this side by lessons-root-relative path (absent files are left out). */
   readFiles: ReadFiles;
 }
@@ -42,56 +47,44 @@ export function lessonPathLevel(relPath: string): Level | undefined {
 interface Listed {
   path: string;
   level: Level;
-  /** The content's identity: a git blob id or a sha256, with the path. */
-  key: string;
+  blob: string;
 }
 
-/** Parses the files the cache does not know, then assembles the tree in path order. */
-async function buildTree(items: readonly Listed[], read: ReadFiles, cache: LessonCache): Promise<Pick<Snapshot, 'tree' | 'lessonFiles' | 'knownBytes'>> {
-  const misses = items.filter((item) => cache.get(item.key) === undefined);
-  let contents = new Map<string, Uint8Array>();
+/** Computes the facts the cache does not hold (reading only those files), then assembles the tree in path order. */
+async function buildTree(items: readonly Listed[], read: ReadFiles, cache: LessonFileCache, wanted: FactsWanted): Promise<Pick<Snapshot, 'tree' | 'lessonFiles'>> {
+  const known = new Map<string, LessonFacts>();
+  for (const item of items) {
+    const facts = cache.get(item.path, item.blob);
+    if (facts !== undefined && factsCover(facts, wanted)) known.set(item.path, facts);
+  }
+  const misses = items.filter((item) => !known.has(item.path));
   if (misses.length > 0) {
-    const { addLessonFile } = await import('../lesson/load.js');
-    contents = await read(misses.map((item) => item.path));
+    const contents = await read(misses.map((item) => item.path));
     for (const item of misses) {
-      const one: LoadedTree = { lessons: [], problems: [] };
-      addLessonFile(one, item.path, contents.get(item.path) ?? new Uint8Array(), item.level);
-      cache.set(item.key, fromLoaded(one.lessons[0], one.problems));
+      const facts = factsOf(item.path, contents.get(item.path) ?? new Uint8Array(), item.level, wanted);
+      cache.set(item.path, item.blob, facts);
+      known.set(item.path, facts);
     }
   }
   const tree: LoadedTree = { lessons: [], problems: [] };
   const lessonFiles: LessonFileRef[] = [];
   for (const item of [...items].sort((a, b) => compareStrings(a.path, b.path))) {
-    const entry = cache.get(item.key) ?? fromLoaded(undefined, []);
-    lessonFiles.push({ path: item.path, entry });
-    tree.problems.push(...entry.problems);
-    const loaded = cache.lessonOf(item.key, entry, item.path);
-    if (loaded) tree.lessons.push(loaded);
+    const facts = known.get(item.path)!;
+    lessonFiles.push({ path: item.path, blob: item.blob, facts });
+    addFacts(tree, item.path, facts);
   }
-  return { tree, lessonFiles, knownBytes: contents };
+  return { tree, lessonFiles };
 }
 
 export function emptySnapshot(): Snapshot {
-  return { label: 'empty', tree: { lessons: [], problems: [] }, lessonFiles: [], knownBytes: new Map(), indexText: undefined, readFiles: async () => new Map() };
+  return { label: 'empty', tree: { lessons: [], problems: [] }, lessonFiles: [], regular: true, indexBlob: undefined, readIndex: async () => undefined, readFiles: async () => new Map() };
 }
 
 /** The lessons on disk, as `lessons lint` sees them. */
-export async function worktreeSnapshot(root: string, cache: LessonCache): Promise<Snapshot> {
-  const items: Listed[] = [];
-  const bytes = new Map<string, Uint8Array>();
-  const problems: LoadedTree['problems'] = [];
-  for (const { level, dir } of lessonDirs(root)) {
-    for (const read of readMarkdownFiles(root, dir)) {
-      if (read.kind === 'problem') {
-        problems.push({ rule: 'file', severity: read.severity, file: read.path, message: read.message });
-        continue;
-      }
-      bytes.set(read.path, read.bytes);
-      items.push({ path: read.path, level, key: `sha256:${sha256(read.bytes)}:${read.path}` });
-    }
-  }
+export async function worktreeSnapshot(root: string, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
+  const loaded = loadWorktreeFacts(root, cache, wanted);
   const readOne = (rel: string): Uint8Array | undefined => {
-    if (bytes.has(rel)) return bytes.get(rel);
+    if (loaded.bytes.has(rel)) return loaded.bytes.get(rel);
     try {
       const file = path.join(root, rel);
       return fs.statSync(file).isFile() ? fs.readFileSync(file) : undefined;
@@ -107,10 +100,16 @@ export async function worktreeSnapshot(root: string, cache: LessonCache): Promis
     }
     return result;
   };
-  const built = { ...(await buildTree(items, readFiles, cache)), knownBytes: bytes };
-  built.tree.problems.unshift(...problems);
   const index = readOne(INDEX_FILE);
-  return { label: 'worktree', ...built, indexText: index === undefined ? undefined : Buffer.from(index).toString('utf8'), readFiles };
+  return {
+    label: 'worktree',
+    tree: loaded.tree,
+    lessonFiles: loaded.files,
+    regular: !loaded.irregular,
+    indexBlob: index === undefined ? undefined : gitBlobId(index),
+    readIndex: async () => (index === undefined ? undefined : Buffer.from(index).toString('utf8')),
+    readFiles,
+  };
 }
 
 /** Where the lessons root sits inside the git top level, as a path prefix (`''` or `sub/dir/`). */
@@ -139,22 +138,28 @@ async function gitSnapshot(
   root: string,
   label: string,
   listed: TreeFile[],
-  cache: LessonCache,
+  cache: LessonFileCache,
   readOthers: ReadFiles,
-  withIndex: boolean,
+  wanted: FactsWanted,
 ): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
   const items: Listed[] = [];
+  let indexBlob: string | undefined;
   for (const file of listed) {
     if (!file.path.startsWith(prefix)) continue;
     const rel = file.path.slice(prefix.length);
+    if (rel === INDEX_FILE) indexBlob = file.blob;
     const level = lessonPathLevel(rel);
-    if (level !== undefined) items.push({ path: rel, level, key: `git:${file.blob}:${rel}` });
+    if (level !== undefined) items.push({ path: rel, level, blob: file.blob });
   }
   const read = blobReader(repo, prefix, listed);
-  const built = await buildTree(items, read, cache);
-  const index = withIndex ? (await read([INDEX_FILE])).get(INDEX_FILE) : undefined;
-  return { label, ...built, indexText: index === undefined ? undefined : Buffer.from(index).toString('utf8'), readFiles: readOthers };
+  const built = await buildTree(items, read, cache, wanted);
+  const readIndex = async (): Promise<string | undefined> => {
+    const index = (await read([INDEX_FILE])).get(INDEX_FILE);
+    return index === undefined ? undefined : Buffer.from(index).toString('utf8');
+  };
+  // Git lists regular files only: links and the like are not lessons on this side.
+  return { label, ...built, regular: true, indexBlob, readIndex, readFiles: readOthers };
 }
 
 /** Reads any file of a side through one listing of the whole tree, made on first use (no pathspec limits). */
@@ -168,13 +173,13 @@ function wholeListing(repo: GitRepo, prefix: string, list: () => Promise<TreeFil
 }
 
 /** What the next commit would hold: the git index (the staging area). */
-export async function indexSnapshot(repo: GitRepo, root: string, cache: LessonCache): Promise<Snapshot> {
+export async function indexSnapshot(repo: GitRepo, root: string, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => indexFiles(repo, [])), true);
+  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => indexFiles(repo, [])), wanted);
 }
 
-/** The tree of a commit; `withIndex` also reads its lessons/index.json (the base side does not need it). */
-export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: LessonCache, withIndex: boolean): Promise<Snapshot> {
+/** The tree of a commit, with the facts `wanted` (the base side needs only the lessons' fields). */
+export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => treeFiles(repo, commit, [])), withIndex);
+  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => treeFiles(repo, commit, [])), wanted);
 }

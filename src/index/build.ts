@@ -36,7 +36,7 @@ export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
       promotedInto.set(source, [...(promotedInto.get(source) ?? []), lesson.id]);
     }
   }
-  const entries = [...chosen.values()].map(({ lesson, path }): IndexEntry => ({
+  const entries = [...chosen.values()].map(({ lesson, path, precomputed }): IndexEntry => ({
     id: lesson.id,
     path,
     title: lesson.title,
@@ -55,7 +55,7 @@ export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
     project: lesson.project,
     kind: lesson.kind,
     insight: lesson.insight,
-    checklist: checklistItems(lesson.body),
+    checklist: precomputed?.checklist ?? checklistItems(lesson.body),
     triggers: lesson.triggers,
     source_case_ids: lesson.source_case_ids,
     source_pattern_ids: lesson.source_pattern_ids,

@@ -5,7 +5,9 @@ import { readIndexText } from '../io/index-file.js';
 import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
-import { listLessonEntries, loadEntries, type LoadedTree } from '../lesson/load.js';
+import { INDEX_MEMO, listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, trustedPairs, type FactsTree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
+import type { LoadedTree } from '../lesson/load.js';
+import { gitBlobId } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
 import { ID_MAX_LENGTH, ID_PATTERN, LEVELS, STATUSES } from '../lesson/model.js';
@@ -58,8 +60,43 @@ function indexBlockers(tree: LoadedTree): Finding[] {
   return blockers.sort(compareFindings);
 }
 
-async function freshIndexText(root: string): Promise<{ text: string; count: number; entries: IndexEntry[] }> {
-  return indexTextOf(loadEntries(root, listLessonEntries(root)));
+/**
+ * The index the cache remembers for this tree, when every lesson file's stat vouches for its
+ * content (nothing was read): its blob id and lesson count. Undefined otherwise.
+ */
+function rememberedIndex(cache: LessonFileCache, listing: WorktreeListing): { blob: string; count: number } | undefined {
+  const pairs = trustedPairs(listing);
+  const memo = cache.memo(INDEX_MEMO)?.split(' ');
+  if (pairs === undefined || memo?.length !== 3 || memo[0] !== treeDigest(pairs)) return undefined;
+  return { blob: memo[1]!, count: Number(memo[2]) };
+}
+
+/** Whether lessons/index.json holds the blob `blob`, by its stat when the cache vouches for it, else by its bytes. */
+function indexFileIs(root: string, cache: LessonFileCache, blob: string): boolean {
+  try {
+    const stat = fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true });
+    const trusted = cache.trustedBlob(INDEX_FILE, stat);
+    if (trusted !== undefined) return trusted === blob;
+    const text = readIndexText(root);
+    if (text === undefined || gitBlobId(Buffer.from(text)) !== blob) return false;
+    cache.noteStat(INDEX_FILE, blob, stat);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Remembers the index of a tree read in full (never of one with links or other irregular entries). */
+function rememberIndex(root: string, cache: LessonFileCache, loaded: FactsTree, text: string, count: number, onDisk: boolean): void {
+  if (loaded.irregular) return;
+  const blob = gitBlobId(Buffer.from(text));
+  cache.setMemo(INDEX_MEMO, `${treeDigest(loaded.files)} ${blob} ${count}`);
+  if (!onDisk) return;
+  try {
+    cache.noteStat(INDEX_FILE, blob, fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true }));
+  } catch {
+    // Gone again: the next run reads it.
+  }
 }
 
 /** The index of a loaded tree, or an error naming what keeps the tree from having one. */
@@ -82,20 +119,43 @@ export async function writeIndex(options: { cwd: string }): Promise<IndexResult>
   const root = findRepoRoot(options.cwd);
   return withLock(root, LESSONS_LOCK, async () => {
     recoverChanges(root);
-    const { text, count } = await freshIndexText(root);
-    if (readIndexText(root) === text) return { path: INDEX_FILE, lessons: count, written: false };
-    writeInRepo(root, INDEX_FILE, text);
-    return { path: INDEX_FILE, lessons: count, written: true };
+    const cache = openLessonCache(root);
+    try {
+      const listing = listWorktree(root, cache);
+      const known = rememberedIndex(cache, listing);
+      if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
+      const loaded = loadWorktreeFacts(root, cache, {}, listing);
+      const { text, count } = indexTextOf(loaded.tree);
+      const written = readIndexText(root) !== text;
+      if (written) writeInRepo(root, INDEX_FILE, text);
+      rememberIndex(root, cache, loaded, text, count, true);
+      return { path: INDEX_FILE, lessons: count, written };
+    } finally {
+      await cache.save();
+    }
   });
 }
 
+const NO_CHANGES: IndexDiff = { added: [], removed: [], changed: [] };
+
+/** `lessons index --check`: the committed index against the cached entries; what differs is read and compared only when it does. */
 export async function checkIndex(options: { cwd: string }): Promise<IndexCheckResult> {
   const root = findRepoRoot(options.cwd);
-  const { text, entries } = await freshIndexText(root);
-  const current = readIndexText(root);
-  if (current === undefined) return { path: INDEX_FILE, fresh: false, missing: true, diff: diffIndexes([], entries) };
-  if (current === text) return { path: INDEX_FILE, fresh: true, missing: false, diff: { added: [], removed: [], changed: [] } };
-  return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(parseIndexEntries(current) ?? [], entries) };
+  const cache = openLessonCache(root);
+  try {
+    const listing = listWorktree(root, cache);
+    const known = rememberedIndex(cache, listing);
+    if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
+    const loaded = loadWorktreeFacts(root, cache, {}, listing);
+    const { text, count, entries } = indexTextOf(loaded.tree);
+    const current = readIndexText(root);
+    rememberIndex(root, cache, loaded, text, count, current === text);
+    if (current === undefined) return { path: INDEX_FILE, fresh: false, missing: true, diff: diffIndexes([], entries) };
+    if (current === text) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
+    return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(parseIndexEntries(current) ?? [], entries) };
+  } finally {
+    await cache.save();
+  }
 }
 
 export interface IndexMergeOutcome {

@@ -75,3 +75,21 @@ export function firstParagraph(body: string): string {
   }
   return paragraph.join(' ');
 }
+
+export interface CodeSnippets {
+  spans: string[];
+  lines: string[];
+}
+
+/** Inline code spans, and the lines of fenced code blocks, of a markdown body. */
+export function codeSnippets(body: string): CodeSnippets {
+  const spans: string[] = [];
+  const lines: string[] = [];
+  let fenced = false;
+  for (const line of body.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    else if (fenced) lines.push(line.trim().replace(/^\$\s+/, ''));
+    else if (line.includes('`')) for (const match of line.matchAll(/`([^`]+)`/g)) spans.push(match[1]!.trim());
+  }
+  return { spans, lines };
+}

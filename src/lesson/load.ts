@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CodeSnippets } from './body.js';
 import { MAX_LESSON_BYTES, listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { lessonDirs } from '../io/repo.js';
 import type { Finding } from '../lint/finding.js';
@@ -15,6 +16,20 @@ export interface LoadedLesson {
   parsed: ParsedFile;
   /** Schema errors of the frontmatter, when the loader was asked to validate. */
   schemaErrors?: SchemaError[];
+  /**
+   * Set on a lesson summarised by the file cache (lesson-facts.ts): its body and most of its raw
+   * frontmatter are not kept, so what is derived from them comes ready-made.
+   */
+  precomputed?: Precomputed;
+}
+
+export interface Precomputed {
+  /** The items of the Prevention Checklist. */
+  checklist: string[];
+  /** The code the body names. */
+  code: CodeSnippets;
+  /** The file rules' findings (lint's FILE_RULES), when they were computed. */
+  fileFindings?: Finding[];
 }
 
 export interface LoadedTree {

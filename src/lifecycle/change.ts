@@ -5,7 +5,9 @@ import { readTextIfExists } from '../io/fs.js';
 import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, LESSONS_DIR, findRepoRoot } from '../io/repo.js';
 import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from '../io/transaction.js';
-import { loadLessons, type LoadedLesson } from '../lesson/load.js';
+import { readMarkdownEntry } from '../io/fs.js';
+import { loadWorktreeFacts, openLessonCache } from '../lesson/cached-load.js';
+import { loadLessons, parseRead, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
 import { LEVEL_FOLDERS, type Lesson } from '../lesson/model.js';
 import { parseLessonText } from '../lesson/parse.js';
 import { lessonNotFound } from '../lesson/query.js';
@@ -27,6 +29,11 @@ export interface TreeState {
   /** Today as YYYY-MM-DD, from the clock passed in. */
   today: string;
   lessons: LoadedLesson[];
+  /**
+   * The whole lesson of an item of `lessons`, body and all, to write it back: the item itself,
+   * or, when the tree was read as the file cache's summaries, its file parsed again.
+   */
+  whole: (item: LoadedLesson) => Lesson;
 }
 
 export interface LessonWrite {
@@ -44,6 +51,11 @@ export interface ChangeOptions {
   cwd: string;
   now: Date;
   hooks?: CommitHooks | undefined;
+  /**
+   * Read the tree as the file cache's summaries (no body; only files changed since the last
+   * run are parsed): for a plan that reads fields and writes few lessons, through `whole`.
+   */
+  summaries?: boolean;
 }
 
 /**
@@ -53,10 +65,10 @@ export interface ChangeOptions {
  */
 export async function changeLessons<R>(options: ChangeOptions, plan: (state: TreeState) => Plan<R>): Promise<R> {
   const root = findRepoRoot(options.cwd);
-  return withLock(root, LESSONS_LOCK, () => {
+  return withLock(root, LESSONS_LOCK, async () => {
     recoverChanges(root);
-    const tree = loadLessons(root);
-    const state: TreeState = { root, policy: loadPolicy(root), today: toIsoDate(options.now), lessons: tree.lessons };
+    const tree = options.summaries ? await summarisedTree(root) : loadLessons(root);
+    const state: TreeState = { root, policy: loadPolicy(root), today: toIsoDate(options.now), lessons: tree.lessons, whole: (item) => wholeLesson(root, item) };
     const { writes, result } = plan(state);
     if (writes.length === 0) return result;
     const written = writes.map((write) => ({ write, item: loadedFrom(write.lesson, pathOf(state, write.lesson)) }));
@@ -72,6 +84,22 @@ export async function changeLessons<R>(options: ChangeOptions, plan: (state: Tre
     commitChanges(root, changes, options.hooks);
     return result;
   });
+}
+
+async function summarisedTree(root: string): Promise<LoadedTree> {
+  const cache = openLessonCache(root);
+  const { tree } = loadWorktreeFacts(root, cache, {});
+  await cache.save();
+  return tree;
+}
+
+function wholeLesson(root: string, item: LoadedLesson): Lesson {
+  if (item.precomputed === undefined) return item.lesson;
+  const tree: LoadedTree = { lessons: [], problems: [] };
+  parseRead(readMarkdownEntry(root, { file: path.join(root, item.path), kind: 'file' }), item.folderLevel, tree);
+  const whole = tree.lessons[0];
+  if (whole === undefined) throw new LessonsError('IO', `${item.path} changed while it was read: run the command again`);
+  return whole.lesson;
 }
 
 /** Where a lesson lives: its current file, or the folder of its level for a new one. */

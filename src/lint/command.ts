@@ -1,4 +1,4 @@
-import { listLessonEntries, loadEntries } from '../lesson/load.js';
+import { loadWorktreeFacts, openLessonCache } from '../lesson/cached-load.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import type { Policy } from '../policy/policy.js';
@@ -6,7 +6,7 @@ import { validateAgainst, type SchemaError } from '../schema/validate.js';
 import { toIsoDate } from '../util/dates.js';
 import { readSourceApplications, withLocalApplications } from '../sources/applications.js';
 import { loadSourceLessons, type SourceLessons } from '../sources/load.js';
-import { lintTree, type LintResult } from './lint.js';
+import { fileFindings, lintTree, type LintResult } from './lint.js';
 
 export interface LintOptions {
   cwd: string;
@@ -17,13 +17,20 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const root = findRepoRoot(options.cwd);
   const policy = loadPolicy(root);
   const schemaErrors = (data: unknown) => validateAgainst('lesson', data);
-  return lintTree({
-    tree: loadEntries(root, listLessonEntries(root), schemaErrors),
-    policy,
-    today: toIsoDate(options.now),
-    schemaErrors,
-    ...(policy.sources.length > 0 ? { sources: sourcesOf(root, policy, schemaErrors) } : {}),
-  });
+  // The file rules run only on files the cache has no findings for; the tree rules run on all.
+  const cache = openLessonCache(root);
+  try {
+    const { tree } = loadWorktreeFacts(root, cache, { fileFindings: (item) => fileFindings(item, schemaErrors) });
+    return lintTree({
+      tree,
+      policy,
+      today: toIsoDate(options.now),
+      schemaErrors,
+      ...(policy.sources.length > 0 ? { sources: sourcesOf(root, policy, schemaErrors) } : {}),
+    });
+  } finally {
+    await cache.save();
+  }
 }
 
 /** The fetched sources' lessons, their patterns with the applications recorded here. */

@@ -2,7 +2,7 @@ import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
 import type { Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
 import { compareFindings, type Finding } from './finding.js';
-import { LESSON_RULES, type LintContext } from './rules.js';
+import { FILE_RULES, TREE_RULES, type LintContext } from './rules.js';
 import type { SourceLessons } from '../sources/load.js';
 
 export interface LintInput {
@@ -72,6 +72,18 @@ function localWins(byId: Map<string, LoadedLesson[]>, sources: SourceLessons): F
   });
 }
 
+/** What the file rules find in one lesson: a function of its path and bytes alone, so the file cache keeps it. */
+export function fileFindings(item: LoadedLesson, schemaErrors: (data: unknown) => SchemaError[]): Finding[] {
+  return FILE_RULES.flatMap((rule) => rule(item, { schemaErrors }));
+}
+
+function fileFindingsOf(item: LoadedLesson, schemaErrors: (data: unknown) => SchemaError[]): Finding[] {
+  if (item.precomputed === undefined) return fileFindings(item, schemaErrors);
+  // A summarised lesson has no body to run the file rules on: its loader must have asked for them.
+  if (item.precomputed.fileFindings === undefined) throw new Error(`${item.path}: summarised without its file findings`);
+  return item.precomputed.fileFindings;
+}
+
 /** Every rule over every lesson, plus the rules about the tree as a whole; pure. */
 export function lintTree(input: LintInput): LintResult {
   const { tree, policy, today, schemaErrors } = input;
@@ -89,7 +101,10 @@ export function lintTree(input: LintInput): LintResult {
     },
   };
   const findings: Finding[] = [...tree.problems, ...uniqueIds(byId), ...autoCandidateCap(tree.lessons, policy), ...(sources ? [...sources.problems, ...localWins(byId, sources)] : [])];
-  for (const item of tree.lessons) for (const rule of LESSON_RULES) findings.push(...rule(item, context));
+  for (const item of tree.lessons) {
+    findings.push(...fileFindingsOf(item, schemaErrors));
+    for (const rule of TREE_RULES) findings.push(...rule(item, context));
+  }
   findings.sort(compareFindings);
   const errors = findings.filter((finding) => finding.severity === 'error').length;
   return { findings, lessons: tree.lessons.length, errors, warnings: findings.length - errors };

@@ -37,6 +37,9 @@ export function lookupLesson(context: LintContext, id: string): Lesson | undefin
 /** A rule looks at one lesson with the whole tree at hand and returns what it found. */
 export type LessonRule = (item: LoadedLesson, context: LintContext) => Finding[];
 
+/** A rule of the file alone: the schema's verdict is all it takes from outside. */
+export type FileRule = (item: LoadedLesson, context: Pick<LintContext, 'schemaErrors'>) => Finding[];
+
 function at(item: LoadedLesson, rule: string, severity: Finding['severity'], field: string | undefined, message: string): Finding {
   const line = field === undefined ? undefined : lineOfField(item.parsed, `/${field.replace(/\./g, '/')}`);
   return {
@@ -49,7 +52,7 @@ function at(item: LoadedLesson, rule: string, severity: Finding['severity'], fie
   };
 }
 
-export const schemaRule: LessonRule = (item, context) =>
+export const schemaRule: FileRule = (item, context) =>
   (item.schemaErrors ?? context.schemaErrors(item.parsed.data)).map((error) => {
     const line = lineOfField(item.parsed, error.pointer) ?? (error.message === 'is required' ? 1 : undefined);
     return {
@@ -69,7 +72,7 @@ export const idMatchesFileRule: LessonRule = (item) => {
   return [at(item, 'id-file', 'error', 'id', `id \`${id}\` differs from the file name: rename the file to ${id}.md or set id: ${stem}`)];
 };
 
-export const levelMatchesFolderRule: LessonRule = (item) => {
+export const levelMatchesFolderRule: FileRule = (item) => {
   const declared = item.parsed.data.level;
   if (typeof declared !== 'string' || declared === item.folderLevel) return [];
   return [
@@ -77,7 +80,7 @@ export const levelMatchesFolderRule: LessonRule = (item) => {
   ];
 };
 
-export const checklistRule: LessonRule = (item) => {
+export const checklistRule: FileRule = (item) => {
   const { lesson } = item;
   if (lesson.status === 'retired' || checklistItems(lesson.body).length > 0) return [];
   if (lesson.status === 'candidate') {
@@ -94,7 +97,7 @@ const KNOWN_KEYS = new Set([
   'source_pattern_ids', 'duplicate_of', 'superseded_by', 'retired_reason', 'promoted_to', 'triggers',
 ]);
 
-export const unknownKeysRule: LessonRule = (item) =>
+export const unknownKeysRule: FileRule = (item) =>
   Object.keys(item.parsed.data)
     .filter((key) => !KNOWN_KEYS.has(key))
     .map((key) => at(item, 'unknown-key', 'warning', key, `unknown field \`${key}\`: kept as is, but no command uses it (check its spelling)`));
@@ -235,3 +238,12 @@ export const LESSON_RULES: readonly LessonRule[] = [
   evidenceRule,
   provenanceRule,
 ];
+
+/** The rules that read the file itself (its raw frontmatter, body and layout): their findings are a function of the file alone. */
+export const FILE_RULES: readonly FileRule[] = [schemaRule, levelMatchesFolderRule, checklistRule, unknownKeysRule];
+
+/**
+ * The rules that read only the lesson's fields (and the tree, the policy, the clock): they run on
+ * every lesson each time, over the summaries the file cache keeps.
+ */
+export const TREE_RULES: readonly LessonRule[] = [idMatchesFileRule, datesRule, referencesRule, retirementRule, evidenceRule, provenanceRule];

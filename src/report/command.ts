@@ -7,7 +7,7 @@ import { buildIndex } from '../index/build.js';
 import { walkFiles, writeFileAtomic } from '../io/fs.js';
 import { changesBetweenDates, commitLog, repositoryFiles } from '../io/git/log.js';
 import { findRepoRoot, LESSONS_DIR } from '../io/repo.js';
-import { loadLessons } from '../lesson/load.js';
+import { loadWorktreeFacts, openLessonCache } from '../lesson/cached-load.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { isIsoDate, toIsoDate } from '../util/dates.js';
 import { renderHtml } from './html.js';
@@ -55,7 +55,10 @@ const YEAR_MS = 365 * 86_400_000;
 
 export async function reportLessons(options: ReportOptions): Promise<Report> {
   const root = findRepoRoot(options.cwd);
-  const { lessons } = loadLessons(root);
+  // The lessons as the file cache summarises them: only files changed since the last run are parsed.
+  const cache = openLessonCache(root);
+  const { lessons } = loadWorktreeFacts(root, cache, {}).tree;
+  await cache.save();
   const index = buildIndex(lessons);
   const policy = loadPolicy(root);
   const patterns = compileIncidentPatterns(policy.incident);
@@ -79,6 +82,7 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
     recent,
     evalsFile: fs.existsSync(path.join(root, EVALS_FILE)),
     retrieval: options.retrieval,
+    code: new Map(lessons.filter((item) => chosen.has(item.path)).map((item) => [item.lesson.id, item.precomputed?.code ?? { spans: [], lines: [] }])),
   });
 }
 

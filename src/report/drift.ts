@@ -4,6 +4,7 @@
  * nothing the repository changed in the last year. Pure: the file list and history are passed in.
  */
 import { words } from '../capture/similarity.js';
+import { codeSnippets, type CodeSnippets } from '../lesson/body.js';
 import type { RecentChanges } from '../io/git/log.js';
 import type { Lesson } from '../lesson/model.js';
 import { pathMatches } from '../preflight/triggers.js';
@@ -17,6 +18,8 @@ export interface DriftInput {
   scripts: ReadonlySet<string> | undefined;
   /** What changed in the last year; undefined without git history. */
   recent: RecentChanges | undefined;
+  /** The code each lesson's body names, by id, when the bodies were summarised (the file cache); else read from the body. */
+  code?: ReadonlyMap<string, CodeSnippets> | undefined;
 }
 
 export interface DeadTrigger {
@@ -66,19 +69,6 @@ export function fileReference(span: string): string | undefined {
   return undefined;
 }
 
-/** Inline code spans, and the lines of fenced code blocks, of a markdown body. */
-export function codeSnippets(body: string): { spans: string[]; lines: string[] } {
-  const spans: string[] = [];
-  const lines: string[] = [];
-  let fenced = false;
-  for (const line of body.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    else if (fenced) lines.push(line.trim().replace(/^\$\s+/, ''));
-    else if (line.includes('`')) for (const match of line.matchAll(/`([^`]+)`/g)) spans.push(match[1]!.trim());
-  }
-  return { spans, lines };
-}
-
 export function driftOf(input: DriftInput): Drift {
   const live = input.lessons.filter((lesson) => lesson.status !== 'retired');
   const files = new Set(input.files);
@@ -97,7 +87,7 @@ export function driftOf(input: DriftInput): Drift {
   const missing: MissingReference[] = [];
   for (const lesson of live) {
     for (const glob of new Set(lesson.triggers.paths)) if (!matches(glob)) dead.push({ id: lesson.id, glob });
-    const { spans, lines } = codeSnippets(lesson.body);
+    const { spans, lines } = input.code?.get(lesson.id) ?? codeSnippets(lesson.body);
     const seen = new Set<string>();
     const add = (kind: MissingReference['kind'], reference: string): void => {
       if (seen.has(`${kind}:${reference}`)) return;

@@ -8,6 +8,7 @@ import { byKey, compareStrings } from '../util/compare.js';
 import { daysBetween, isIsoDate } from '../util/dates.js';
 import { efficacyOf, usageOf, type Efficacy, type History, type Usage } from './activity.js';
 import { driftOf, type Drift } from './drift.js';
+import type { CodeSnippets } from '../lesson/body.js';
 import { retrievalOf, type Retrieval, type RetrievalHealth } from './retrieval.js';
 import { agingOf, candidateAgesOf, promotionGraphOf, type AgeBucket, type PromotionGraph } from './tree.js';
 
@@ -28,6 +29,8 @@ export interface ReportInput {
   evalsFile: boolean;
   /** The `lessons eval` run over lessons/evals.json, when one was made. */
   retrieval: RetrievalHealth | undefined;
+  /** The code each lesson's body names, by id, when the lessons come without bodies (summarised by the file cache). */
+  code?: ReadonlyMap<string, CodeSnippets> | undefined;
 }
 
 export interface StaleLesson {
@@ -128,7 +131,7 @@ export function buildReport(input: ReportInput): Report {
     duplicates: duplicatesOf(lessons, prints, policy.capture.similarity_threshold),
     usage: usageOf(lessons, input.history, today),
     efficacy: efficacyOf(lessons, input.history),
-    drift: driftOf({ lessons, files: input.files, scripts: input.scripts, recent: input.recent }),
+    drift: driftOf({ lessons, files: input.files, scripts: input.scripts, recent: input.recent, code: input.code }),
     retrieval: retrievalOf(input.evalsFile, input.retrieval),
   };
 }

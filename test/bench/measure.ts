@@ -69,13 +69,13 @@ export function timeInterleaved(cases: readonly Case[], rounds: number, cwd?: st
 const PROBE = `process.on('exit', () => { require('fs').writeFileSync(process.env.LESSONS_RSS_FILE, String(process.resourceUsage().maxRSS)); });`;
 
 /** Peak resident memory of one run of a node script, in MiB (a preload records maxRSS at exit). */
-export function peakRssMiB(script: string, args: string[], cwd?: string): number {
+export function peakRssMiB(script: string, args: string[], cwd?: string, input?: string): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-rss-'));
   try {
     const probe = path.join(dir, 'probe.cjs');
     const out = path.join(dir, 'rss');
     fs.writeFileSync(probe, PROBE);
-    spawnSync(process.execPath, ['--require', probe, script, ...args], { cwd, stdio: 'ignore', env: { ...process.env, LESSONS_RSS_FILE: out } });
+    spawnSync(process.execPath, ['--require', probe, script, ...args], { cwd, input: input ?? '', stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, LESSONS_RSS_FILE: out } });
     return Number(fs.readFileSync(out, 'utf8')) / 1024;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

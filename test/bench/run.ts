@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ bench: () => Promise<void> }>> = {
   preflight: () => import('./preflight.js'),
   guard: () => import('./guard.js'),
   hooks: () => import('./hooks.js'),
+  scale: () => import('./scale.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureLessons } from '../../src/capture/command.js';
 import { storeDrafts, type Draft } from '../../src/capture/store.js';
+import { writeIndex } from '../../src/index/command.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { BIN, GIT_ENV, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
@@ -33,6 +34,17 @@ describe('storeDrafts', () => {
     const outcomes = await storeDrafts({ cwd: root, drafts: [draft('version bump: missed the manifests')], now });
     expect(outcomes).toEqual([{ action: 'bumped', id: 'case-a', path: 'lessons/cases/case-a.md', duplicateOf: 'case-a', similarity: 1, occurrences: 3 }]);
     expect([lesson(root, 'case-a')!.occurrences, lesson(root, 'case-a')!.last_seen]).toEqual([3, '2026-11-21']);
+  });
+
+  it('bumps a lesson known from the file cache without losing its body or fields no command uses', async () => {
+    const body = `## Situation\n\nThe manifest kept 1.2.0 while package.json said 1.3.0.\n\n${CHECKLIST}`;
+    const root = tempLessonsRepo({ 'lessons/cases/case-a.md': lessonText({ id: 'case-a', title: 'Version bump missed the manifest', occurrences: 2 }, body).replace('severity:', 'team_note: keep me\nseverity:') });
+    await writeIndex({ cwd: root });
+    const before = lesson(root, 'case-a')!;
+    expect((await storeDrafts({ cwd: root, drafts: [draft('version bump: missed the manifests')], now }))[0]).toMatchObject({ action: 'bumped', id: 'case-a', occurrences: 3 });
+    const after = lesson(root, 'case-a')!;
+    expect(after).toEqual({ ...before, occurrences: 3, last_seen: '2026-11-21' });
+    expect(after.extra).toEqual({ team_note: 'keep me' });
   });
 
   it('bumps a lesson whose text is over the similarity threshold, and reports the similarity', async () => {

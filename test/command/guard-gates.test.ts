@@ -282,9 +282,9 @@ describe('levels and audit', () => {
     git(root, 'add', '-A');
     const first = await guard(root, 'pre-commit');
     expect(first.findings.map((finding) => finding.gate)).toEqual(expect.arrayContaining(['schema', 'secrets', 'index-fresh']));
-    expect(fs.existsSync(path.join(root, '.lessons/cache/guard-files.json'))).toBe(true);
+    expect(fs.existsSync(path.join(root, '.lessons/cache/files/meta.json'))).toBe(true);
     expect(await guard(root, 'pre-commit')).toEqual(first);
-    fs.writeFileSync(path.join(root, '.lessons/cache/guard-files.json'), '{ broken');
+    fs.writeFileSync(path.join(root, '.lessons/cache/files/meta.json'), '{ broken');
     expect(await guard(root, 'pre-commit')).toEqual(first);
     writeFiles(root, lessonFile({ id: 'case-2026-02-02-bad' }));
     await stageIndex(root);

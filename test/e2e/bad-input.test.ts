@@ -19,11 +19,13 @@ function lintWith(files: Record<string, string | Buffer>, setup?: (root: string)
   return result;
 }
 
+/** The repository's files, without its git-ignored local state (.lessons/: lint keeps its file cache there). */
 function snapshot(root: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
     const full = path.join(entry.parentPath, entry.name);
-    if (entry.isFile()) files[path.relative(root, full)] = fs.readFileSync(full, 'base64');
+    const rel = path.relative(root, full);
+    if (entry.isFile() && !rel.startsWith(`.lessons${path.sep}`)) files[rel] = fs.readFileSync(full, 'base64');
   }
   return files;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractDrafts } from '../../src/capture/blocks.js';
-import { fingerprint, similarGroups, similarity } from '../../src/capture/similarity.js';
+import { POSTINGS_CAP, comparableText, fingerprint, foldText, likelyAlike, similarGroups, similarity, words, type Fingerprint } from '../../src/capture/similarity.js';
 
 const BLOCK = `[LESSON]
 title: Version bump missed the marketplace manifest
@@ -96,6 +96,48 @@ describe('similarGroups', () => {
       expect(fast.sort()).toEqual(brute.sort());
       expect(fast.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('likelyAlike', () => {
+  it('finds every text at least as similar as the threshold, or of the same title, and few others', () => {
+    const vocabulary = 'release manifest version cron timezone retry queue charge invoice cache token secret log email migration index deploy rollback'.split(' ');
+    let seed = 11;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const sentence = (): string => Array.from({ length: 3 + Math.floor(next() * 6) }, () => vocabulary[Math.floor(next() * vocabulary.length)]!).join(' ');
+    const items = Array.from({ length: 400 }, (_, n) => ({ title: n % 25 === 0 ? 'Same title' : `${sentence()} ${n}`, summary: `${sentence()}${n % 50 === 7 ? ' reconciliation ledger' : ''}`, checklist: [sentence()] }));
+    const folded = items.map((item) => foldText(comparableText(item)));
+    for (const threshold of [0.5, 0.82]) {
+      for (const probe of items.slice(0, 40)) {
+        const print = fingerprint(probe);
+        const found = new Set(likelyAlike(print, words(probe.title), folded, threshold));
+        const alike = items.map((item, n) => [n, similarity(print, fingerprint(item))] as const).filter(([, score]) => score >= threshold);
+        for (const [n] of alike) expect(found.has(n)).toBe(true);
+      }
+    }
+    // A text with rare words meets only the texts that hold them.
+    const rare = fingerprint({ title: 'Reconciliation of the ledger drifted', summary: 'The reconciliation ledger', checklist: [] });
+    expect(likelyAlike(rare, words('Reconciliation of the ledger drifted'), folded, 0.82)).toEqual(items.flatMap((_, n) => (n % 50 === 7 ? [n] : [])));
+  });
+});
+
+describe('similarGroups at scale', () => {
+  /** `count` texts that read nearly alike (one common sentence, a distinct title and service each). */
+  function alike(count: number): Fingerprint[] {
+    return Array.from({ length: count }, (_, n) =>
+      fingerprint({ title: `Deploy of service ${n.toString(36)} broke the cache`, summary: 'The release bumped the manifest, the cache kept the old bundle and every client broke.', checklist: ['Purge the cache on deploy.'] }),
+    );
+  }
+
+  it('meets a number of pairs linear in the texts, however alike they are, and still joins them', () => {
+    const small = { met: 0 };
+    const large = { met: 0 };
+    const groups = similarGroups(alike(4_000), 0.8, large);
+    similarGroups(alike(1_000), 0.8, small);
+    // All pairs would be 16 times as many for four times the texts.
+    expect(large.met / small.met).toBeLessThan(4.5);
+    expect(large.met).toBeLessThan(4_000 * POSTINGS_CAP);
+    expect(groups.map((group) => group.members.length)).toEqual([4_000]);
   });
 });
 

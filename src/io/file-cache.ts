@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { compareStrings } from '../util/compare.js';
+import { writeInRepo } from './fs.js';
+import { pathInside } from './inside.js';
+import { withLock } from './lock.js';
+import { ensureStateDir } from './state.js';
+import { STATE_DIR } from './repo.js';
+
+/**
+ * Per-file results by content, under .lessons/cache/files/: what was computed from a file's
+ * bytes, keyed by its path and git blob id, so a run recomputes only the files that changed.
+ *
+ * - `meta.json`: the cache key (tool version, schemas, policy), the worktree's stat table
+ *   (path -> blob id and size:mtime:ctime:inode) and memos of whole-tree results.
+ * - `NN.jsonl`, 64 shards by a hash of the path (FNV-1a): a header line with the key, then one entry
+ *   a line (`{"path","blob","facts"}`) in path order. A run reads only the shards of the paths
+ *   it looks up.
+ *
+ * Trust: an entry is found by blob id (git gives it for staged and committed files), or for a
+ * working-tree file by its stat, and only when the file's mtime is older than the cache's
+ * write (the racy-git rule): a file changed within the same clock tick, or with an mtime from
+ * the future, is hashed again. A cache written in the future (clock skew), of another key or
+ * that does not parse is ignored and rewritten; it is never an error.
+ */
+
+export const FILE_CACHE_DIR = `${STATE_DIR}/cache/files`;
+const META = 'meta.json';
+const SHARDS = 64;
+const FORMAT = 1;
+/** How recent an mtime is, at a save, for its entry to be hashed again by the next run. */
+const RACY_MS = 2_000;
+/** How long a save waits for another process's save before leaving it to that one. */
+const SAVE_LOCK_MS = 1_000;
+
+/** A worktree file's stat identity; a change of content changes at least one of these (ctime cannot be set back). */
+export function statIdentity(stat: fs.BigIntStats): string {
+  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
+}
+
+interface Meta {
+  format: number;
+  key: string;
+  /** Worktree path -> [blob id, stat identity]. */
+  files: Record<string, [string, string]>;
+  memos: Record<string, string>;
+}
+
+interface Entry<T> {
+  path: string;
+  blob: string;
+  facts: T;
+}
+
+/** FNV-1a of the path's UTF-16 code units: cheap, and stable across runs and machines. */
+function shardOf(relPath: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < relPath.length; i++) hash = Math.imul(hash ^ relPath.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % SHARDS;
+}
+
+function shardName(shard: number): string {
+  return `${shard.toString(16).padStart(2, '0')}.jsonl`;
+}
+
+/** Only plain JSON values survive the round trip through the cache unchanged (a `.inf` in YAML does not). */
+export function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isPlainJson);
+  if (typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value);
+    return (proto === Object.prototype || proto === null) && Object.entries(value as object).every(([, v]) => v !== undefined && isPlainJson(v));
+  }
+  return false;
+}
+
+export class FileCache<T> {
+  private readonly root: string;
+  private readonly dir: string;
+  private readonly key: string;
+  private meta: Meta;
+  /** When meta.json was written, in ns of the file system's clock; 0 when there was none. */
+  private writtenNs = 0n;
+  private shards = new Map<number, Map<string, Entry<T>>>();
+  private dirtyShards = new Set<number>();
+  private used = new Set<string>();
+  /** Entries kept for this run only: their facts would not survive JSON. */
+  private volatile = new Set<string>();
+  private statRun: Meta['files'] | undefined;
+  private dirty = false;
+
+  /** `key` names the code, the schemas and the policy the facts were computed with. */
+  constructor(root: string, key: string) {
+    this.root = root;
+    this.dir = path.join(root, FILE_CACHE_DIR);
+    this.key = key;
+    this.meta = { format: FORMAT, key, files: {}, memos: {} };
+    try {
+      // A .lessons/ linked out of the repository is neither read nor written.
+      const file = pathInside(root, `${FILE_CACHE_DIR}/${META}`);
+      const stat = fs.statSync(file, { bigint: true });
+      const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Meta;
+      // The machine's clock, not a command's notion of today: this compares it with the file system's.
+      const nowNs = BigInt(Date.now()) * 1_000_000n;
+      // Written after now: a clock was set back or skewed, and no mtime can be compared with it.
+      const skewed = stat.mtimeNs > nowNs + 1_000_000_000n;
+      if (!skewed && parsed.format === FORMAT && parsed.key === key && parsed.files && parsed.memos) {
+        this.meta = parsed;
+        this.writtenNs = stat.mtimeNs;
+      } else {
+        this.dirty = true;
+      }
+    } catch {
+      // No cache yet, or an unreadable one: start empty.
+    }
+  }
+
+  /** The blob id of a worktree file whose stat is as recorded and older than the cache itself; undefined when it must be hashed. */
+  trustedBlob(relPath: string, stat: fs.BigIntStats): string | undefined {
+    const known = this.meta.files[relPath];
+    if (!known || known[1] !== statIdentity(stat)) return undefined;
+    return stat.mtimeNs < this.writtenNs ? known[0] : undefined;
+  }
+
+  /** Records what a worktree file's stat stood for in this run (the table is replaced by the run's). */
+  noteStat(relPath: string, blob: string, stat: fs.BigIntStats): void {
+    const identity = statIdentity(stat);
+    const known = this.meta.files[relPath];
+    if (known && known[0] === blob && known[1] === identity) return;
+    this.statRun ??= {};
+    this.statRun[relPath] = [blob, identity];
+  }
+
+  get(relPath: string, blob: string): T | undefined {
+    const entry = this.shard(shardOf(relPath)).get(`${relPath}\0${blob}`);
+    if (entry) this.used.add(`${relPath}\0${blob}`);
+    return entry?.facts;
+  }
+
+  /** Stores facts; ones that would not survive JSON are used for this run only. */
+  set(relPath: string, blob: string, facts: T): void {
+    const id = `${relPath}\0${blob}`;
+    const shard = shardOf(relPath);
+    this.shard(shard).set(id, { path: relPath, blob, facts });
+    this.used.add(id);
+    if (isPlainJson(facts)) this.dirtyShards.add(shard);
+    else this.volatile.add(id);
+  }
+
+  memo(name: string): string | undefined {
+    return this.meta.memos[name];
+  }
+
+  setMemo(name: string, value: string): void {
+    if (this.meta.memos[name] === value) return;
+    this.meta.memos[name] = value;
+    this.dirty = true;
+  }
+
+  private shard(shard: number): Map<string, Entry<T>> {
+    let entries = this.shards.get(shard);
+    if (entries) return entries;
+    entries = new Map();
+    this.shards.set(shard, entries);
+    if (this.writtenNs === 0n) return entries;
+    try {
+      const lines = fs.readFileSync(path.join(this.dir, shardName(shard)), 'utf8').split('\n');
+      const header = JSON.parse(lines[0]!) as { key?: string };
+      if (header.key !== this.key) throw new Error('another key');
+      for (const line of lines.slice(1)) {
+        if (line === '') continue;
+        const entry = JSON.parse(line) as Entry<T>;
+        if (typeof entry.path !== 'string' || typeof entry.blob !== 'string' || entry.facts === undefined) throw new Error('not an entry');
+        if (shardOf(entry.path) === shard) entries.set(`${entry.path}\0${entry.blob}`, entry);
+      }
+    } catch {
+      // A missing, truncated or foreign shard holds nothing: its files are computed again.
+      entries.clear();
+      this.dirtyShards.add(shard);
+    }
+    return entries;
+  }
+
+  /**
+   * Writes what changed, under the cache lock (a save that finds another in progress leaves
+   * the cache to it). Each shard keeps the entries this run used, and for their paths one
+   * other version too (the staged and the committed copy of a lesson both stay). Never
+   * throws: a cache that cannot be written only costs time on the next run.
+   */
+  async save(): Promise<void> {
+    if (!this.dirty && this.dirtyShards.size === 0 && this.statRun === undefined) return;
+    try {
+      // Refused before anything is created (a lock folder too) when .lessons/ leads outside.
+      pathInside(this.root, `${FILE_CACHE_DIR}/${META}`);
+      ensureStateDir(this.root);
+      await withLock(this.root, 'cache', () => this.write(), { timeoutMs: SAVE_LOCK_MS });
+    } catch {
+      // Busy or not writable: the next run computes again what this one could not keep.
+    }
+  }
+
+  private write(): void {
+    const usedPaths = new Set([...this.used].map((id) => id.slice(0, id.indexOf('\0'))));
+    for (const shard of this.dirtyShards) {
+      const entries = [...this.shard(shard).entries()].filter(([id, entry]) => usedPaths.has(entry.path) && !this.volatile.has(id));
+      const kept = new Map<string, number>();
+      const lines: string[] = [JSON.stringify({ key: this.key, format: FORMAT })];
+      entries.sort(([a, x], [b, y]) => Number(this.used.has(b)) - Number(this.used.has(a)) || compareStrings(x.path, y.path) || compareStrings(x.blob, y.blob));
+      const chosen = entries.filter(([, entry]) => {
+        const count = kept.get(entry.path) ?? 0;
+        kept.set(entry.path, count + 1);
+        return count < 2;
+      });
+      chosen.sort(([, x], [, y]) => compareStrings(x.path, y.path) || compareStrings(x.blob, y.blob));
+      for (const [, entry] of chosen) lines.push(JSON.stringify(entry));
+      writeInRepo(this.root, `${FILE_CACHE_DIR}/${shardName(shard)}`, `${lines.join('\n')}\n`, { durable: false });
+    }
+    // The run's stats over the old ones: a path the run did not look at keeps its entry.
+    const files = { ...this.meta.files, ...this.statRun };
+    // A file changed in the last seconds may change again within its mtime's clock tick after it
+    // was hashed, without its stat showing it (a coarse file system clock): such entries are
+    // kept marked, so the next run hashes them again (git's "racily clean" entries).
+    const recent = BigInt(Date.now() - RACY_MS) * 1_000_000n;
+    for (const [relPath, [blob, identity]] of Object.entries(this.statRun ?? {})) {
+      if (BigInt(identity.split(':')[1]!) >= recent) files[relPath] = [blob, `racy:${identity}`];
+    }
+    const meta: Meta = { format: FORMAT, key: this.key, files, memos: this.meta.memos };
+    // Last, so its mtime is the cache's write time: every stat recorded above is older.
+    writeInRepo(this.root, `${FILE_CACHE_DIR}/${META}`, JSON.stringify(meta), { durable: false });
+  }
+}

@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import { FileCache } from '../io/file-cache.js';
+import { listMarkdownFiles, readMarkdownEntry, toPosixRelative, type MarkdownEntry } from '../io/fs.js';
+import { packageFile } from '../package-root.js';
+import { POLICY_FILE, lessonDirs } from '../io/repo.js';
+import { compareStrings } from '../util/compare.js';
+import { gitBlobId, sha256 } from '../util/digest.js';
+import { FACTS_VERSION, addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from './facts.js';
+import { parseRead, type LoadedTree } from './load.js';
+import type { Level } from './model.js';
+
+export type LessonFileCache = FileCache<LessonFacts>;
+
+let codeVersion: string | undefined;
+
+/** The code and the formats the facts depend on: package.json (its version) and the schemas. */
+function codeKey(): string {
+  codeVersion ??= sha256(
+    [fs.readFileSync(packageFile('package.json'), 'utf8'), ...['lesson', 'policy'].map((name) => fs.readFileSync(packageFile('schemas', `${name}.schema.json`), 'utf8'))].join('\0'),
+  );
+  return codeVersion;
+}
+
+/**
+ * The repository's file cache, keyed by the code's version, the schemas and the policy file's
+ * bytes. (Facts that depend on the policy carry their own digest too: the secrets rules.)
+ */
+export function openLessonCache(root: string): LessonFileCache {
+  let policy = '';
+  try {
+    policy = fs.readFileSync(`${root}/${POLICY_FILE}`, 'utf8');
+  } catch {
+    // No policy file: the defaults.
+  }
+  return new FileCache<LessonFacts>(root, sha256(`${codeKey()}\0${FACTS_VERSION}\0${policy}`));
+}
+
+/** One lesson file of the working tree, with its stat and, when the cache vouches for it, its blob id. */
+interface Listed {
+  path: string;
+  level: Level;
+  entry: MarkdownEntry;
+  stat?: fs.BigIntStats;
+  blob?: string;
+}
+
+/** The working tree's lesson files, stat'ed, before anything is read. */
+export interface WorktreeListing {
+  files: Listed[];
+  /** Links, folders and other entries that are not regular files: always read, never cached. */
+  irregular: boolean;
+}
+
+export function listWorktree(root: string, cache: LessonFileCache): WorktreeListing {
+  const files: Listed[] = [];
+  let irregular = false;
+  for (const { level, dir } of lessonDirs(root)) {
+    for (const entry of listMarkdownFiles(root, dir)) {
+      const item: Listed = { path: toPosixRelative(root, entry.file), level, entry };
+      if (entry.kind === 'file') {
+        try {
+          item.stat = fs.statSync(entry.file, { bigint: true });
+          const blob = cache.trustedBlob(item.path, item.stat);
+          if (blob !== undefined) item.blob = blob;
+        } catch {
+          // Gone or unreadable since the listing: the read below reports it.
+        }
+      }
+      if (entry.kind !== 'file') irregular = true;
+      files.push(item);
+    }
+  }
+  return { files, irregular };
+}
+
+/** The memo of the index: `<tree digest> <blob id of lessons/index.json> <lesson count>`, set when the index was written or found fresh. */
+export const INDEX_MEMO = 'index';
+
+/** A digest of a tree's (path, blob id) pairs: whole-tree results are memoised under it. */
+export function treeDigest(files: readonly { path: string; blob: string }[]): string {
+  const lines = files.map((file) => `${file.path}\0${file.blob}\n`).sort(compareStrings);
+  return sha256(lines.join(''));
+}
+
+/** The (path, blob id) pairs of a listing, when the cache vouches for every file by its stat alone. */
+export function trustedPairs(listing: WorktreeListing): { path: string; blob: string }[] | undefined {
+  if (listing.irregular) return undefined;
+  const pairs: { path: string; blob: string }[] = [];
+  for (const file of listing.files) {
+    if (file.blob === undefined) return undefined;
+    pairs.push({ path: file.path, blob: file.blob });
+  }
+  return pairs;
+}
+
+export interface FactsTree {
+  tree: LoadedTree;
+  /** Regular lesson files with their content's identity and facts, in path order. */
+  files: { path: string; blob: string; facts: LessonFacts }[];
+  /** The bytes this run read (the files the cache could not vouch for). */
+  bytes: Map<string, Uint8Array>;
+  irregular: boolean;
+}
+
+/**
+ * The working tree's lessons through the cache: a file whose stat the cache vouches for is not
+ * read; one it cannot vouch for is read and hashed, and parsed only when no facts for that
+ * content are cached. Facts are recorded with the stat taken before the read, so a file that
+ * changes during the run is hashed again next time.
+ */
+export function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: FactsWanted, listing = listWorktree(root, cache)): FactsTree {
+  const tree: LoadedTree = { lessons: [], problems: [] };
+  const files: FactsTree['files'] = [];
+  const bytes = new Map<string, Uint8Array>();
+  for (const item of listing.files) {
+    let blob = item.blob;
+    let facts = blob === undefined ? undefined : cache.get(item.path, blob);
+    if (facts === undefined || !factsCover(facts, wanted)) {
+      const read = readMarkdownEntry(root, item.entry);
+      if (read.kind === 'problem' || item.stat === undefined) {
+        parseRead(read, item.level, tree);
+        continue;
+      }
+      bytes.set(item.path, read.bytes);
+      blob = gitBlobId(read.bytes);
+      facts = cache.get(item.path, blob);
+      if (facts === undefined || !factsCover(facts, wanted)) {
+        facts = factsOf(item.path, read.bytes, item.level, wanted);
+        cache.set(item.path, blob, facts);
+      }
+    }
+    cache.noteStat(item.path, blob!, item.stat!);
+    files.push({ path: item.path, blob: blob!, facts });
+    addFacts(tree, item.path, facts);
+  }
+  return { tree, files, bytes, irregular: listing.irregular };
+}

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BIN as BUILT_BIN, peakRssMiB, runOnce, summarize, type Timing } from './shared.js';
+import { generateRepo } from './synthetic.js';
+
+/**
+ * What the commands that are not preflight cost as the corpus grows, with a warm file cache:
+ * lessons index (nothing changed, one lesson changed), index --check, lint (after one change,
+ * and again), the pre-commit guard with ten staged lessons, capture of a recurrence and report,
+ * at 1,000 and 10,000 lessons (LESSONS_BENCH_SCALE=100000 adds 100,000; a comma list sets the
+ * sizes). Every command runs interleaved with `node -e 0` twice: with the environment as it is,
+ * and with NODE_EXTRA_CA_CERTS unset for both (a CA bundle makes node's own start cost more,
+ * which flatters every ratio). Also: p95, peak RSS, and the growth exponent between sizes of the
+ * time above node's start. LESSONS_BENCH_BIN runs another build of the CLI (a before/after).
+ */
+
+const BIN = process.env.LESSONS_BENCH_BIN ?? BUILT_BIN;
+const GIT_ENV = { GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+const STAGED = 10;
+
+function sizes(): number[] {
+  const flag = process.env.LESSONS_BENCH_SCALE;
+  if (flag === undefined || flag === '') return [1_000, 10_000];
+  const listed = flag.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  return listed.length === 1 && listed[0]! > 10_000 ? [1_000, 10_000, listed[0]!] : listed;
+}
+
+interface Row {
+  label: string;
+  args: string[];
+  input?: string;
+  /** Runs before each timed run (not timed): the change the row measures. */
+  prepare?: (run: number) => void;
+}
+
+/** The environment without the CA bundle variable, for the honest baseline. */
+function withoutCa(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'NODE_EXTRA_CA_CERTS') env[key] = value;
+  return env;
+}
+
+function timed(cwd: string, args: string[], input: string | undefined, env: Record<string, string> | undefined): number {
+  return runOnce(process.execPath, args, { cwd, input, env: { ...GIT_ENV, ...env } });
+}
+
+/** One edit to a lesson file: its Situation gains a sentence (the index entry stays), or its title changes (the entry changes). */
+function edit(file: string, what: 'body' | 'title', run: number): void {
+  const text = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, what === 'title' ? text.replace(/^title: .*$/m, `title: "Retitled in run ${run}"`) : text.replace('## Mistake', `Edited in run ${run}.\n\n## Mistake`));
+}
+
+async function repository(dir: string, count: number): Promise<string[]> {
+  const ids = await generateRepo(dir, count, count);
+  fs.writeFileSync(path.join(dir, '.gitignore'), '.lessons/\n');
+  const git = (...args: string[]): number => runOnce('git', args, { cwd: dir, env: GIT_ENV });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '--no-verify', '-m', 'lessons');
+  return ids;
+}
+
+function fileOf(dir: string, id: string): string {
+  const folder = id.startsWith('case-') ? 'cases' : id.startsWith('pattern-') ? 'patterns' : 'principles';
+  return path.join(dir, 'lessons', folder, `${id}.md`);
+}
+
+function rowsFor(dir: string, ids: string[]): Row[] {
+  const cases = ids.filter((id) => id.startsWith('case-'));
+  const title = fs.readFileSync(fileOf(dir, cases[1]!), 'utf8').match(/^title: (.*)$/m)![1]!.replace(/^"|"$/g, '');
+  const git = (...args: string[]): number => runOnce('git', args, { cwd: dir, env: GIT_ENV });
+  return [
+    // Capture, the last row of a round, changes a lesson: an untimed index settles the tree first.
+    { label: 'index, nothing changed', args: [BIN, 'index'], prepare: () => runOnce(process.execPath, [BIN, 'index'], { cwd: dir }) },
+    { label: 'index, one lesson changed', args: [BIN, 'index'], prepare: (run) => edit(fileOf(dir, cases[0]!), 'title', run) },
+    { label: 'index --check, nothing changed', args: [BIN, 'index', '--check'] },
+    { label: 'lint, one lesson changed', args: [BIN, 'lint'], prepare: (run) => edit(fileOf(dir, cases[2]!), 'body', run) },
+    { label: 'lint, nothing changed', args: [BIN, 'lint'] },
+    {
+      label: `guard --stage pre-commit, ${STAGED} staged lessons`,
+      args: [BIN, 'guard', '--stage', 'pre-commit'],
+      prepare: (run) => {
+        for (let i = 0; i < STAGED; i++) edit(fileOf(dir, ids[(i * 97 + 5) % ids.length]!), 'body', run);
+        runOnce(process.execPath, [BIN, 'index'], { cwd: dir });
+        git('add', '-A');
+      },
+    },
+    { label: 'capture of a recurrence', args: [BIN, 'capture', '-'], input: `[LESSON]\ntitle: ${title}\n[/LESSON]\n` },
+    { label: 'report', args: [BIN, 'report'] },
+  ];
+}
+
+interface Measured {
+  row: string;
+  asIs: Timing;
+  noCa: Timing;
+  rss: number;
+}
+
+function measure(dir: string, rows: Row[], rounds: number): { base: Timing; baseNoCa: Timing; rows: Measured[]; first: Map<string, number> } {
+  const noCa = withoutCa();
+  const samples = rows.map(() => ({ asIs: [] as number[], noCa: [] as number[] }));
+  const base = { asIs: [] as number[], noCa: [] as number[] };
+  const first = new Map<string, number>();
+  let run = 0;
+  for (let round = 0; round <= rounds; round++) {
+    for (const [env, into] of [[undefined, 'asIs'], [noCa, 'noCa']] as const) {
+      const node = timed(dir, ['-e', '0'], undefined, env);
+      if (round > 0) base[into].push(node);
+      rows.forEach((row, i) => {
+        row.prepare?.(run++);
+        const ms = timed(dir, row.args, row.input, env);
+        if (round > 0) samples[i]![into].push(ms);
+        else if (env === undefined) first.set(row.label, ms);
+      });
+    }
+  }
+  const measured = rows.map((row, i) => {
+    row.prepare?.(run++);
+    return { row: row.label, asIs: summarize(row.label, samples[i]!.asIs), noCa: summarize(row.label, samples[i]!.noCa), rss: peakRssMiB(row.args[0]!, row.args.slice(1), dir, row.input) };
+  });
+  return { base: summarize('node -e 0', base.asIs), baseNoCa: summarize('node -e 0', base.noCa), rows: measured, first };
+}
+
+const ms = (value: number): string => `${value.toFixed(0)} ms`;
+
+export async function bench(): Promise<void> {
+  const out = (line: string): void => void process.stdout.write(`${line}\n`);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-bench-scale-'));
+  const results = new Map<number, ReturnType<typeof measure>>();
+  try {
+    for (const count of sizes()) {
+      const dir = path.join(root, String(count));
+      const ids = await repository(dir, count);
+      const rounds = count <= 1_000 ? 7 : count <= 10_000 ? 5 : 3;
+      const result = measure(dir, rowsFor(dir, ids), rounds);
+      results.set(count, result);
+      out(`\n${count} lessons, warm file cache (${BIN === BUILT_BIN ? 'this build' : BIN}), median of ${rounds} interleaved rounds; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
+      out('');
+      out('| command | env as is | vs node -e 0 | NODE_EXTRA_CA_CERTS unset | vs node -e 0 | p95 (unset) | peak RSS | first run |');
+      out('|---|---:|---:|---:|---:|---:|---:|---:|');
+      out(`| node -e 0 | ${ms(result.base.median)} | 1.00x | ${ms(result.baseNoCa.median)} | 1.00x | ${ms(result.baseNoCa.p95)} | | |`);
+      for (const row of result.rows) {
+        out(
+          `| ${row.row} | ${ms(row.asIs.median)} | ${(row.asIs.median / result.base.median).toFixed(2)}x | ${ms(row.noCa.median)} | ${(row.noCa.median / result.baseNoCa.median).toFixed(2)}x | ${ms(row.noCa.p95)} | ${row.rss.toFixed(0)} MiB | ${ms(result.first.get(row.row) ?? 0)} |`,
+        );
+      }
+    }
+    const counts = [...results.keys()];
+    if (counts.length < 2) return;
+    out('\nGrowth exponent of the time above node -e 0 (CA variable unset) between sizes: 1 is linear in the corpus, 0 flat');
+    out('');
+    out(`| command | ${counts.slice(1).map((count, i) => `${counts[i]} -> ${count}`).join(' | ')} |`);
+    out(`|---|${counts.slice(1).map(() => '---:').join('|')}|`);
+    for (const [n, row] of results.get(counts[0]!)!.rows.entries()) {
+      const cells = counts.slice(1).map((count, i) => {
+        const above = (size: number): number => Math.max(1, results.get(size)!.rows[n]!.noCa.median - results.get(size)!.baseNoCa.median);
+        return (Math.log(above(count) / above(counts[i]!)) / Math.log(count / counts[i]!)).toFixed(2);
+      });
+      out(`| ${row.row} | ${cells.join(' | ')} |`);
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,295 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { runGuard } from '../../src/guard/command.js';
+import { checkIndex, writeIndex } from '../../src/index/command.js';
+import { FILE_CACHE_DIR, statIdentity } from '../../src/io/file-cache.js';
+import { loadLessons } from '../../src/lesson/load.js';
+import { lint } from '../../src/lint/command.js';
+import { lintTree } from '../../src/lint/lint.js';
+import { loadPolicy } from '../../src/policy/validate-policy.js';
+import { validateAgainst } from '../../src/schema/validate.js';
+import { generateRepo } from '../bench/synthetic.js';
+import { pick, seededRandom } from '../helpers/random.js';
+import { git, initGitRepo, tempDir } from '../helpers/repo.js';
+
+const NOW = new Date('2026-06-01T12:00:00Z');
+const META = `${FILE_CACHE_DIR}/meta.json`;
+
+interface Outputs {
+  index: string;
+  lint: string;
+  guard: string;
+}
+
+function indexBytes(root: string): string {
+  const file = path.join(root, 'lessons/index.json');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '(none)';
+}
+
+function setIndexBytes(root: string, bytes: string): void {
+  if (bytes === '(none)') fs.rmSync(path.join(root, 'lessons/index.json'), { force: true });
+  else fs.writeFileSync(path.join(root, 'lessons/index.json'), bytes);
+}
+
+/**
+ * The pre-commit guard of the change staged as it is (lessons changed, the index not yet
+ * rebuilt), then lessons index (its result, or the error it stops with, and the file), then lint.
+ */
+async function outputs(root: string): Promise<Outputs> {
+  git(root, 'add', '-A');
+  const guarded = await runGuard({ cwd: root, stage: 'pre-commit', now: NOW, env: {} });
+  let index: string;
+  try {
+    const result = await writeIndex({ cwd: root });
+    index = `${result.lessons}\n${indexBytes(root)}`;
+  } catch (error) {
+    index = `refused: ${(error as Error).message}`;
+  }
+  const linted = JSON.stringify(await lint({ cwd: root, now: NOW }));
+  return { index, lint: linted, guard: JSON.stringify(guarded.findings) };
+}
+
+/** The outputs with no cache at all; the cache the repository had is put back untouched (mtimes too: a rename). */
+async function coldOutputs(root: string): Promise<Outputs> {
+  const dir = path.join(root, FILE_CACHE_DIR);
+  const aside = path.join(root, '.lessons/cache/aside');
+  const had = fs.existsSync(dir);
+  if (had) fs.renameSync(dir, aside);
+  try {
+    return await outputs(root);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (had) fs.renameSync(aside, dir);
+  }
+}
+
+function lessonFiles(root: string): string[] {
+  return ['cases', 'patterns', 'principles'].flatMap((folder) => fs.readdirSync(path.join(root, 'lessons', folder)).map((name) => `lessons/${folder}/${name}`));
+}
+
+/** One random change to the tree, as a person or a tool makes them; returns what it did. */
+function randomChange(root: string, random: () => number, step: number): string {
+  const files = lessonFiles(root);
+  const file = pick(random, files);
+  const full = path.join(root, file);
+  const text = fs.readFileSync(full, 'utf8');
+  const roll = random();
+  if (roll < 0.2) {
+    fs.writeFileSync(full, text.replace('## Prevention Checklist\n', `## Prevention Checklist\n\n- [ ] Step ${step} checks again.\n`));
+    return `edit body ${file}`;
+  }
+  if (roll < 0.35) {
+    const status = pick(random, ['candidate', 'validated', 'canonical', 'retired']);
+    fs.writeFileSync(full, text.replace(/^status: .*$/m, `status: ${status}`));
+    return `status ${status} ${file}`;
+  }
+  if (roll < 0.45) {
+    fs.writeFileSync(full, text.replace(/^title: .*$/m, `title: "Retitled in step ${step}"`));
+    return `title ${file}`;
+  }
+  if (roll < 0.6) {
+    const id = `case-9${String(step).padStart(4, '0')}-added`;
+    const cites = files.filter((other) => other.startsWith('lessons/cases/')).slice(0, 2).map((other) => path.posix.basename(other, '.md'));
+    const level = random() < 0.5 ? 'case' : 'pattern';
+    const newId = level === 'case' ? id : id.replace('case-', 'pattern-');
+    const sources = level === 'pattern' ? `source_case_ids: [${cites.join(', ')}]\n` : '';
+    fs.writeFileSync(
+      path.join(root, `lessons/${level === 'case' ? 'cases' : 'patterns'}/${newId}.md`),
+      `---\nid: ${newId}\ntitle: Added in step ${step}\nlevel: ${level}\nstatus: candidate\n${sources}---\n\n## Prevention Checklist\n\n- [ ] Check step ${step}.\n`,
+    );
+    return `add ${newId}`;
+  }
+  if (roll < 0.72) {
+    fs.rmSync(full);
+    return `delete ${file}`;
+  }
+  if (roll < 0.84) {
+    const folder = pick(random, ['cases', 'patterns', 'principles']);
+    const target = `lessons/${folder}/${random() < 0.5 ? path.posix.basename(file) : `renamed-${step}.md`}`;
+    if (!fs.existsSync(path.join(root, target))) fs.renameSync(full, path.join(root, target));
+    return `rename ${file} -> ${target}`;
+  }
+  if (roll < 0.9) {
+    fs.writeFileSync(full, `${text.split('\n---\n')[0]!.replace(/^title: .*$/m, 'title: [broken')}\n---\n`);
+    return `break ${file}`;
+  }
+  // The same size, the mtime put back: only ctime (and the content) tell.
+  const stat = fs.statSync(full, { bigint: true });
+  fs.writeFileSync(full, text.replace(/## Situation\n\nWe/, '## Situation\n\nUs'));
+  setMtimeNs(full, stat.mtimeNs);
+  return `same-size edit ${file}`;
+}
+
+/** Puts a file's mtime back to the nanosecond (Node's utimes keeps milliseconds only). */
+function setMtimeNs(file: string, mtimeNs: bigint): void {
+  const ns = String(mtimeNs % 1_000_000_000n).padStart(9, '0');
+  execFileSync('touch', ['-m', '-d', `@${mtimeNs / 1_000_000_000n}.${ns}`, file]);
+}
+
+async function seededRepo(count: number, seed: number): Promise<string> {
+  const root = tempDir();
+  await generateRepo(root, count, seed);
+  initGitRepo(root);
+  fs.writeFileSync(path.join(root, '.gitignore'), '.lessons/\n');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '--no-verify', '-m', 'lessons');
+  return root;
+}
+
+describe('the file cache', () => {
+  it('gives index, lint and guard results byte-identical to a run without it, after random edits, adds, deletes and renames', async () => {
+    const root = await seededRepo(60, 11);
+    const random = seededRandom(2026);
+    await outputs(root);
+    for (let step = 0; step < 24; step++) {
+      const changes = Array.from({ length: 1 + Math.floor(random() * 3) }, () => randomChange(root, random, step));
+      const before = indexBytes(root);
+      const warm = await outputs(root);
+      setIndexBytes(root, before);
+      const cold = await coldOutputs(root);
+      expect({ changes, ...warm }).toEqual({ changes, ...cold });
+    }
+  }, 120_000);
+
+  it('lints and indexes from cached summaries exactly as from parsed files', async () => {
+    const root = await seededRepo(120, 5);
+    await lint({ cwd: root, now: NOW });
+    const warm = await lint({ cwd: root, now: NOW });
+    const parsed = lintTree({ tree: loadLessons(root), policy: loadPolicy(root), today: '2026-06-01', schemaErrors: (data) => validateAgainst('lesson', data) });
+    expect(JSON.stringify(warm)).toBe(JSON.stringify(parsed));
+  });
+
+  it('sees a same-size edit whose mtime was put back (its ctime changed)', async () => {
+    const root = await seededRepo(5, 3);
+    await writeIndex({ cwd: root });
+    const file = path.join(root, lessonFiles(root).find((rel) => rel.startsWith('lessons/cases/'))!);
+    const stat = fs.statSync(file, { bigint: true });
+    const text = fs.readFileSync(file, 'utf8');
+    const title = /^title: "(.)/m.exec(text)![1]!;
+    const changed = text.replace(/^title: "./m, `title: "${title === 'Q' ? 'R' : 'Q'}`);
+    expect(changed.length).toBe(text.length);
+    fs.writeFileSync(file, changed);
+    setMtimeNs(file, stat.mtimeNs);
+    expect(fs.statSync(file, { bigint: true }).mtimeNs).toBe(stat.mtimeNs);
+    expect((await writeIndex({ cwd: root })).written).toBe(true);
+    expect(indexBytes(root)).toContain(`"title":"${title === 'Q' ? 'R' : 'Q'}`);
+  });
+
+  /** Rewrites the cache's stat table so that `file`'s current stat claims the blob it had before, then dates the cache. */
+  function forgeStat(root: string, rel: string, cacheMtimeNs: bigint): void {
+    const meta = JSON.parse(fs.readFileSync(path.join(root, META), 'utf8')) as { files: Record<string, [string, string]> };
+    meta.files[rel] = [meta.files[rel]![0], statIdentity(fs.statSync(path.join(root, rel), { bigint: true }))];
+    fs.writeFileSync(path.join(root, META), JSON.stringify(meta));
+    setMtimeNs(path.join(root, META), cacheMtimeNs);
+  }
+
+  async function editedUnderForgedStat(cacheMtimeNs: (fileMtimeNs: bigint) => bigint): Promise<{ root: string; lint: string }> {
+    const root = await seededRepo(5, 4);
+    await lint({ cwd: root, now: NOW });
+    const rel = lessonFiles(root).find((file) => file.startsWith('lessons/cases/'))!;
+    const full = path.join(root, rel);
+    fs.writeFileSync(full, fs.readFileSync(full, 'utf8').replace(/^status: .*$/m, 'status: nonsense'));
+    forgeStat(root, rel, cacheMtimeNs(fs.statSync(full, { bigint: true }).mtimeNs));
+    return { root, lint: JSON.stringify(await lint({ cwd: root, now: NOW })) };
+  }
+
+  it('hashes a file changed within the same clock tick as the cache write (racy-git), and trusts an older one by its stat', async () => {
+    // The control: a stat table that vouches for the old content, written a nanosecond after the file's mtime, is believed.
+    const trusted = await editedUnderForgedStat((mtimeNs) => mtimeNs + 1n);
+    expect(trusted.lint).not.toContain('status must be one of');
+    // The same table dated to the file's own tick: the file is hashed, and its new content linted.
+    const racy = await editedUnderForgedStat((mtimeNs) => mtimeNs);
+    expect(racy.lint).toContain('status must be one of');
+  });
+
+  it('ignores a cache written in the future (clock skew) and a file with an mtime from the future', async () => {
+    const skewed = await editedUnderForgedStat(() => BigInt(Date.now() + 3_600_000) * 1_000_000n);
+    expect(skewed.lint).toContain('status must be one of');
+    // The cache rewritten by that run is dated now again, and the lesson's summary is right.
+    expect(fs.statSync(path.join(skewed.root, META)).mtimeMs).toBeLessThan(Date.now() + 1_000);
+
+    const root = await seededRepo(5, 6);
+    const rel = lessonFiles(root).find((file) => file.startsWith('lessons/cases/'))!;
+    const future = new Date(Date.now() + 3_600_000);
+    fs.utimesSync(path.join(root, rel), future, future);
+    await lint({ cwd: root, now: NOW });
+    fs.writeFileSync(path.join(root, rel), fs.readFileSync(path.join(root, rel), 'utf8').replace(/^status: .*$/m, 'status: nonsense'));
+    fs.utimesSync(path.join(root, rel), future, future);
+    forgeStat(root, rel, BigInt(Date.now()) * 1_000_000n);
+    expect(JSON.stringify(await lint({ cwd: root, now: NOW }))).toContain('status must be one of');
+  });
+
+  it('ignores a corrupt, truncated or foreign cache without an error, and writes a sound one', async () => {
+    const root = await seededRepo(40, 8);
+    const before = indexBytes(root);
+    const expected = await coldOutputs(root);
+    setIndexBytes(root, before);
+    await outputs(root);
+    setIndexBytes(root, before);
+    const dir = path.join(root, FILE_CACHE_DIR);
+    const shards = fs.readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+    const corruptions: [string, () => void][] = [
+      ['meta is not JSON', () => fs.writeFileSync(path.join(dir, 'meta.json'), '{ broken')],
+      ['a shard is cut short', () => fs.writeFileSync(path.join(dir, shards[0]!), fs.readFileSync(path.join(dir, shards[0]!), 'utf8').slice(0, 200))],
+      ['a shard is garbage', () => fs.writeFileSync(path.join(dir, shards[1]!), 'not json\n{"path":1}\n')],
+      ['a shard of another version', () => fs.writeFileSync(path.join(dir, shards[2]!), fs.readFileSync(path.join(dir, shards[2]!), 'utf8').replace(/"key":"[0-9a-f]+"/, '"key":"other"'))],
+      ['meta of another version', () => fs.writeFileSync(path.join(dir, 'meta.json'), fs.readFileSync(path.join(dir, 'meta.json'), 'utf8').replace(/"key":"[0-9a-f]+"/, '"key":"other"'))],
+      ['the cache folder is a file', () => {
+        fs.rmSync(dir, { recursive: true });
+        fs.writeFileSync(dir, 'x');
+      }],
+    ];
+    for (const [what, corrupt] of corruptions) {
+      corrupt();
+      expect({ what, ...(await outputs(root)) }).toEqual({ what, ...expected });
+      setIndexBytes(root, before);
+      if (fs.statSync(dir).isFile()) fs.rmSync(dir);
+    }
+    await outputs(root);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')).format).toBe(1);
+    expect((await checkIndex({ cwd: root })).fresh).toBe(true);
+  });
+
+  it('opens no lesson for lessons index and index --check when nothing changed, and only the changed one after an edit', async () => {
+    const root = await seededRepo(30, 9);
+    // Files changed in the last seconds are hashed again by the next run (racily clean): these were written a minute ago.
+    const minuteAgo = new Date(Date.now() - 60_000);
+    for (const rel of [...lessonFiles(root), 'lessons/index.json']) fs.utimesSync(path.join(root, rel), minuteAgo, minuteAgo);
+    await writeIndex({ cwd: root });
+    const opened = vi.spyOn(fs, 'openSync');
+    const readLessons = (): string[] => opened.mock.calls.map(([file]) => String(file)).filter((file) => file.endsWith('.md'));
+    try {
+      expect(await writeIndex({ cwd: root })).toEqual({ path: 'lessons/index.json', lessons: 30, written: false });
+      expect((await checkIndex({ cwd: root })).fresh).toBe(true);
+      expect(readLessons()).toEqual([]);
+      const rel = lessonFiles(root)[3]!;
+      fs.appendFileSync(path.join(root, rel), '\nOne more line.\n');
+      expect((await writeIndex({ cwd: root })).written).toBe(false);
+      expect(readLessons()).toEqual([path.join(root, rel)]);
+      // Changed a moment ago, so hashed again by the next run; the others are not.
+      expect((await writeIndex({ cwd: root })).written).toBe(false);
+      expect(readLessons()).toEqual([path.join(root, rel), path.join(root, rel)]);
+    } finally {
+      opened.mockRestore();
+    }
+  });
+
+  it('keeps the cache in the git-ignored state folder, and neither reads nor writes one linked outside the repository', async () => {
+    const root = tempDir();
+    await generateRepo(root, 5, 2);
+    initGitRepo(root);
+    await lint({ cwd: root, now: NOW });
+    expect(fs.readFileSync(path.join(root, '.lessons/.gitignore'), 'utf8')).toBe('*\n');
+    expect(git(root, 'status', '--porcelain', '--untracked-files=all')).not.toContain('.lessons');
+
+    const linked = await seededRepo(5, 2);
+    const elsewhere = tempDir();
+    fs.rmSync(path.join(linked, '.lessons'), { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(linked, '.lessons'));
+    const expected = JSON.stringify(await lint({ cwd: root, now: NOW }));
+    expect(JSON.stringify(await lint({ cwd: linked, now: NOW }))).toBe(expected);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+});
