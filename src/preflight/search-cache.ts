@@ -6,19 +6,31 @@ import { parseIndexEntries } from '../index/read.js';
 import { openRegularFile, readRegularFile, writeInRepo } from '../io/fs.js';
 import { INDEX_FILE, lessonDirs } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
+import type { FileStamp, IndexLine } from './search-delta.js';
 import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
 
 /**
- * Where preflight's search index comes from. The fast path opens the cache file under
- * .lessons/ when the stat of lessons/index.json (size, mtime, inode) is the one it was
- * built from, and reads it piece by piece; it never parses index.json. Otherwise the cache
- * is rebuilt from index.json, keyed by its sha256, together with the lessons' full text (read
- * from the files then, so queries never read them) and the thesaurus. When index.json is
- * missing, unreadable or older than the lesson folders, the lessons are scanned instead, with
- * a warning.
+ * Where preflight's search index comes from. The fast path opens the cache files under
+ * .lessons/cache/ (a base segment and, when lessons changed since it was built, a delta
+ * segment) when the stat of lessons/index.json (size, mtime, inode) is the one they describe,
+ * and reads them piece by piece; it never parses index.json. Otherwise the cache is brought
+ * up to date under a lock: the lessons whose index line or file changed go into a new delta
+ * (search-delta.ts), or, past a share of the corpus, everything is rebuilt from index.json,
+ * together with the lessons' full text (read from the files then, so queries never read them)
+ * and the thesaurus. When index.json is missing, unreadable or older than the lesson folders,
+ * the lessons are scanned instead, with a warning.
+ *
+ * A caller that must not wait (an agent hook) asks for `update: 'background'`: a stale cache
+ * answers as it is and a detached process brings it up to date.
  */
 
 export const CACHE_FILE = '.lessons/cache/search.bin';
+export const DELTA_FILE = '.lessons/cache/search-delta.bin';
+export const SEARCH_LOCK = 'search-cache';
+/** An index this small is brought up to date inline even for a hook: it takes a few milliseconds. */
+export const INLINE_UPDATE_BYTES = 2 * 1024 * 1024;
+/** How long an update waits for another process updating the cache. */
+const LOCK_WAIT_MS = 120_000;
 
 export interface OpenedSearch {
   index: SearchIndex;
@@ -26,8 +38,19 @@ export interface OpenedSearch {
   digest: string;
   /** One line for stderr when the index was missing or stale. */
   warning: string | undefined;
-  /** Releases the cache file; the index must not be read after. */
+  /** Releases the cache files; the index must not be read after. */
   close: () => void;
+}
+
+export interface SearchOptions {
+  /**
+   * How a stale cache is brought up to date: before answering (the default), or, for a caller
+   * that must answer within its time limit, in a detached process while the answer comes from
+   * the cache as it was (or from no lessons at all when there is none yet).
+   */
+  update?: 'inline' | 'background';
+  /** The background updater's command (tests); `node <package>/dist/cli/fast/search-refresh.js <root>` by default. */
+  refreshCommand?: readonly string[];
 }
 
 interface IndexStat {
@@ -86,14 +109,33 @@ function fileSource(file: string): { source: ByteSource; close: () => void } | u
   return { source, close: () => fs.closeSync(fd) };
 }
 
-function sameStat(a: IndexStat | null, b: IndexStat): boolean {
-  return a !== null && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+interface Cached {
+  index: SearchIndex | undefined;
+  close: () => void;
 }
 
-function writeCache(root: string, bytes: Uint8Array): void {
+/** The cache files as they are; an index only when the base is a search index of this version. */
+function openCached(root: string, delta?: Uint8Array): Cached {
+  const base = fileSource(path.join(root, CACHE_FILE));
+  const deltaFile = delta ? undefined : fileSource(path.join(root, DELTA_FILE));
+  const close = (): void => {
+    base?.close();
+    deltaFile?.close();
+  };
+  if (!base) return { index: undefined, close };
+  return { index: SearchIndex.open(base.source, delta ? memorySource(delta) : deltaFile?.source), close };
+}
+
+function isFresh(index: SearchIndex | undefined, stat: IndexStat, root: string): index is SearchIndex {
+  const built = index?.source.stat;
+  if (!index || !built || built.size !== stat.size || built.mtimeMs !== stat.mtimeMs || built.ino !== stat.ino) return false;
+  return lessonFoldersMtime(root) <= Math.max(stat.mtimeMs, index.source.verifiedMtimeMs);
+}
+
+function writeCache(root: string, file: string, bytes: Uint8Array): void {
   try {
     ensureStateDir(root);
-    writeInRepo(root, CACHE_FILE, bytes, { durable: false });
+    writeInRepo(root, file, bytes, { durable: false });
   } catch {
     // A cache that cannot be written (read-only checkout) only costs speed.
   }
@@ -119,21 +161,38 @@ async function scanTree(root: string): Promise<ScannedTree> {
   return indexTree(loadLessons(root).lessons);
 }
 
-/** The body text of each indexed lesson, read from its file (the frontmatter is the index's already); a file that cannot be read adds none. */
-async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<Map<string, string>> {
+function stampOf(file: string): FileStamp | null {
+  try {
+    const stat = fs.statSync(file);
+    return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The body text of each lesson, read from its file (the frontmatter is the index's already),
+ * and the file's stamp, taken before the read so a later write is always seen; a file that
+ * cannot be read adds none.
+ */
+async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<{ bodies: Map<string, string>; stamps: Map<string, FileStamp | null> }> {
   const { narrative } = await import('./search-build.js');
   const bodies = new Map<string, string>();
+  const stamps = new Map<string, FileStamp | null>();
   for (const entry of entries) {
+    if (entry.status === 'retired') continue;
+    const file = path.join(root, entry.path);
+    stamps.set(entry.id, stampOf(file));
     let text: string;
     try {
-      text = readRegularFile(path.join(root, entry.path)).toString('utf8');
+      text = readRegularFile(file).toString('utf8');
     } catch {
       continue;
     }
     const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
     bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
   }
-  return bodies;
+  return { bodies, stamps };
 }
 
 /** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
@@ -160,15 +219,15 @@ async function sha256(data: string | Uint8Array): Promise<string> {
   return (await import('../util/digest.js')).sha256(data);
 }
 
-async function fromEntries(
-  tree: Pick<ScannedTree, 'entries' | 'bodies'>,
-  digest: string,
-  stat: IndexStat | null,
-  verifiedMtimeMs: number,
-): Promise<{ bytes: Uint8Array; index: SearchIndex }> {
+async function lineHash(): Promise<(json: string) => string> {
+  const { createHash } = await import('node:crypto');
+  return (json) => createHash('sha1').update(json).digest('base64');
+}
+
+async function inMemory(entries: readonly IndexEntry[], digest: string, bodies: ReadonlyMap<string, string>): Promise<SearchIndex> {
   const { buildSearchIndex } = await import('./search-build.js');
-  const bytes = buildSearchIndex(tree.entries, { digest, stat, verifiedMtimeMs }, { bodies: tree.bodies, thesaurus: await readThesaurus() });
-  return { bytes, index: SearchIndex.open(memorySource(bytes))! };
+  const bytes = buildSearchIndex(entries, { digest, stat: null, verifiedMtimeMs: 0 }, { bodies, thesaurus: await readThesaurus() });
+  return SearchIndex.open(memorySource(bytes))!;
 }
 
 /**
@@ -178,57 +237,183 @@ async function fromEntries(
 export async function searchFromLessons(lessons: readonly LoadedLesson[]): Promise<{ index: SearchIndex; digest: string }> {
   const tree = await indexTree(lessons);
   const digest = await sha256(tree.text);
-  return { index: (await fromEntries(tree, digest, null, 0)).index, digest };
+  return { index: await inMemory(tree.entries, digest, tree.bodies), digest };
 }
 
 async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {
   const tree = scanned ?? (await scanTree(root));
   const digest = await sha256(tree.text);
   return {
-    index: (await fromEntries(tree, digest, null, 0)).index,
+    index: await inMemory(tree.entries, digest, tree.bodies),
     digest,
     warning: `${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`,
     close: () => undefined,
   };
 }
 
-export async function openSearch(root: string): Promise<OpenedSearch> {
+function opened(cached: Cached & { index: SearchIndex }, warning?: string): OpenedSearch {
+  return { index: cached.index, digest: cached.index.source.digest, warning, close: cached.close };
+}
+
+/** The search index of the repository at `root`, brought up to date as `options.update` says. */
+export async function openSearch(root: string, options: SearchOptions = {}): Promise<OpenedSearch> {
   const stat = statIndex(root);
   if (!stat) return fallback(root, `${INDEX_FILE} is missing`);
-  const cacheFile = fileSource(path.join(root, CACHE_FILE));
-  const cached = cacheFile ? SearchIndex.open(cacheFile.source) : undefined;
-  const valid = cached !== undefined && sameStat(cached.source.stat, stat);
-  const foldersMtime = lessonFoldersMtime(root);
-  const knownFresh = Math.max(stat.mtimeMs, valid ? cached.source.verifiedMtimeMs : 0);
-  if (valid && foldersMtime <= knownFresh) return { index: cached, digest: cached.source.digest, warning: undefined, close: cacheFile!.close };
-  cacheFile?.close();
+  const cached = openCached(root);
+  if (isFresh(cached.index, stat, root)) return opened(cached as Cached & { index: SearchIndex });
+  if (options.update === 'background' && stat.size > INLINE_UPDATE_BYTES) {
+    const started = await startBackgroundUpdate(root, options.refreshCommand);
+    const doing = started ? 'updating it in the background' : 'another process is updating it';
+    if (cached.index) return opened(cached as Cached & { index: SearchIndex }, `the search cache is older than ${INDEX_FILE}: answered from it as it was; ${doing}`);
+    cached.close();
+    const { buildSearchIndex } = await import('./search-build.js');
+    const empty = SearchIndex.open(memorySource(buildSearchIndex([], { digest: '', stat: null, verifiedMtimeMs: 0 })))!;
+    return { index: empty, digest: '', warning: `there is no search cache yet: answered without lessons; ${doing}`, close: () => undefined };
+  }
+  cached.close();
+  return updateSearch(root);
+}
 
-  let text: Buffer;
+/**
+ * Brings the cache up to date and opens it, under the search-cache lock (waiting for another
+ * process doing the same, then using what it wrote). Without a lock (a read-only checkout) it
+ * updates all the same; the cache files are written atomically, a delta names its base, so a
+ * reader never mixes two updates. `locked`: the caller holds the lock already.
+ */
+export async function updateSearch(root: string, options: { locked?: boolean } = {}): Promise<OpenedSearch> {
+  if (options.locked) return update(root);
+  const { withLock } = await import('../io/lock.js');
   try {
-    text = readRegularFile(path.join(root, INDEX_FILE));
+    return await withLock(root, SEARCH_LOCK, () => update(root), { timeoutMs: LOCK_WAIT_MS });
   } catch {
+    // No lock (a read-only .lessons/, a holder past the wait): update without it; an update that fails itself fails again here.
+    return update(root);
+  }
+}
+
+async function update(root: string): Promise<OpenedSearch> {
+  const stat = statIndex(root);
+  if (!stat) return fallback(root, `${INDEX_FILE} is missing`);
+  const cached = openCached(root);
+  if (isFresh(cached.index, stat, root)) return opened(cached as Cached & { index: SearchIndex });
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(path.join(root, INDEX_FILE));
+  } catch {
+    cached.close();
     return fallback(root, `${INDEX_FILE} cannot be read`);
   }
-  const digest = await sha256(text);
+  const digest = await sha256(bytes);
+  const text = bytes.toString('utf8');
   let verifiedMtimeMs = 0;
-  let tree: ScannedTree | undefined;
+  const foldersMtime = lessonFoldersMtime(root);
   if (foldersMtime > stat.mtimeMs) {
     // Folders newer than the index: after a checkout that is often only write order, so compare the content.
-    tree = await scanTree(root);
-    if (tree.text !== text.toString('utf8')) {
+    const tree = await scanTree(root);
+    if (tree.text !== text) {
+      cached.close();
       return fallback(root, `${INDEX_FILE} is older than the lesson files`, tree);
     }
     verifiedMtimeMs = foldersMtime;
   }
-  const entries = parseIndexEntries(text.toString('utf8'));
+  const source = { digest, stat, verifiedMtimeMs };
+  const { indexLines } = await import('./search-delta.js');
+  const lines = indexLines(text);
+  const hash = await lineHash();
+  if (lines && cached.index) {
+    const delta = await deltaUpdate(root, cached.index, lines, source, hash);
+    cached.close();
+    if (delta) {
+      writeCache(root, DELTA_FILE, delta);
+      const reopened = openCached(root, delta);
+      if (reopened.index && reopened.index.hasDelta) return opened(reopened as Cached & { index: SearchIndex });
+      reopened.close();
+    }
+  } else {
+    cached.close();
+  }
+  return fullUpdate(root, text, lines, source, hash);
+}
+
+async function deltaUpdate(
+  root: string,
+  index: SearchIndex,
+  lines: readonly IndexLine[],
+  source: { digest: string; stat: IndexStat; verifiedMtimeMs: number },
+  hash: (json: string) => string,
+): Promise<Uint8Array | undefined> {
+  const [{ buildDelta }, { narrative }, thesaurus] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), readThesaurus()]);
+  return buildDelta({
+    base: index.baseSegment,
+    lines,
+    source,
+    hash,
+    stamp: (file) => stampOf(path.join(root, file)),
+    bodies: (entries) => {
+      const bodies = new Map<string, string>();
+      for (const entry of entries) {
+        try {
+          const text = readRegularFile(path.join(root, entry.path)).toString('utf8');
+          const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+          bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
+        } catch {
+          // A file that cannot be read adds no body text, as in a full build.
+        }
+      }
+      return bodies;
+    },
+    thesaurus: () => thesaurus,
+  });
+}
+
+async function fullUpdate(
+  root: string,
+  text: string,
+  lines: readonly IndexLine[] | undefined,
+  source: { digest: string; stat: IndexStat; verifiedMtimeMs: number },
+  hash: (json: string) => string,
+): Promise<OpenedSearch> {
+  const entries = parseIndexEntries(text);
   if (entries === undefined) return fallback(root, `${INDEX_FILE} is not a valid index`);
-  let built: { bytes: Uint8Array; index: SearchIndex };
+  const [{ buildSegment }, { formatEntryLine }] = await Promise.all([import('./search-build.js'), import('./search-delta.js')]);
+  let bytes: Uint8Array;
   try {
     // The lessons' full text goes into the cache: read the files now, never at query time.
-    built = await fromEntries({ entries, bodies: tree?.bodies ?? (await readBodies(root, entries)) }, digest, stat, verifiedMtimeMs);
+    const { bodies, stamps } = await readBodies(root, entries);
+    const json = lines && lines.length === entries.length ? lines.map((line) => line.json) : entries.map((entry) => JSON.stringify(entry));
+    let doc = 0;
+    const entryLines = entries.map((entry, i) =>
+      formatEntryLine({ id: entry.id, hash: hash(json[i]!), doc: entry.status === 'retired' ? -1 : doc++, path: entry.path, stamp: stamps.get(entry.id) ?? null }),
+    );
+    const id = await sha256(`${source.digest}\n${entryLines.join('\n')}`);
+    bytes = buildSegment({ entries, source, extras: { bodies, thesaurus: await readThesaurus() }, id, entryLines });
   } catch {
     return fallback(root, `${INDEX_FILE} is not a valid index`);
   }
-  writeCache(root, built.bytes);
-  return { index: built.index, digest, warning: undefined, close: () => undefined };
+  writeCache(root, CACHE_FILE, bytes);
+  try {
+    fs.rmSync(path.join(root, DELTA_FILE), { force: true });
+  } catch {
+    // A delta left behind names the old base and is never read with the new one.
+  }
+  return { index: SearchIndex.open(memorySource(bytes))!, digest: source.digest, warning: undefined, close: () => undefined };
+}
+
+/**
+ * Starts `lessons`' cache updater detached from this process (it takes the search-cache lock,
+ * so at most one runs); false when one is running already.
+ */
+async function startBackgroundUpdate(root: string, command?: readonly string[]): Promise<boolean> {
+  const { LOCKS_DIR } = await import('../io/lock.js');
+  if (fs.existsSync(path.join(root, LOCKS_DIR, `${SEARCH_LOCK}.lock`))) return false;
+  const [{ spawn }, { packageFile }] = await Promise.all([import('node:child_process'), import('../package-root.js')]);
+  const [program, ...args] = command ?? [process.execPath, packageFile('dist/cli/fast/search-refresh.js')];
+  try {
+    const child = spawn(program!, [...args, root], { detached: true, stdio: 'ignore', cwd: root });
+    child.on('error', () => undefined);
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
 }

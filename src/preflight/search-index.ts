@@ -1,28 +1,21 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
+import { readVarint, Segment, type ByteSource, type CorpusStats } from './search-segment.js';
+
+export { align4, linesFrom, memorySource, type ByteSource } from './search-segment.js';
 
 /**
- * The search index preflight queries, as one byte layout that lives in memory (built from
- * the index) or in a cache file under .lessons/ (read piece by piece, so a query touches
- * only the dictionary, the postings of its terms and the records of the lessons it shows).
+ * The search index preflight queries: a base segment, and a delta segment of the lessons
+ * changed since the base was built (search-segment.ts has the layout). A query touches only
+ * the dictionary, the postings of its terms and the records of the lessons it shows.
  *
  * Text relevance is BM25+ (k1 1.2, b 0.7, delta 0.5, the parameters MiniSearch uses) summed
- * over boosted fields. It does not depend on the query, so every (term, lesson) pair stores
- * its finished score; a query only adds up the postings of its terms.
+ * over boosted fields. With a base alone every (term, lesson) pair has its finished score
+ * stored; with a delta, the corpus statistics (lesson count, field lengths, document
+ * frequencies) are those of both together, so scores are computed from the stored term
+ * frequencies and field lengths with the same function (termScore), and equal a full build's.
  *
- * Layout: "LSC1", u32 header length, header JSON, then 4-byte aligned sections:
- *   dict      sorted terms joined by "\n"
- *   termTable u32 pairs per term: byte offset into postings, number of postings
- *   meta      16 bytes per lesson (see META_BYTES)
- *   docTable  u32 per lesson + 1: byte offsets into docs
- *   linkTable u32 per lesson + 1: offsets into links
- *   links     u32 per lineage link: 2 * lesson + 1 for a lesson distilled from this one
- *             (promoted_into), 2 * lesson for one this was distilled from (promoted_from)
- *   postings  per term: u32 lesson numbers, f32 scores, u8 field bits (padded)
- *   docs      one JSON record per lesson (what the output shows)
- *   triggers  JSON [[lesson, tools, paths, commands], ...] for lessons with path or command triggers
- *   phrases   sorted lines `term term...<TAB>lesson<TAB>tool,tool`: keyword phrases of two or
- *             more words, stemmed
- *   related   sorted lines `term<TAB>corpus-term corpus-term...`: thesaurus relatives in the corpus
+ * Lessons are numbered in id order over both segments, as a full build numbers them: base
+ * lesson i is lesson i - (removed base lessons before i) + (delta lessons sorted before it).
  */
 
 /**
@@ -36,13 +29,39 @@ export const FIELD_BOOST: Record<Field, number> = { title: 2, summary: 1, tags: 
 export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4, tagWords: 32, checklist: 8, keywords: 16, body: 64 };
 
 export const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
-export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 2;
 export const META_BYTES = 16;
 /** Byte offsets within a lesson's META_BYTES: u8 codes (index into LEVELS etc.), u16 occurrences and project, i32 day. */
 export const META = { level: 0, status: 1, severity: 2, source: 3, confidence: 4, transferability: 5, occurrences: 6, project: 8, validatedDay: 12 } as const;
 export const NO_DATE = -1;
 export const NO_PROJECT = 0xffff;
+
+const BOOSTS = FIELDS.map((field) => FIELD_BOOST[field]);
+const BITS = FIELDS.map((field) => FIELD_BIT[field]);
+
+/** Inverse document frequency of a term in `df` of `n` lessons. */
+export function idfOf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** Average length of each field over the corpus (at least 1). */
+export function averageLengths(stats: CorpusStats): number[] {
+  return FIELDS.map((_, f) => Math.max(1, stats.lengthSums[f]! / Math.max(1, stats.docCount)));
+}
+
+/**
+ * BM25+ of one term in one lesson, summed over the fields it occurs in: `tf[tfAt + f]` times in
+ * field f of length `length[lengthAt + f]` (FIELDS order).
+ */
+export function termScore(idf: number, tf: ArrayLike<number>, tfAt: number, length: ArrayLike<number>, lengthAt: number, avg: ArrayLike<number>): number {
+  let score = 0;
+  for (let f = 0; f < BOOSTS.length; f++) {
+    const frequency = tf[tfAt + f]!;
+    if (frequency === 0) continue;
+    const norm = frequency + BM25.k * (1 - BM25.b + (BM25.b * length[lengthAt + f]!) / avg[f]!);
+    score += BOOSTS[f]! * idf * (BM25.d + (frequency * (BM25.k + 1)) / norm);
+  }
+  return score;
+}
 
 /** The signals ranking needs for every lesson, kept in a fixed-width table. */
 export interface DocMeta {
@@ -105,98 +124,193 @@ export interface SearchSource {
   verifiedMtimeMs: number;
 }
 
-export interface Header extends SearchSource {
-  version: number;
-  docCount: number;
-  termCount: number;
-  projects: string[];
-  sections: Record<'dict' | 'termTable' | 'meta' | 'docTable' | 'linkTable' | 'links' | 'postings' | 'docs' | 'triggers' | 'phrases' | 'related', [number, number]>;
+/** The first index of sorted `values` not below `value`. */
+function lowerBoundU32(values: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
-export const align4 = (n: number): number => (n + 3) & ~3;
-
-/** Random access to the bytes of a search index: a file read at offsets, or a buffer. */
-export interface ByteSource {
-  size: number;
-  read(offset: number, length: number): Uint8Array;
+/** How a delta renumbers: the base lessons it removes, where its own lessons go. */
+interface Merge {
+  delta: Segment;
+  removed: Uint32Array;
+  insertAt: Uint32Array;
+  /** The number of each delta lesson in the merged order (ascending). */
+  deltaDocs: Uint32Array;
+  stats: CorpusStats;
+  avg: number[];
+  dead: Set<string>;
 }
 
-export function memorySource(bytes: Uint8Array): ByteSource {
-  // A copy keeps typed-array views aligned.
-  return { size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) };
-}
-
-/** A search index opened over its bytes; everything past the header is read on first use. */
+/** A search index opened over its segments; everything past the headers is read on first use. */
 export class SearchIndex {
   readonly docCount: number;
   readonly source: SearchSource;
-  private readonly header: Header;
+  private readonly merge: Merge | undefined;
   private dictCache: string[] | undefined;
-  private termTableCache: Uint32Array | undefined;
   private metaCache: DataView | undefined;
-  private docTableCache: Uint32Array | undefined;
-  private linkCache: { table: Uint32Array; links: Uint32Array } | undefined;
-  private relatedText: string | undefined;
-  private phrasesText: string | undefined;
 
-  private constructor(private readonly bytes: ByteSource, header: Header) {
-    this.header = header;
-    this.docCount = header.docCount;
-    this.source = { digest: header.digest, stat: header.stat, verifiedMtimeMs: header.verifiedMtimeMs };
-  }
-
-  /** Opens the index, or returns undefined when the bytes are not a search index of this version. */
-  static open(bytes: ByteSource): SearchIndex | undefined {
-    const start = bytes.read(0, 8);
-    if (start.length < 8 || new TextDecoder().decode(start.subarray(0, 4)) !== MAGIC) return undefined;
-    const length = new DataView(start.buffer, start.byteOffset).getUint32(4, true);
-    try {
-      const header = JSON.parse(new TextDecoder().decode(bytes.read(8, length))) as Header;
-      const end = Math.max(...Object.values(header.sections).map(([offset, length]) => offset + length));
-      return header.version === SEARCH_FORMAT_VERSION && end <= bytes.size ? new SearchIndex(bytes, header) : undefined;
-    } catch {
-      return undefined;
+  private constructor(private readonly base: Segment, delta: Segment | undefined) {
+    const current = delta ?? base;
+    this.source = { digest: current.header.digest, stat: current.header.stat, verifiedMtimeMs: current.header.verifiedMtimeMs };
+    if (!delta) {
+      this.docCount = base.docCount;
+      return;
     }
+    const removed = delta.u32s('removed');
+    const insertAt = delta.u32s('insertAt');
+    const deltaDocs = new Uint32Array(delta.docCount);
+    for (let j = 0; j < deltaDocs.length; j++) deltaDocs[j] = j + insertAt[j]! - lowerBoundU32(removed, insertAt[j]!);
+    const stats = delta.header.merged!;
+    this.merge = { delta, removed, insertAt, deltaDocs, stats, avg: averageLengths(stats), dead: new Set(delta.lines('dead')) };
+    this.docCount = stats.docCount;
   }
 
-  private section(name: keyof Header['sections']): Uint8Array {
-    const [offset, length] = this.header.sections[name];
-    return this.bytes.read(offset, length);
+  /**
+   * Opens the base, with the delta when it was built on this base; undefined when the base is
+   * not a search index of this version. A delta that does not fit is left out (the index then
+   * describes the base's source, which the caller finds stale).
+   */
+  static open(base: ByteSource, delta?: ByteSource): SearchIndex | undefined {
+    const baseSegment = Segment.open(base);
+    if (!baseSegment || baseSegment.header.kind !== 'base') return undefined;
+    const deltaSegment = delta ? Segment.open(delta) : undefined;
+    const fits = deltaSegment?.header.kind === 'delta' && deltaSegment.header.base === baseSegment.header.id && deltaSegment.header.merged !== null;
+    return new SearchIndex(baseSegment, fits ? deltaSegment : undefined);
+  }
+
+  /** The base segment (what an incremental update compares with). */
+  get baseSegment(): Segment {
+    return this.base;
+  }
+
+  get hasDelta(): boolean {
+    return this.merge !== undefined;
+  }
+
+  /** The number of base lesson `i` (not removed) in the merged order. */
+  private baseDoc(i: number): number {
+    const m = this.merge;
+    if (!m) return i;
+    return i - lowerBoundU32(m.removed, i) + lowerBoundU32(m.insertAt, i + 1);
+  }
+
+  private isRemoved(i: number): boolean {
+    const m = this.merge;
+    if (!m) return false;
+    const at = lowerBoundU32(m.removed, i);
+    return m.removed[at] === i;
+  }
+
+  /** The segment and number within it of merged lesson `doc`. */
+  private locate(doc: number): [Segment, number] {
+    const m = this.merge;
+    if (!m) return [this.base, doc];
+    const j = lowerBoundU32(m.deltaDocs, doc);
+    if (m.deltaDocs[j] === doc) return [m.delta, j];
+    // baseDoc is non-decreasing over every base lesson: the first at or past `doc` that is not removed.
+    let lo = 0;
+    let hi = this.base.docCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.baseDoc(mid) < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    while (this.isRemoved(lo)) lo++;
+    return [this.base, lo];
+  }
+
+  /** The merged number of the lesson with `id`, or -1. */
+  private findId(id: string): number {
+    const m = this.merge;
+    if (m) {
+      const j = m.delta.findId(id);
+      if (j >= 0) return m.deltaDocs[j]!;
+    }
+    const i = this.base.findId(id);
+    return i < 0 || this.isRemoved(i) ? -1 : this.baseDoc(i);
   }
 
   /** The dictionary: every term of every lesson, sorted. */
   get terms(): string[] {
-    if (!this.dictCache) {
-      const text = new TextDecoder().decode(this.section('dict'));
-      this.dictCache = text === '' ? [] : text.split('\n');
+    if (this.dictCache) return this.dictCache;
+    const m = this.merge;
+    if (!m) return (this.dictCache = this.base.terms);
+    const base = this.base.terms;
+    const added = m.delta.terms;
+    const merged: string[] = [];
+    let a = 0;
+    for (const term of base) {
+      while (a < added.length && added[a]! < term) merged.push(added[a++]!);
+      if (a < added.length && added[a] === term) a++;
+      if (!m.dead.has(term)) merged.push(term);
     }
-    return this.dictCache;
+    while (a < added.length) merged.push(added[a++]!);
+    return (this.dictCache = merged);
   }
 
   postings(termIndex: number): Postings {
-    if (!this.termTableCache) this.termTableCache = new Uint32Array(this.section('termTable').buffer);
-    const offset = this.termTableCache[termIndex * 2]!;
-    const count = this.termTableCache[termIndex * 2 + 1]!;
-    const bytes = this.bytes.read(this.header.sections.postings[0] + offset, count * 8 + align4(count));
-    return {
-      docs: new Uint32Array(bytes.buffer, bytes.byteOffset, count),
-      scores: new Float32Array(bytes.buffer, bytes.byteOffset + count * 4, count),
-      fields: new Uint8Array(bytes.buffer, bytes.byteOffset + count * 8, count),
-    };
+    const m = this.merge;
+    if (!m) {
+      const { docs, scores, fields } = this.base.postings(termIndex);
+      return { docs, scores, fields };
+    }
+    const term = this.terms[termIndex]!;
+    const parts: Decoded[] = [];
+    const b = this.base.findTerm(term);
+    if (b >= 0) parts.push(decode(this.base.postings(b), m.removed, m.insertAt));
+    const d = m.delta.findTerm(term);
+    if (d >= 0) parts.push(decode(m.delta.postings(d), undefined, m.deltaDocs));
+    const all = parts.length === 1 ? parts[0]! : mergeDecoded(parts[0]!, parts[1]!);
+    const count = all.docs.length;
+    const idf = idfOf(m.stats.docCount, count);
+    const scores = new Float32Array(count);
+    for (let i = 0; i < count; i++) scores[i] = termScore(idf, all.tf, i * FIELDS.length, all.length, i * FIELDS.length, m.avg);
+    return { docs: all.docs, scores, fields: all.fields };
   }
 
   /** The fixed-width metadata table (META_BYTES per lesson; offsets as in buildSearchIndex). */
   get metaView(): DataView {
-    if (!this.metaCache) {
-      const bytes = this.section('meta');
-      this.metaCache = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (this.metaCache) return this.metaCache;
+    const m = this.merge;
+    if (!m) {
+      const bytes = this.base.meta;
+      return (this.metaCache = new DataView(bytes.buffer, bytes.byteOffset, bytes.length));
     }
-    return this.metaCache;
+    const out = new Uint8Array(this.docCount * META_BYTES);
+    const baseMeta = this.base.meta;
+    const deltaMeta = m.delta.meta;
+    let doc = 0;
+    let j = 0;
+    let r = 0;
+    for (let i = 0; i <= this.base.docCount; i++) {
+      while (j < m.insertAt.length && m.insertAt[j]! <= i) {
+        out.set(deltaMeta.subarray(j * META_BYTES, (j + 1) * META_BYTES), doc++ * META_BYTES);
+        j++;
+      }
+      if (i === this.base.docCount) break;
+      if (m.removed[r] === i) {
+        r++;
+        continue;
+      }
+      out.set(baseMeta.subarray(i * META_BYTES, (i + 1) * META_BYTES), doc++ * META_BYTES);
+    }
+    return (this.metaCache = new DataView(out.buffer));
+  }
+
+  private get projects(): string[] {
+    return (this.merge?.delta ?? this.base).header.projects;
   }
 
   /** The number the meta table uses for a project, or -1 when no lesson has it. */
   projectCode(project: string): number {
-    return this.header.projects.indexOf(project);
+    return this.projects.indexOf(project);
   }
 
   meta(doc: number): DocMeta {
@@ -211,42 +325,50 @@ export class SearchIndex {
       confidence: view.getUint8(at + META.confidence),
       transferability: view.getUint8(at + META.transferability),
       occurrences: view.getUint16(at + META.occurrences, true),
-      project: project === NO_PROJECT ? null : (this.header.projects[project] ?? null),
+      project: project === NO_PROJECT ? null : (this.projects[project] ?? null),
       validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }
 
   record(doc: number): DocRecord {
-    if (!this.docTableCache) this.docTableCache = new Uint32Array(this.section('docTable').buffer);
-    const start = this.docTableCache[doc]!;
-    const end = this.docTableCache[doc + 1]!;
-    return JSON.parse(new TextDecoder().decode(this.bytes.read(this.header.sections.docs[0] + start, end - start))) as DocRecord;
+    const [segment, local] = this.locate(doc);
+    return segment.record(local);
   }
 
   /** Lessons linked to `doc` by promotion: `up` when distilled from it (its pattern or principle). */
   lineage(doc: number): { doc: number; up: boolean }[] {
-    if (!this.linkCache) this.linkCache = { table: new Uint32Array(this.section('linkTable').buffer), links: new Uint32Array(this.section('links').buffer) };
-    const { table, links } = this.linkCache;
+    const [segment, local] = this.locate(doc);
     const result: { doc: number; up: boolean }[] = [];
-    for (let i = table[doc]!; i < table[doc + 1]!; i++) result.push({ doc: links[i]! >>> 1, up: (links[i]! & 1) === 1 });
+    for (const [id, up] of segment.links(local)) {
+      const linked = this.findId(id);
+      if (linked >= 0) result.push({ doc: linked, up });
+    }
     return result;
   }
 
   /** Lessons with path or command triggers (their keyword phrases come from phrases()). */
   triggers(): TriggerRow[] {
-    if (this.header.sections.triggers[1] === 0) return [];
-    const rows = JSON.parse(new TextDecoder().decode(this.section('triggers'))) as [number, string[], string[], string[]][];
-    return rows.map(([doc, tools, paths, commands]) => ({ doc, tools, paths, commands, phrases: [] }));
+    const rows: TriggerRow[] = [];
+    for (const [doc, tools, paths, commands] of this.base.triggers()) {
+      if (!this.isRemoved(doc)) rows.push({ doc: this.baseDoc(doc), tools, paths, commands, phrases: [] });
+    }
+    const m = this.merge;
+    if (!m) return rows;
+    for (const [doc, tools, paths, commands] of m.delta.triggers()) rows.push({ doc: m.deltaDocs[doc]!, tools, paths, commands, phrases: [] });
+    return rows.sort((a, b) => a.doc - b.doc);
   }
 
   /** Keyword phrases that begin with one of `terms`. */
   phrases(terms: Iterable<string>): PhraseRow[] {
-    this.phrasesText ??= new TextDecoder().decode(this.section('phrases'));
     const rows: PhraseRow[] = [];
+    const m = this.merge;
     for (const term of new Set(terms)) {
-      for (const line of linesFrom(this.phrasesText, `${term} `)) {
-        const [phrase, doc, tools] = line.split('\t');
-        rows.push({ doc: Number(doc), terms: phrase!.split(' '), tools: tools === '' || tools === undefined ? [] : tools.split(',') });
+      for (const [segment, docOf] of m ? ([[this.base, (i: number) => (this.isRemoved(i) ? -1 : this.baseDoc(i))], [m.delta, (j: number) => m.deltaDocs[j]!]] as const) : ([[this.base, (i: number) => i]] as const)) {
+        for (const line of segment.phraseLines(term)) {
+          const [phrase, local, tools] = line.split('\t');
+          const doc = docOf(Number(local));
+          if (doc >= 0) rows.push({ doc, terms: phrase!.split(' '), tools: tools === '' || tools === undefined ? [] : tools.split(',') });
+        }
       }
     }
     return rows;
@@ -254,30 +376,76 @@ export class SearchIndex {
 
   /** Corpus terms a query term is related to by the thesaurus (none when it is not in it). */
   related(term: string): readonly string[] {
-    this.relatedText ??= new TextDecoder().decode(this.section('related'));
-    const line = linesFrom(this.relatedText, `${term}\t`)[0];
-    return line === undefined ? [] : line.slice(term.length + 1).split(' ');
-  }}
+    const m = this.merge;
+    if (!m) return this.base.related(term);
+    const all = new Set([...this.base.related(term), ...m.delta.related(term)]);
+    return [...all].filter((other) => !m.dead.has(other)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+}
 
-/** The lines of sorted, newline-separated `text` that start with `prefix`, found by binary search. */
-export function linesFrom(text: string, prefix: string): string[] {
-  let lo = 0;
-  let hi = text.length;
-  // The first line whose text is >= prefix.
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const start = text.lastIndexOf('\n', mid - 1) + 1;
-    const end = text.indexOf('\n', start);
-    const lineEnd = end < 0 ? text.length : end;
-    if (text.slice(start, lineEnd) < prefix) lo = lineEnd + 1;
-    else hi = start;
+/** Postings with term frequencies and field lengths unpacked (FIELDS.length per posting), in merged numbers. */
+interface Decoded {
+  docs: Uint32Array;
+  fields: Uint8Array;
+  tf: Uint32Array;
+  length: Uint32Array;
+}
+
+/**
+ * A segment's postings unpacked, renumbered in merged order: a base's (`removed` given) skip
+ * the removed lessons and move past the delta lessons inserted before them (`numbers` is the
+ * delta's insertAt); a delta's take their merged numbers from `numbers`.
+ */
+function decode(postings: { docs: Uint32Array; fields: Uint8Array; raw: Uint8Array }, removed: Uint32Array | undefined, numbers: Uint32Array): Decoded {
+  const count = postings.docs.length;
+  const width = FIELDS.length;
+  const out: Decoded = { docs: new Uint32Array(count), fields: new Uint8Array(count), tf: new Uint32Array(count * width), length: new Uint32Array(count * width) };
+  let at = 0;
+  let kept = 0;
+  let r = 0;
+  let a = 0;
+  for (let i = 0; i < count; i++) {
+    const bits = postings.fields[i]!;
+    const local = postings.docs[i]!;
+    let doc: number;
+    if (removed) {
+      // Postings ascend, so the removed and inserted counts only move forward.
+      while (r < removed.length && removed[r]! < local) r++;
+      while (a < numbers.length && numbers[a]! <= local) a++;
+      doc = removed[r] === local ? -1 : local - r + a;
+    } else {
+      doc = numbers[local]!;
+    }
+    for (let f = 0; f < width; f++) {
+      if ((bits & BITS[f]!) === 0) continue;
+      const [tf, next] = readVarint(postings.raw, at);
+      const [length, after] = readVarint(postings.raw, next);
+      at = after;
+      if (doc < 0) continue;
+      out.tf[kept * width + f] = tf;
+      out.length[kept * width + f] = length;
+    }
+    if (doc < 0) continue;
+    out.docs[kept] = doc;
+    out.fields[kept] = bits;
+    kept++;
   }
-  const lines: string[] = [];
-  while (lo < text.length && text.startsWith(prefix, lo)) {
-    const end = text.indexOf('\n', lo);
-    const lineEnd = end < 0 ? text.length : end;
-    lines.push(text.slice(lo, lineEnd));
-    lo = lineEnd + 1;
+  return { docs: out.docs.subarray(0, kept), fields: out.fields.subarray(0, kept), tf: out.tf.subarray(0, kept * width), length: out.length.subarray(0, kept * width) };
+}
+
+function mergeDecoded(a: Decoded, b: Decoded): Decoded {
+  const width = FIELDS.length;
+  const count = a.docs.length + b.docs.length;
+  const out: Decoded = { docs: new Uint32Array(count), fields: new Uint8Array(count), tf: new Uint32Array(count * width), length: new Uint32Array(count * width) };
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < count; k++) {
+    const fromA = j >= b.docs.length || (i < a.docs.length && a.docs[i]! < b.docs[j]!);
+    const [src, at] = fromA ? [a, i++] : [b, j++];
+    out.docs[k] = src.docs[at]!;
+    out.fields[k] = src.fields[at]!;
+    out.tf.set(src.tf.subarray(at * width, at * width + width), k * width);
+    out.length.set(src.length.subarray(at * width, at * width + width), k * width);
   }
-  return lines;
+  return out;
 }
