@@ -11,7 +11,7 @@ import { buildQuery, isHookMode, triggerPath, type PreflightInput } from './quer
 import { rankLessons } from './rank.js';
 import { makeReceipt } from './receipt.js';
 import type { RerankOutcome } from './rerank.js';
-import { openSearch } from './search-cache.js';
+import { openSearch, type SearchOptions } from './search-cache.js';
 import type { DocRecord, SearchIndex } from './search-index.js';
 import { selectLessons } from './select.js';
 import { VOCABULARY } from './vocabulary.js';
@@ -81,8 +81,15 @@ export interface RepositorySelection {
  * The preflight selection for `input` in the repository at `root`, through the cached search
  * index, without printing or writing a receipt: what review, hooks and other callers use.
  */
-async function selectInRepository(root: string, input: PreflightInput, policy: Policy, now: Date, limit?: number): Promise<RepositorySelection> {
-  const opened = await openSearch(root);
+async function selectInRepository(
+  root: string,
+  input: PreflightInput,
+  policy: Policy,
+  now: Date,
+  limit?: number,
+  search?: SearchOptions,
+): Promise<RepositorySelection> {
+  const opened = await openSearch(root, search);
   try {
     return { ...selectFromIndex(opened.index, input, policy, now, limit), digest: opened.digest, warning: opened.warning };
   } finally {
@@ -102,6 +109,8 @@ export interface SelectionRequest {
   now?: Date | undefined;
   /** Where a caller collects what is broken (an index that had to be scanned around). */
   problems?: string[] | undefined;
+  /** `background` for a caller that must answer at once (an agent hook): a stale search cache is updated by a detached process. */
+  update?: SearchOptions['update'];
 }
 
 /**
@@ -113,7 +122,7 @@ export interface SelectionRequest {
 export async function selectForRequest(root: string, request: SelectionRequest): Promise<SelectedLesson[]> {
   const policy = request.policy ?? resolvePolicy(readPolicyFile(root).data);
   const input = { task: request.task, paths: [...(request.paths ?? [])], tool: request.tool ?? null, command: request.command ?? null, project: null };
-  const { selected, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit);
+  const { selected, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit, { update: request.update ?? 'inline' });
   if (warning) request.problems?.push(`lessons: ${warning}`);
   return selected;
 }

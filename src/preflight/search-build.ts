@@ -35,6 +35,8 @@ export interface SearchExtras {
   bodies?: ReadonlyMap<string, string>;
   /** Per word: related words (data/thesaurus). */
   thesaurus?: ReadonlyMap<string, readonly string[]>;
+  /** The thesaurus as stemThesaurus gives it, when the caller has it already (a delta takes its base's). */
+  stemmedThesaurus?: string;
 }
 
 /** What a delta segment says about its base (see search-segment.ts). */
@@ -63,10 +65,11 @@ export interface SegmentInput {
 }
 
 /**
- * The thesaurus restricted to this corpus: for each stemmed word, the corpus terms it is
- * related to. Built once with the cache, so a query never loads the thesaurus.
+ * The thesaurus in stemmed terms: per stemmed word, the stems of its related words (itself
+ * left out), as sorted lines `term<TAB>term term...`. A base segment keeps it, so a delta
+ * restricts it to its own terms without stemming the thesaurus again.
  */
-function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, dictionary: ReadonlySet<string>): string {
+export function stemThesaurus(thesaurus: ReadonlyMap<string, readonly string[]>): string {
   const stems = new Map<string, string>();
   const stemOf = (word: string): string => {
     let result = stems.get(word);
@@ -78,7 +81,7 @@ function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, diction
     const from = stemOf(word);
     for (const other of others) {
       const to = stemOf(other);
-      if (to === from || !dictionary.has(to)) continue;
+      if (to === from) continue;
       let set = related.get(from);
       if (!set) related.set(from, (set = new Set()));
       set.add(to);
@@ -88,6 +91,20 @@ function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, diction
     .sort(compareStrings)
     .map((term) => `${term}\t${[...related.get(term)!].sort(compareStrings).join(' ')}`)
     .join('\n');
+}
+
+/**
+ * The stemmed thesaurus restricted to this corpus: for each stemmed word, the corpus terms it
+ * is related to. Built with the cache, so a query never loads the thesaurus.
+ */
+export function relatedTerms(stemmed: string, dictionary: ReadonlySet<string>): string {
+  const lines: string[] = [];
+  for (const line of stemmed === '' ? [] : stemmed.split('\n')) {
+    const tab = line.indexOf('\t');
+    const kept = line.slice(tab + 1).split(' ').filter((term) => dictionary.has(term));
+    if (kept.length > 0) lines.push(`${line.slice(0, tab)}\t${kept.join(' ')}`);
+  }
+  return lines.join('\n');
 }
 
 /** Per lesson, the terms of each field (FIELDS order), as a query would meet them. */
@@ -267,7 +284,8 @@ export function buildSegment(input: SegmentInput): Uint8Array {
   const phraseLines = docs
     .flatMap((entry, doc) => keywordPhrases(entry).map((terms) => `${terms.join(' ')}\t${doc}\t${entry.triggers.tools.join(',')}`))
     .sort(compareStrings);
-  const related = extras.thesaurus ? relatedTerms(extras.thesaurus, new Set(statistics.terms)) : '';
+  const stemmed = extras.stemmedThesaurus ?? (extras.thesaurus ? stemThesaurus(extras.thesaurus) : '');
+  const related = relatedTerms(stemmed, new Set(statistics.terms));
   const text = (value: string): Uint8Array[] => [encoder.encode(value)];
   const content: Record<SectionName, readonly Uint8Array[]> = {
     dict: text(statistics.terms.join('\n')),
@@ -290,6 +308,7 @@ export function buildSegment(input: SegmentInput): Uint8Array {
     removed: [u32Bytes(delta?.removed ?? [])],
     insertAt: [u32Bytes(delta?.insertAt ?? [])],
     dead: text((delta?.dead ?? []).join('\n')),
+    thesaurus: text(delta ? '' : stemmed),
   };
   const header: SegmentHeader = {
     version: SEARCH_FORMAT_VERSION,

@@ -262,13 +262,13 @@ export async function openSearch(root: string, options: SearchOptions = {}): Pro
   const cached = openCached(root);
   if (isFresh(cached.index, stat, root)) return opened(cached as Cached & { index: SearchIndex });
   if (options.update === 'background' && stat.size > INLINE_UPDATE_BYTES) {
-    const started = await startBackgroundUpdate(root, options.refreshCommand);
-    const doing = started ? 'updating it in the background' : 'another process is updating it';
-    if (cached.index) return opened(cached as Cached & { index: SearchIndex }, `the search cache is older than ${INDEX_FILE}: answered from it as it was; ${doing}`);
+    await startBackgroundUpdate(root, options.refreshCommand);
+    // Answering from the cache as it was is the point; nothing to act on, so nothing to say.
+    if (cached.index) return opened(cached as Cached & { index: SearchIndex });
     cached.close();
     const { buildSearchIndex } = await import('./search-build.js');
     const empty = SearchIndex.open(memorySource(buildSearchIndex([], { digest: '', stat: null, verifiedMtimeMs: 0 })))!;
-    return { index: empty, digest: '', warning: `there is no search cache yet: answered without lessons; ${doing}`, close: () => undefined };
+    return { index: empty, digest: '', warning: 'the search cache is being built in the background: this answer has no lessons', close: () => undefined };
   }
   cached.close();
   return updateSearch(root);
@@ -342,7 +342,7 @@ async function deltaUpdate(
   source: { digest: string; stat: IndexStat; verifiedMtimeMs: number },
   hash: (json: string) => string,
 ): Promise<Uint8Array | undefined> {
-  const [{ buildDelta }, { narrative }, thesaurus] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), readThesaurus()]);
+  const [{ buildDelta }, { narrative }] = await Promise.all([import('./search-delta.js'), import('./search-build.js')]);
   return buildDelta({
     base: index.baseSegment,
     lines,
@@ -362,7 +362,6 @@ async function deltaUpdate(
       }
       return bodies;
     },
-    thesaurus: () => thesaurus,
   });
 }
 

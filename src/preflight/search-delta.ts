@@ -96,7 +96,6 @@ export interface DeltaPlanInput {
   stamp: (file: string) => FileStamp | null;
   /** The body text (without its checklist) of changed lessons. */
   bodies: (entries: readonly IndexEntry[]) => Map<string, string>;
-  thesaurus: () => ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -157,7 +156,7 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
   const projects = [...base.header.projects];
   const added = new Set(changed.map((entry) => entry.project).filter((project): project is string => project !== null && !projects.includes(project)));
   projects.push(...[...added].sort(compareStrings));
-  const extras: SearchExtras = { bodies, thesaurus: input.thesaurus() };
+  const extras: SearchExtras = { bodies, stemmedThesaurus: base.text('thesaurus') };
   return buildSegment({
     entries: changed,
     source: input.source,

@@ -32,6 +32,7 @@ import type { DocRecord, SearchSource } from './search-index.js';
  *   removed    u32 base lesson numbers that are gone or changed (delta only)
  *   insertAt   u32 per lesson: how many base lessons sort before it (delta only)
  *   dead       sorted base terms no lesson has any more (delta only)
+ *   thesaurus  sorted lines `term<TAB>term term...`: the whole thesaurus, stemmed (base only)
  */
 
 export const MAGIC = 'LSC1';
@@ -58,6 +59,7 @@ export const SECTIONS = [
   'removed',
   'insertAt',
   'dead',
+  'thesaurus',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeIndex } from '../../src/index/command.js';
 import { resolvePolicy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
-import { CACHE_FILE, DELTA_FILE, openSearch } from '../../src/preflight/search-cache.js';
+import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch } from '../../src/preflight/search-cache.js';
 import type { SearchIndex } from '../../src/preflight/search-index.js';
 import { generateRepo } from '../bench/synthetic.js';
 import { NOW, taskInput } from '../helpers/preflight.js';
@@ -176,5 +176,66 @@ describe('search cache updated lesson by lesson', () => {
       // The damaged delta was replaced by a sound one.
       expect(fs.readFileSync(path.join(root, DELTA_FILE)).equals(delta)).toBe(true);
     }
+  });
+});
+
+describe('a caller that must not wait (an agent hook) with a stale search cache', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-stale-'));
+    // Past INLINE_UPDATE_BYTES of index, so a stale cache is not updated inline.
+    await generateRepo(root, 2600, 5);
+    expect(fs.statSync(path.join(root, 'lessons/index.json')).size).toBeGreaterThan(INLINE_UPDATE_BYTES);
+    (await openSearch(root)).close();
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  const NO_OP = [process.execPath, '-e', '0'];
+  const ZEPHYR = taskInput('zephyrine quasar ledger outage');
+  const selectedIds = (index: SearchIndex, input = ZEPHYR): string[] => selectFromIndex(index, input, resolvePolicy({}), NOW).selected.map((lesson) => lesson.id);
+
+  it('answers from the cache as it was, writes nothing itself, and a detached process brings the cache up to date', { timeout: 120_000 }, async () => {
+    const file = lessonFiles(root).find((name) => name.includes('/cases/'))!;
+    const id = /^id: (.*)$/m.exec(fs.readFileSync(file, 'utf8'))![1]!;
+    writeAtomic(file, fs.readFileSync(file, 'utf8').replace(/^title: "(.*)"$/m, 'title: "Zephyrine quasar ledger outage"'));
+    await writeIndex({ cwd: root });
+    const base = fs.statSync(path.join(root, CACHE_FILE)).mtimeMs;
+
+    const stale = await openSearch(root, { update: 'background', refreshCommand: NO_OP });
+    try {
+      expect(stale.warning).toBeUndefined();
+      expect(selectedIds(stale.index)).not.toContain(id);
+    } finally {
+      stale.close();
+    }
+    expect(fs.statSync(path.join(root, CACHE_FILE)).mtimeMs).toBe(base);
+    expect(fs.existsSync(path.join(root, DELTA_FILE))).toBe(false);
+
+    // The real updater: dist/cli/fast/search-refresh.js, detached.
+    (await openSearch(root, { update: 'background' })).close();
+    const deadline = Date.now() + 60_000;
+    let fresh: string[] = [];
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (!fs.existsSync(path.join(root, DELTA_FILE)) || fs.existsSync(path.join(root, '.lessons/locks/search-cache.lock'))) continue;
+      const opened = await openSearch(root, { update: 'background', refreshCommand: NO_OP });
+      try {
+        fresh = selectedIds(opened.index);
+        if (fresh.includes(id)) expect(opened.index.hasDelta).toBe(true);
+      } finally {
+        opened.close();
+      }
+      if (fresh.includes(id)) break;
+    }
+    expect(fresh).toContain(id);
+    expect(fs.statSync(path.join(root, CACHE_FILE)).mtimeMs).toBe(base);
+  });
+
+  it('with no cache at all, answers without lessons at once and says so', async () => {
+    fs.rmSync(path.join(root, '.lessons/cache'), { recursive: true, force: true });
+    const opened = await openSearch(root, { update: 'background', refreshCommand: NO_OP });
+    expect(opened.index.docCount).toBe(0);
+    expect(opened.warning).toBe('the search cache is being built in the background: this answer has no lessons');
+    expect(fs.existsSync(path.join(root, CACHE_FILE))).toBe(false);
   });
 });
