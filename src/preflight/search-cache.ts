@@ -291,6 +291,17 @@ export async function updateSearch(root: string, options: { locked?: boolean } =
   }
 }
 
+/**
+ * After `lessons index` wrote the index: updates the search cache of the repository holding
+ * `cwd` when it has one (a repository where nobody runs preflight, CI say, never builds one).
+ */
+export async function updateExistingSearch(cwd: string): Promise<void> {
+  const { findRepoRoot } = await import('../io/repo.js');
+  const root = findRepoRoot(cwd);
+  if (!fs.existsSync(path.join(root, CACHE_FILE))) return;
+  (await updateSearch(root)).close();
+}
+
 async function update(root: string): Promise<OpenedSearch> {
   const stat = statIndex(root);
   if (!stat) return fallback(root, `${INDEX_FILE} is missing`);
