@@ -142,13 +142,14 @@ export interface TermStatistics {
  * dictionary, each term's postings (document frequency is their count) and term frequencies,
  * and field lengths. Lessons arrive in order, so each postings list is sorted.
  */
-export function termStatistics(fieldTerms: readonly string[][][]): TermStatistics {
+export function termStatistics(count: number, fieldTerms: (doc: number) => string[][]): TermStatistics {
   const width = FIELDS.length;
   const postings = new Map<string, TermPostings>();
-  const lengths = new Uint32Array(fieldTerms.length * width);
+  const lengths = new Uint32Array(count * width);
   const lengthSums = FIELDS.map(() => 0);
-  fieldTerms.forEach((fields, doc) => {
-    fields.forEach((terms, f) => {
+  // One lesson's terms at a time: at 100,000 lessons holding them all costs hundreds of megabytes.
+  for (let doc = 0; doc < count; doc++) {
+    fieldTerms(doc).forEach((terms, f) => {
       lengths[doc * width + f] = terms.length;
       lengthSums[f]! += terms.length;
       for (const term of terms) {
@@ -161,8 +162,8 @@ export function termStatistics(fieldTerms: readonly string[][][]): TermStatistic
         list.tf[list.tf.length - width + f]!++;
       }
     });
-  });
-  return { terms: [...postings.keys()].sort(compareStrings), postings, lengths, stats: { docCount: fieldTerms.length, lengthSums } };
+  }
+  return { terms: [...postings.keys()].sort(compareStrings), postings, lengths, stats: { docCount: count, lengthSums } };
 }
 
 function clampByte(value: number): number {
@@ -258,7 +259,7 @@ export function buildSegment(input: SegmentInput): Uint8Array {
   const { extras = {}, delta } = input;
   const docs = input.entries.filter((entry) => entry.status !== 'retired');
   const n = docs.length;
-  const statistics = input.statistics ?? termStatistics(docs.map((entry) => fieldTermsOf(entry, extras.bodies?.get(entry.id) ?? '')));
+  const statistics = input.statistics ?? termStatistics(n, (doc) => fieldTermsOf(docs[doc]!, extras.bodies?.get(docs[doc]!.id) ?? ''));
   const { termTable, chunks: postingChunks } = writePostings(statistics);
   const projects = delta?.projects ?? [...new Set(docs.map((entry) => entry.project).filter((p): p is string => p !== null))].sort(compareStrings);
 

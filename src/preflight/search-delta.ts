@@ -131,7 +131,7 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
   removed.sort((a, b) => a - b);
 
   const bodies = input.bodies(changed);
-  const statistics = termStatistics(changed.map((entry) => fieldTermsOf(entry, bodies.get(entry.id) ?? '')));
+  const statistics = termStatistics(changed.length, (doc) => fieldTermsOf(changed[doc]!, bodies.get(changed[doc]!.id) ?? ''));
   // Base lessons are the built entries with a number, in order: count those sorting before each delta lesson.
   const baseIds = previous.filter((line) => line.doc >= 0);
   const insertAt = new Uint32Array(changed.length);

@@ -258,7 +258,7 @@ export class SearchIndex {
   postings(termIndex: number): Postings {
     const m = this.merge;
     if (!m) {
-      const { docs, scores, fields } = this.base.postings(termIndex);
+      const { docs, scores, fields } = this.base.postings(termIndex, false);
       return { docs, scores, fields };
     }
     const term = this.terms[termIndex]!;

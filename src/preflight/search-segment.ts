@@ -195,13 +195,14 @@ export class Segment {
     return this.terms[at] === term ? at : -1;
   }
 
-  postings(termIndex: number): RawPostings {
+  /** A term's postings; `raw` (the frequencies and lengths) is read only when asked for, and empty otherwise. */
+  postings(termIndex: number, withRaw = true): RawPostings {
     this.termTableCache ??= this.table('termTable');
     const offset = this.termTableCache[termIndex * 2]!;
     const count = this.termTableCache[termIndex * 2 + 1]!;
-    const end = termIndex + 1 < this.header.termCount ? this.termTableCache[termIndex * 2 + 2]! : this.header.sections.postings[1];
-    const bytes = this.bytes.read(this.header.sections.postings[0] + offset, end - offset);
     const fixed = count * 8 + align4(count);
+    const end = !withRaw ? offset + fixed : termIndex + 1 < this.header.termCount ? this.termTableCache[termIndex * 2 + 2]! : this.header.sections.postings[1];
+    const bytes = this.bytes.read(this.header.sections.postings[0] + offset, end - offset);
     return {
       docs: new Uint32Array(bytes.buffer, bytes.byteOffset, count),
       scores: new Float32Array(bytes.buffer, bytes.byteOffset + count * 4, count),
