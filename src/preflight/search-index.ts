@@ -1,5 +1,7 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
-import { readVarint, Segment, type ByteSource, type CorpusStats } from './search-segment.js';
+import { averageLengths, META, META_BYTES, NO_PROJECT } from './search-fields.js';
+import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
+import { Segment, type ByteSource } from './search-segment.js';
 
 export { align4, linesFrom, memorySource, type ByteSource } from './search-segment.js';
 
@@ -18,50 +20,7 @@ export { align4, linesFrom, memorySource, type ByteSource } from './search-segme
  * lesson i is lesson i - (removed base lessons before i) + (delta lessons sorted before it).
  */
 
-/**
- * `tags` holds one-word tags; the words of compound tags (`distributed-systems`) only hint, as
- * `tagWords`. `body` is the rest of the lesson's text: Situation, Mistake, Root Cause, Fix and
- * any other section but the checklist.
- */
-export const FIELDS = ['title', 'summary', 'tags', 'tagWords', 'checklist', 'keywords', 'body'] as const;
-export type Field = (typeof FIELDS)[number];
-export const FIELD_BOOST: Record<Field, number> = { title: 2, summary: 1, tags: 1.5, tagWords: 1, checklist: 0.8, keywords: 1.5, body: 0.6 };
-export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4, tagWords: 32, checklist: 8, keywords: 16, body: 64 };
-
-export const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
-export const META_BYTES = 16;
-/** Byte offsets within a lesson's META_BYTES: u8 codes (index into LEVELS etc.), u16 occurrences and project, i32 day. */
-export const META = { level: 0, status: 1, severity: 2, source: 3, confidence: 4, transferability: 5, occurrences: 6, project: 8, validatedDay: 12 } as const;
-export const NO_DATE = -1;
-export const NO_PROJECT = 0xffff;
-
-const BOOSTS = FIELDS.map((field) => FIELD_BOOST[field]);
-const BITS = FIELDS.map((field) => FIELD_BIT[field]);
-
-/** Inverse document frequency of a term in `df` of `n` lessons. */
-export function idfOf(n: number, df: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-
-/** Average length of each field over the corpus (at least 1). */
-export function averageLengths(stats: CorpusStats): number[] {
-  return FIELDS.map((_, f) => Math.max(1, stats.lengthSums[f]! / Math.max(1, stats.docCount)));
-}
-
-/**
- * BM25+ of one term in one lesson, summed over the fields it occurs in: `tf[tfAt + f]` times in
- * field f of length `length[lengthAt + f]` (FIELDS order).
- */
-export function termScore(idf: number, tf: ArrayLike<number>, tfAt: number, length: ArrayLike<number>, lengthAt: number, avg: ArrayLike<number>): number {
-  let score = 0;
-  for (let f = 0; f < BOOSTS.length; f++) {
-    const frequency = tf[tfAt + f]!;
-    if (frequency === 0) continue;
-    const norm = frequency + BM25.k * (1 - BM25.b + (BM25.b * length[lengthAt + f]!) / avg[f]!);
-    score += BOOSTS[f]! * idf * (BM25.d + (frequency * (BM25.k + 1)) / norm);
-  }
-  return score;
-}
+export { averageLengths, BM25, FIELD_BIT, FIELD_BOOST, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type Field } from './search-fields.js';
 
 /** The signals ranking needs for every lesson, kept in a fixed-width table. */
 export interface DocMeta {
@@ -136,15 +95,9 @@ function lowerBoundU32(values: Uint32Array, value: number): number {
   return lo;
 }
 
-/** How a delta renumbers: the base lessons it removes, where its own lessons go. */
-interface Merge {
+/** A delta and how it renumbers the base (search-merge.ts). */
+interface Merge extends Renumbering {
   delta: Segment;
-  removed: Uint32Array;
-  insertAt: Uint32Array;
-  /** The number of each delta lesson in the merged order (ascending). */
-  deltaDocs: Uint32Array;
-  stats: CorpusStats;
-  avg: number[];
   dead: Set<string>;
 }
 
@@ -168,7 +121,7 @@ export class SearchIndex {
     const deltaDocs = new Uint32Array(delta.docCount);
     for (let j = 0; j < deltaDocs.length; j++) deltaDocs[j] = j + insertAt[j]! - lowerBoundU32(removed, insertAt[j]!);
     const stats = delta.header.merged!;
-    this.merge = { delta, removed, insertAt, deltaDocs, stats, avg: averageLengths(stats), dead: new Set(delta.lines('dead')) };
+    this.merge = { delta, removed, insertAt, deltaDocs, docCount: stats.docCount, avg: averageLengths(stats), dead: new Set(delta.lines('dead')) };
     this.docCount = stats.docCount;
   }
 
@@ -262,17 +215,9 @@ export class SearchIndex {
       return { docs, scores, fields };
     }
     const term = this.terms[termIndex]!;
-    const parts: Decoded[] = [];
     const b = this.base.findTerm(term);
-    if (b >= 0) parts.push(decode(this.base.postings(b), m.removed, m.insertAt));
     const d = m.delta.findTerm(term);
-    if (d >= 0) parts.push(decode(m.delta.postings(d), undefined, m.deltaDocs));
-    const all = parts.length === 1 ? parts[0]! : mergeDecoded(parts[0]!, parts[1]!);
-    const count = all.docs.length;
-    const idf = idfOf(m.stats.docCount, count);
-    const scores = new Float32Array(count);
-    for (let i = 0; i < count; i++) scores[i] = termScore(idf, all.tf, i * FIELDS.length, all.length, i * FIELDS.length, m.avg);
-    return { docs: all.docs, scores, fields: all.fields };
+    return mergePostings(b >= 0 ? this.base.postings(b) : undefined, d >= 0 ? m.delta.postings(d) : undefined, m);
   }
 
   /** The fixed-width metadata table (META_BYTES per lesson; offsets as in buildSearchIndex). */
@@ -283,24 +228,7 @@ export class SearchIndex {
       const bytes = this.base.meta;
       return (this.metaCache = new DataView(bytes.buffer, bytes.byteOffset, bytes.length));
     }
-    const out = new Uint8Array(this.docCount * META_BYTES);
-    const baseMeta = this.base.meta;
-    const deltaMeta = m.delta.meta;
-    let doc = 0;
-    let j = 0;
-    let r = 0;
-    for (let i = 0; i <= this.base.docCount; i++) {
-      while (j < m.insertAt.length && m.insertAt[j]! <= i) {
-        out.set(deltaMeta.subarray(j * META_BYTES, (j + 1) * META_BYTES), doc++ * META_BYTES);
-        j++;
-      }
-      if (i === this.base.docCount) break;
-      if (m.removed[r] === i) {
-        r++;
-        continue;
-      }
-      out.set(baseMeta.subarray(i * META_BYTES, (i + 1) * META_BYTES), doc++ * META_BYTES);
-    }
+    const out = mergeMeta(this.base.meta, m.delta.meta, m);
     return (this.metaCache = new DataView(out.buffer));
   }
 
@@ -381,71 +309,4 @@ export class SearchIndex {
     const all = new Set([...this.base.related(term), ...m.delta.related(term)]);
     return [...all].filter((other) => !m.dead.has(other)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
-}
-
-/** Postings with term frequencies and field lengths unpacked (FIELDS.length per posting), in merged numbers. */
-interface Decoded {
-  docs: Uint32Array;
-  fields: Uint8Array;
-  tf: Uint32Array;
-  length: Uint32Array;
-}
-
-/**
- * A segment's postings unpacked, renumbered in merged order: a base's (`removed` given) skip
- * the removed lessons and move past the delta lessons inserted before them (`numbers` is the
- * delta's insertAt); a delta's take their merged numbers from `numbers`.
- */
-function decode(postings: { docs: Uint32Array; fields: Uint8Array; raw: Uint8Array }, removed: Uint32Array | undefined, numbers: Uint32Array): Decoded {
-  const count = postings.docs.length;
-  const width = FIELDS.length;
-  const out: Decoded = { docs: new Uint32Array(count), fields: new Uint8Array(count), tf: new Uint32Array(count * width), length: new Uint32Array(count * width) };
-  let at = 0;
-  let kept = 0;
-  let r = 0;
-  let a = 0;
-  for (let i = 0; i < count; i++) {
-    const bits = postings.fields[i]!;
-    const local = postings.docs[i]!;
-    let doc: number;
-    if (removed) {
-      // Postings ascend, so the removed and inserted counts only move forward.
-      while (r < removed.length && removed[r]! < local) r++;
-      while (a < numbers.length && numbers[a]! <= local) a++;
-      doc = removed[r] === local ? -1 : local - r + a;
-    } else {
-      doc = numbers[local]!;
-    }
-    for (let f = 0; f < width; f++) {
-      if ((bits & BITS[f]!) === 0) continue;
-      const [tf, next] = readVarint(postings.raw, at);
-      const [length, after] = readVarint(postings.raw, next);
-      at = after;
-      if (doc < 0) continue;
-      out.tf[kept * width + f] = tf;
-      out.length[kept * width + f] = length;
-    }
-    if (doc < 0) continue;
-    out.docs[kept] = doc;
-    out.fields[kept] = bits;
-    kept++;
-  }
-  return { docs: out.docs.subarray(0, kept), fields: out.fields.subarray(0, kept), tf: out.tf.subarray(0, kept * width), length: out.length.subarray(0, kept * width) };
-}
-
-function mergeDecoded(a: Decoded, b: Decoded): Decoded {
-  const width = FIELDS.length;
-  const count = a.docs.length + b.docs.length;
-  const out: Decoded = { docs: new Uint32Array(count), fields: new Uint8Array(count), tf: new Uint32Array(count * width), length: new Uint32Array(count * width) };
-  let i = 0;
-  let j = 0;
-  for (let k = 0; k < count; k++) {
-    const fromA = j >= b.docs.length || (i < a.docs.length && a.docs[i]! < b.docs[j]!);
-    const [src, at] = fromA ? [a, i++] : [b, j++];
-    out.docs[k] = src.docs[at]!;
-    out.fields[k] = src.fields[at]!;
-    out.tf.set(src.tf.subarray(at * width, at * width + width), k * width);
-    out.length.set(src.length.subarray(at * width, at * width + width), k * width);
-  }
-  return out;
 }
