@@ -176,19 +176,24 @@ function stampOf(file: string): FileStamp | null {
  * cannot be read adds none.
  */
 async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<{ bodies: Map<string, string>; stamps: Map<string, FileStamp | null> }> {
-  const { narrative } = await import('./search-build.js');
+  const [{ narrative }, { stampFor }] = await Promise.all([import('./search-build.js'), import('./search-delta.js')]);
+  const contentHash = await fileHash();
+  const now = Date.now();
   const bodies = new Map<string, string>();
   const stamps = new Map<string, FileStamp | null>();
   for (const entry of entries) {
     if (entry.status === 'retired') continue;
     const file = path.join(root, entry.path);
-    stamps.set(entry.id, stampOf(file));
-    let text: string;
+    const stamp = stampOf(file);
+    let bytes: Buffer;
     try {
-      text = readRegularFile(file).toString('utf8');
+      bytes = readRegularFile(file);
     } catch {
+      stamps.set(entry.id, stamp);
       continue;
     }
+    stamps.set(entry.id, stamp && stampFor(stamp, now, () => contentHash(bytes)));
+    const text = bytes.toString('utf8');
     const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
     bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
   }
@@ -219,9 +224,14 @@ async function sha256(data: string | Uint8Array): Promise<string> {
   return (await import('../util/digest.js')).sha256(data);
 }
 
+async function fileHash(): Promise<(bytes: Uint8Array) => string> {
+  const { hash } = await import('node:crypto');
+  return (bytes) => hash('sha1', bytes, 'base64');
+}
+
 async function lineHash(): Promise<(json: string) => string> {
-  const { createHash } = await import('node:crypto');
-  return (json) => createHash('sha1').update(json).digest('base64');
+  const { hash } = await import('node:crypto');
+  return (json) => hash('sha1', json, 'base64');
 }
 
 async function inMemory(entries: readonly IndexEntry[], digest: string, bodies: ReadonlyMap<string, string>): Promise<SearchIndex> {
@@ -353,13 +363,20 @@ async function deltaUpdate(
   source: { digest: string; stat: IndexStat; verifiedMtimeMs: number },
   hash: (json: string) => string,
 ): Promise<Uint8Array | undefined> {
-  const [{ buildDelta }, { narrative }] = await Promise.all([import('./search-delta.js'), import('./search-build.js')]);
+  const [{ buildDelta }, { narrative }, contentHash] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), fileHash()]);
   return buildDelta({
     base: index.baseSegment,
     lines,
     source,
     hash,
     stamp: (file) => stampOf(path.join(root, file)),
+    contentHash: (file) => {
+      try {
+        return contentHash(readRegularFile(path.join(root, file)));
+      } catch {
+        return null;
+      }
+    },
     bodies: (entries) => {
       const bodies = new Map<string, string>();
       for (const entry of entries) {

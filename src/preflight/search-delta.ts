@@ -18,12 +18,20 @@ export const COMPACT_SHARE = 0.1;
 /** ...and at least this many, so a small corpus is not rebuilt on every edit. */
 export const COMPACT_MIN = 64;
 
-/** What identifies a lesson file's content without reading it. */
+/**
+ * What identifies a lesson file's content without reading it. A file written within
+ * RACY_MS of its stamp (or stamped with a time ahead of the clock) may change again with the
+ * same stamp: `racy` then holds a hash of its content, which an update compares instead.
+ */
 export interface FileStamp {
   size: number;
   mtimeMs: number;
   ino: number;
+  racy?: string;
 }
+
+/** Coarser than any file system's mtime granularity (FAT: 2 s) and small clock skews. */
+export const RACY_MS = 2000;
 
 /** One index entry as a segment was built from it. */
 export interface EntryLine {
@@ -37,19 +45,30 @@ export interface EntryLine {
 }
 
 export function formatEntryLine(line: EntryLine): string {
-  const stamp = line.stamp ? [line.stamp.size, line.stamp.mtimeMs, line.stamp.ino].join('\t') : '\t\t';
+  const stamp = line.stamp ? [line.stamp.size, line.stamp.mtimeMs, line.stamp.ino, line.stamp.racy ?? ''].join('\t') : '\t\t\t';
   return `${line.id}\t${line.hash}\t${line.doc}\t${line.path}\t${stamp}`;
 }
 
 function parseEntryLine(text: string): EntryLine | undefined {
-  const [id, hash, doc, file, size, mtimeMs, ino] = text.split('\t');
-  if (id === undefined || hash === undefined || file === undefined || ino === undefined) return undefined;
-  const stamp = size === '' ? null : { size: Number(size), mtimeMs: Number(mtimeMs), ino: Number(ino) };
+  const [id, hash, doc, file, size, mtimeMs, ino, racy] = text.split('\t');
+  if (id === undefined || hash === undefined || file === undefined || racy === undefined) return undefined;
+  const stamp = size === '' ? null : { size: Number(size), mtimeMs: Number(mtimeMs), ino: Number(ino), ...(racy === '' ? {} : { racy }) };
   return { id, hash, doc: Number(doc), path: file, stamp };
 }
 
 export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null | undefined): boolean {
   return !!a && !!b && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+}
+
+/** Whether a lesson file is as it was built: the same stamp, and, when that stamp was racy, the same content. */
+function unchangedFile(old: EntryLine, input: Pick<DeltaPlanInput, 'stamp' | 'contentHash'>): boolean {
+  if (!sameStamp(old.stamp, input.stamp(old.path))) return false;
+  return old.stamp!.racy === undefined || old.stamp!.racy === input.contentHash(old.path);
+}
+
+/** A stamp taken now of a file with `mtimeMs`, with the content's hash when the stamp is racy. */
+export function stampFor(stamp: Omit<FileStamp, 'racy'>, now: number, content: () => string): FileStamp {
+  return now - stamp.mtimeMs < RACY_MS ? { ...stamp, racy: content() } : stamp;
 }
 
 /** One line of lessons/index.json as `lessons index` writes it: the entry's JSON and its id. */
@@ -94,6 +113,8 @@ export interface DeltaPlanInput {
   hash: (json: string) => string;
   /** The lesson file's stamp now, or null when it cannot be statted. */
   stamp: (file: string) => FileStamp | null;
+  /** The hash of the lesson file's content now (what a racy stamp holds), or null when it cannot be read. */
+  contentHash: (file: string) => string | null;
   /** The body text (without its checklist) of changed lessons. */
   bodies: (entries: readonly IndexEntry[]) => Map<string, string>;
 }
@@ -115,7 +136,7 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
     // Built entries the index no longer has.
     for (; p < previous.length && previous[p]!.id < line.id; p++) if (previous[p]!.doc >= 0) removed.push(previous[p]!.doc);
     const old = previous[p]?.id === line.id ? previous[p++] : undefined;
-    if (old && old.hash === input.hash(line.json) && (old.doc < 0 || sameStamp(old.stamp, input.stamp(old.path)))) continue;
+    if (old && old.hash === input.hash(line.json) && (old.doc < 0 || unchangedFile(old, input))) continue;
     if (old && old.doc >= 0) removed.push(old.doc);
     let entry: IndexEntry;
     try {

@@ -179,6 +179,43 @@ describe('search cache updated lesson by lesson', () => {
   });
 });
 
+describe('a lesson file changed with the same size and mtime (a racy stamp)', () => {
+  it('is compared by content when its stamp was taken within RACY_MS of its mtime', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-racy-'));
+    try {
+      await generateRepo(root, 120, 3);
+      const files = lessonFiles(root).filter((name) => name.includes('/cases/'));
+      const [edited, other] = [files[0]!, files[1]!];
+      const id = /^id: (.*)$/m.exec(fs.readFileSync(edited, 'utf8'))![1]!;
+      const seconds = Date.now() / 1000;
+      fs.utimesSync(edited, seconds, seconds);
+      (await openSearch(root)).close();
+
+      // In place, the same length, the same mtime and inode: only the content tells.
+      const text = fs.readFileSync(edited, 'utf8');
+      const changed = text.replace(/^We now (.{9})/m, 'We now zephyrine');
+      expect(changed.length).toBe(text.length);
+      fs.writeFileSync(edited, changed);
+      fs.utimesSync(edited, seconds, seconds);
+      // Another lesson's change rewrites the index, so the cache is updated.
+      writeAtomic(other, fs.readFileSync(other, 'utf8').replace(/^title: "(.*)"$/m, 'title: "$1 again"'));
+      await writeIndex({ cwd: root });
+      const opened = await openSearch(root);
+      try {
+        expect(opened.index.hasDelta).toBe(true);
+        const term = opened.index.terms.findIndex((word) => word.startsWith('zephyr'));
+        expect(term).toBeGreaterThanOrEqual(0);
+        expect(Array.from(opened.index.postings(term).docs, (doc) => opened.index.record(doc).id)).toEqual([id]);
+        expect(snapshot(opened.index)).toEqual((await fromScratch(root)).snapshot);
+      } finally {
+        opened.close();
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a caller that must not wait (an agent hook) with a stale search cache', () => {
   let root: string;
   beforeAll(async () => {
