@@ -60,6 +60,8 @@ export interface SegmentInput {
   /** A base's `entries` section: the lines an update compares the index with. */
   entryLines?: readonly string[];
   delta?: DeltaInfo;
+  /** The version of lessons writing it (a cache from another version is never read). */
+  tool?: string;
   /** termStatistics of the entries that are not retired, when the caller has it already. */
   statistics?: TermStatistics;
 }
@@ -313,6 +315,7 @@ export function buildSegment(input: SegmentInput): Uint8Array {
   };
   const header: SegmentHeader = {
     version: SEARCH_FORMAT_VERSION,
+    tool: input.tool ?? '',
     kind: delta ? 'delta' : 'base',
     id: delta ? '' : (input.id ?? input.source.digest),
     base: delta?.base ?? null,

@@ -181,6 +181,7 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
   return buildSegment({
     entries: changed,
     source: input.source,
+    tool: base.header.tool,
     extras,
     statistics,
     delta: {

@@ -127,13 +127,13 @@ export class SearchIndex {
 
   /**
    * Opens the base, with the delta when it was built on this base; undefined when the base is
-   * not a search index of this version. A delta that does not fit is left out (the index then
+   * not a search index of this format (and, given `tool`, written by this version of lessons). A delta that does not fit is left out (the index then
    * describes the base's source, which the caller finds stale).
    */
-  static open(base: ByteSource, delta?: ByteSource): SearchIndex | undefined {
-    const baseSegment = Segment.open(base);
+  static open(base: ByteSource, delta?: ByteSource, tool?: string): SearchIndex | undefined {
+    const baseSegment = Segment.open(base, tool);
     if (!baseSegment || baseSegment.header.kind !== 'base') return undefined;
-    const deltaSegment = delta ? Segment.open(delta) : undefined;
+    const deltaSegment = delta ? Segment.open(delta, tool) : undefined;
     const fits = deltaSegment?.header.kind === 'delta' && deltaSegment.header.base === baseSegment.header.id && deltaSegment.header.merged !== null;
     return new SearchIndex(baseSegment, fits ? deltaSegment : undefined);
   }

@@ -71,6 +71,8 @@ export interface CorpusStats {
 
 export interface SegmentHeader extends SearchSource {
   version: number;
+  /** The version of lessons that wrote it: another version may stem or tokenize differently. */
+  tool: string;
   kind: 'base' | 'delta';
   /** A base: what a delta names to say it was built on this one. A delta: its base's id. */
   id: string;
@@ -141,13 +143,13 @@ export class Segment {
   private constructor(private readonly bytes: ByteSource, readonly header: SegmentHeader) {}
 
   /** The segment, or undefined when the bytes are not a segment of this version (or are cut short). */
-  static open(bytes: ByteSource): Segment | undefined {
+  static open(bytes: ByteSource, tool?: string): Segment | undefined {
     const start = bytes.read(0, 8);
     if (start.length < 8 || decoder.decode(start.subarray(0, 4)) !== MAGIC) return undefined;
     const length = new DataView(start.buffer, start.byteOffset).getUint32(4, true);
     try {
       const header = JSON.parse(decoder.decode(bytes.read(8, length))) as SegmentHeader;
-      if (header.version !== SEARCH_FORMAT_VERSION || SECTIONS.some((name) => !Array.isArray(header.sections[name]))) return undefined;
+      if (header.version !== SEARCH_FORMAT_VERSION || (tool !== undefined && header.tool !== tool) || SECTIONS.some((name) => !Array.isArray(header.sections[name]))) return undefined;
       const end = Math.max(...SECTIONS.map((name) => header.sections[name][0] + header.sections[name][1]));
       return end <= bytes.size ? new Segment(bytes, header) : undefined;
     } catch {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeIndex } from '../../src/index/command.js';
+import { packageVersion } from '../../src/package-root.js';
 import { resolvePolicy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
 import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch } from '../../src/preflight/search-cache.js';
@@ -175,6 +176,34 @@ describe('search cache updated lesson by lesson', () => {
       }
       // The damaged delta was replaced by a sound one.
       expect(fs.readFileSync(path.join(root, DELTA_FILE)).equals(delta)).toBe(true);
+    }
+  });
+});
+
+describe('a search cache written by another version of lessons', () => {
+  it('is never read: the next run rebuilds it', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-version-'));
+    try {
+      await generateRepo(root, 60, 9);
+      const first = await openSearch(root);
+      const expected = selections(first.index);
+      first.close();
+      const file = path.join(root, CACHE_FILE);
+      const bytes = fs.readFileSync(file).toString('latin1');
+      const version = /"tool":"([^"]*)"/.exec(bytes)![1]!;
+      expect(version).toBe(packageVersion());
+      // Another version, the same length: the layout would still parse.
+      const other = version.replace(/\d/, (digit) => String((Number(digit) + 1) % 10));
+      fs.writeFileSync(file, Buffer.from(bytes.replace(`"tool":"${version}"`, `"tool":"${other}"`), 'latin1'));
+      const opened = await openSearch(root);
+      try {
+        expect(selections(opened.index)).toBe(expected);
+      } finally {
+        opened.close();
+      }
+      expect(/"tool":"([^"]*)"/.exec(fs.readFileSync(file).toString('latin1'))![1]).toBe(version);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
     }
   });
 });
