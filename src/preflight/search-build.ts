@@ -123,11 +123,24 @@ export function fieldTermsOf(entry: IndexEntry, body: string): string[][] {
   return FIELDS.map((field) => fields[field]);
 }
 
-/** One term's postings: per lesson holding it, its number and the term's frequency in each field. */
+/** One term's postings: per lesson holding it, its number and the term's frequency in each field (typed arrays, grown by doubling: at 100,000 lessons plain arrays cost gigabytes). */
 export interface TermPostings {
-  docs: number[];
+  count: number;
+  docs: Uint32Array;
   /** FIELDS.length frequencies per posting. */
-  tf: number[];
+  tf: Uint32Array;
+}
+
+function addPosting(list: TermPostings, doc: number): void {
+  if (list.count === list.docs.length) {
+    const docs = new Uint32Array(list.docs.length * 2);
+    docs.set(list.docs);
+    const tf = new Uint32Array(list.tf.length * 2);
+    tf.set(list.tf);
+    list.docs = docs;
+    list.tf = tf;
+  }
+  list.docs[list.count++] = doc;
 }
 
 export interface TermStatistics {
@@ -156,12 +169,9 @@ export function termStatistics(count: number, fieldTerms: (doc: number) => strin
       lengthSums[f]! += terms.length;
       for (const term of terms) {
         let list = postings.get(term);
-        if (!list) postings.set(term, (list = { docs: [], tf: [] }));
-        if (list.docs[list.docs.length - 1] !== doc) {
-          list.docs.push(doc);
-          for (let i = 0; i < width; i++) list.tf.push(0);
-        }
-        list.tf[list.tf.length - width + f]!++;
+        if (!list) postings.set(term, (list = { count: 0, docs: new Uint32Array(2), tf: new Uint32Array(2 * width) }));
+        if (list.count === 0 || list.docs[list.count - 1] !== doc) addPosting(list, doc);
+        list.tf[(list.count - 1) * width + f]!++;
       }
     });
   }
@@ -193,7 +203,7 @@ function writePostings(statistics: TermStatistics): { termTable: Uint8Array; chu
   let offset = 0;
   terms.forEach((term, t) => {
     const list = postings.get(term)!;
-    const count = list.docs.length;
+    const count = list.count;
     const idf = idfOf(stats.docCount, count);
     const fixed = new Uint8Array(count * 8 + align4(count));
     const view = new DataView(fixed.buffer);
@@ -268,7 +278,8 @@ export function buildSegment(input: SegmentInput): Uint8Array {
   const encoder = new TextEncoder();
   const forward: number[][] = docs.map(() => []);
   statistics.terms.forEach((term, t) => {
-    for (const doc of statistics.postings.get(term)!.docs) forward[doc]!.push(t);
+    const list = statistics.postings.get(term)!;
+    for (let i = 0; i < list.count; i++) forward[list.docs[i]!]!.push(t);
   });
   const forwardBytes = forward.map((termNumbers) => {
     const out: number[] = [];
