@@ -37,6 +37,7 @@ export interface PreflightResult {
 
 const NO_MATCH = 'No lesson is relevant enough to this task (nothing passed the relevance floor).';
 const NO_TRIGGER = 'No lesson has a trigger matching this tool, path or command.';
+const NO_SOURCES = 'the policy names sources but their lessons are not fetched: searched the local lessons only (run `lessons sources update --locked`)';
 const NO_APPROVED = 'The reviewer found none of the selected lessons applicable to this task.';
 
 /** Ranks and selects; pure apart from the lazy reads behind `index`. */
@@ -48,7 +49,9 @@ export function selectFromIndex(
   limit?: number,
 ): { selected: SelectedLesson[]; records: Map<string, DocRecord> } {
   const query = buildQuery(input, VOCABULARY);
-  const chosen = selectLessons(rankLessons(index, query, policy, now), input, policy, limit);
+  // A source's lesson whose id a local lesson has is the local one's, never selected itself.
+  const ranked = rankLessons(index, query, policy, now);
+  const chosen = selectLessons(index.hasSources ? ranked.filter((lesson) => !index.isShadowed(lesson.doc)) : ranked, input, policy, limit);
   const records = new Map<string, DocRecord>();
   const selected = chosen.map((ranked): SelectedLesson => {
     const record = index.record(ranked.doc);
@@ -90,8 +93,9 @@ async function selectInRepository(
   search?: SearchOptions,
 ): Promise<RepositorySelection> {
   const opened = await openSearch(root, search);
+  const warning = opened.warning ?? (policy.sources.length > 0 && !opened.index.hasSources ? NO_SOURCES : undefined);
   try {
-    return { ...selectFromIndex(opened.index, input, policy, now, limit), digest: opened.digest, warning: opened.warning };
+    return { ...selectFromIndex(opened.index, input, policy, now, limit), digest: opened.digest, warning };
   } finally {
     opened.close();
   }

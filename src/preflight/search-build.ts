@@ -62,6 +62,8 @@ export interface SegmentInput {
   delta?: DeltaInfo;
   /** The version of lessons writing it (a cache from another version is never read). */
   tool?: string;
+  /** `sources`: other repositories' lessons (src/sources/search.ts); a base otherwise (or a delta, given `delta`). */
+  kind?: 'sources';
   /** termStatistics of the entries that are not retired, when the caller has it already. */
   statistics?: TermStatistics;
 }
@@ -327,7 +329,7 @@ export function buildSegment(input: SegmentInput): Uint8Array {
   const header: SegmentHeader = {
     version: SEARCH_FORMAT_VERSION,
     tool: input.tool ?? '',
-    kind: delta ? 'delta' : 'base',
+    kind: delta ? 'delta' : (input.kind ?? 'base'),
     id: delta ? '' : (input.id ?? input.source.digest),
     base: delta?.base ?? null,
     digest: input.source.digest,

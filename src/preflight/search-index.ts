@@ -1,7 +1,7 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
 import { averageLengths, META, META_BYTES, NO_PROJECT } from './search-fields.js';
 import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
-import { Segment, type ByteSource } from './search-segment.js';
+import { Segment, type ByteSource, type CorpusStats } from './search-segment.js';
 
 export { align4, linesFrom, memorySource, type ByteSource } from './search-segment.js';
 
@@ -106,23 +106,39 @@ export class SearchIndex {
   readonly docCount: number;
   readonly source: SearchSource;
   private readonly merge: Merge | undefined;
+  /** Other repositories' lessons (a sources segment), numbered after the local ones. */
+  private readonly sources: Segment | undefined;
+  /** The number of local lessons (base and delta). */
+  private readonly localCount: number;
+  /** Renumbering and corpus statistics when scores are computed at query time (a delta or sources). */
+  private readonly scoring: Renumbering | undefined;
   private dictCache: string[] | undefined;
   private metaCache: DataView | undefined;
+  private projectsCache: string[] | undefined;
 
-  private constructor(private readonly base: Segment, delta: Segment | undefined) {
+  private constructor(private readonly base: Segment, delta: Segment | undefined, sources: Segment | undefined) {
     const current = delta ?? base;
     this.source = { digest: current.header.digest, stat: current.header.stat, verifiedMtimeMs: current.header.verifiedMtimeMs };
-    if (!delta) {
-      this.docCount = base.docCount;
-      return;
+    this.sources = sources;
+    let local: CorpusStats = { docCount: base.docCount, lengthSums: base.header.lengthSums };
+    let renumbering: Renumbering = { removed: new Uint32Array(0), insertAt: new Uint32Array(0), deltaDocs: new Uint32Array(0), docCount: local.docCount, avg: averageLengths(local) };
+    if (delta) {
+      const removed = delta.u32s('removed');
+      const insertAt = delta.u32s('insertAt');
+      const deltaDocs = new Uint32Array(delta.docCount);
+      for (let j = 0; j < deltaDocs.length; j++) deltaDocs[j] = j + insertAt[j]! - lowerBoundU32(removed, insertAt[j]!);
+      local = delta.header.merged!;
+      renumbering = { removed, insertAt, deltaDocs, docCount: local.docCount, avg: averageLengths(local) };
+      this.merge = { ...renumbering, delta, dead: new Set(delta.lines('dead')) };
     }
-    const removed = delta.u32s('removed');
-    const insertAt = delta.u32s('insertAt');
-    const deltaDocs = new Uint32Array(delta.docCount);
-    for (let j = 0; j < deltaDocs.length; j++) deltaDocs[j] = j + insertAt[j]! - lowerBoundU32(removed, insertAt[j]!);
-    const stats = delta.header.merged!;
-    this.merge = { delta, removed, insertAt, deltaDocs, docCount: stats.docCount, avg: averageLengths(stats), dead: new Set(delta.lines('dead')) };
-    this.docCount = stats.docCount;
+    this.localCount = local.docCount;
+    this.docCount = local.docCount + (sources?.docCount ?? 0);
+    if (sources) {
+      // Statistics over the local lessons and the sources' together: one ranking.
+      const all = { docCount: this.docCount, lengthSums: local.lengthSums.map((sum, f) => sum + sources.header.lengthSums[f]!) };
+      renumbering = { ...renumbering, docCount: all.docCount, avg: averageLengths(all) };
+    }
+    this.scoring = delta || sources ? renumbering : undefined;
   }
 
   /**
@@ -130,12 +146,27 @@ export class SearchIndex {
    * not a search index of this format (and, given `tool`, written by this version of lessons). A delta that does not fit is left out (the index then
    * describes the base's source, which the caller finds stale).
    */
-  static open(base: ByteSource, delta?: ByteSource, tool?: string): SearchIndex | undefined {
+  static open(base: ByteSource, delta?: ByteSource, tool?: string, sources?: Segment): SearchIndex | undefined {
     const baseSegment = Segment.open(base, tool);
     if (!baseSegment || baseSegment.header.kind !== 'base') return undefined;
     const deltaSegment = delta ? Segment.open(delta, tool) : undefined;
     const fits = deltaSegment?.header.kind === 'delta' && deltaSegment.header.base === baseSegment.header.id && deltaSegment.header.merged !== null;
-    return new SearchIndex(baseSegment, fits ? deltaSegment : undefined);
+    return new SearchIndex(baseSegment, fits ? deltaSegment : undefined, sources?.header.kind === 'sources' ? sources : undefined);
+  }
+
+  /** Whether other repositories' lessons are searched too. */
+  get hasSources(): boolean {
+    return this.sources !== undefined;
+  }
+
+  /**
+   * Whether `doc` is a source's lesson whose id (without `<source>:`) a local lesson has: the
+   * local one is the lesson, so this one is never selected.
+   */
+  isShadowed(doc: number): boolean {
+    if (!this.sources || doc < this.localCount) return false;
+    const id = this.sources.id(doc - this.localCount);
+    return this.findLocalId(id.slice(id.indexOf(':') + 1)) >= 0;
   }
 
   /** The base segment (what an incremental update compares with). */
@@ -163,6 +194,7 @@ export class SearchIndex {
 
   /** The segment and number within it of merged lesson `doc`. */
   private locate(doc: number): [Segment, number] {
+    if (this.sources && doc >= this.localCount) return [this.sources, doc - this.localCount];
     const m = this.merge;
     if (!m) return [this.base, doc];
     const j = lowerBoundU32(m.deltaDocs, doc);
@@ -179,8 +211,15 @@ export class SearchIndex {
     return [this.base, lo];
   }
 
-  /** The merged number of the lesson with `id`, or -1. */
+  /** The merged number of the lesson with `id` (a source's as `<source>:<id>`), or -1. */
   private findId(id: string): number {
+    const local = this.findLocalId(id);
+    if (local >= 0 || !this.sources) return local;
+    const j = this.sources.findId(id);
+    return j < 0 ? -1 : this.localCount + j;
+  }
+
+  private findLocalId(id: string): number {
     const m = this.merge;
     if (m) {
       const j = m.delta.findId(id);
@@ -194,46 +233,52 @@ export class SearchIndex {
   get terms(): string[] {
     if (this.dictCache) return this.dictCache;
     const m = this.merge;
-    if (!m) return (this.dictCache = this.base.terms);
-    const base = this.base.terms;
-    const added = m.delta.terms;
-    const merged: string[] = [];
-    let a = 0;
-    for (const term of base) {
-      while (a < added.length && added[a]! < term) merged.push(added[a++]!);
-      if (a < added.length && added[a] === term) a++;
-      if (!m.dead.has(term)) merged.push(term);
-    }
-    while (a < added.length) merged.push(added[a++]!);
-    return (this.dictCache = merged);
+    const local = m ? union(this.base.terms, m.delta.terms, m.dead) : this.base.terms;
+    return (this.dictCache = this.sources ? union(local, this.sources.terms) : local);
   }
 
   postings(termIndex: number): Postings {
     const m = this.merge;
-    if (!m) {
+    if (!this.scoring) {
       const { docs, scores, fields } = this.base.postings(termIndex, false);
       return { docs, scores, fields };
     }
     const term = this.terms[termIndex]!;
     const b = this.base.findTerm(term);
-    const d = m.delta.findTerm(term);
-    return mergePostings(b >= 0 ? this.base.postings(b) : undefined, d >= 0 ? m.delta.postings(d) : undefined, m);
+    const d = m ? m.delta.findTerm(term) : -1;
+    const s = this.sources ? this.sources.findTerm(term) : -1;
+    return mergePostings(
+      b >= 0 ? this.base.postings(b) : undefined,
+      d >= 0 ? m!.delta.postings(d) : undefined,
+      this.scoring,
+      s >= 0 ? { postings: this.sources!.postings(s), offset: this.localCount } : undefined,
+    );
   }
 
   /** The fixed-width metadata table (META_BYTES per lesson; offsets as in buildSearchIndex). */
   get metaView(): DataView {
     if (this.metaCache) return this.metaCache;
     const m = this.merge;
-    if (!m) {
-      const bytes = this.base.meta;
-      return (this.metaCache = new DataView(bytes.buffer, bytes.byteOffset, bytes.length));
+    const local = m ? mergeMeta(this.base.meta, m.delta.meta, m) : this.base.meta;
+    if (!this.sources) return (this.metaCache = new DataView(local.buffer, local.byteOffset, local.length));
+    const out = new Uint8Array(this.docCount * META_BYTES);
+    out.set(local);
+    out.set(this.sources.meta, local.length);
+    // The sources' project codes, in the merged list of projects.
+    const view = new DataView(out.buffer);
+    const names = this.sources.header.projects;
+    for (let at = local.length + META.project; at < out.length; at += META_BYTES) {
+      const code = view.getUint16(at, true);
+      if (code !== NO_PROJECT) view.setUint16(at, this.projects.indexOf(names[code]!), true);
     }
-    const out = mergeMeta(this.base.meta, m.delta.meta, m);
-    return (this.metaCache = new DataView(out.buffer));
+    return (this.metaCache = view);
   }
 
   private get projects(): string[] {
-    return (this.merge?.delta ?? this.base).header.projects;
+    if (this.projectsCache) return this.projectsCache;
+    const local = (this.merge?.delta ?? this.base).header.projects;
+    const known = new Set(local);
+    return (this.projectsCache = this.sources ? [...local, ...this.sources.header.projects.filter((name) => !known.has(name))] : local);
   }
 
   /** The number the meta table uses for a project, or -1 when no lesson has it. */
@@ -281,17 +326,20 @@ export class SearchIndex {
       if (!this.isRemoved(doc)) rows.push({ doc: this.baseDoc(doc), tools, paths, commands, phrases: [] });
     }
     const m = this.merge;
-    if (!m) return rows;
-    for (const [doc, tools, paths, commands] of m.delta.triggers()) rows.push({ doc: m.deltaDocs[doc]!, tools, paths, commands, phrases: [] });
-    return rows.sort((a, b) => a.doc - b.doc);
+    if (m) for (const [doc, tools, paths, commands] of m.delta.triggers()) rows.push({ doc: m.deltaDocs[doc]!, tools, paths, commands, phrases: [] });
+    if (this.sources) for (const [doc, tools, paths, commands] of this.sources.triggers()) rows.push({ doc: this.localCount + doc, tools, paths, commands, phrases: [] });
+    return m ? rows.sort((a, b) => a.doc - b.doc) : rows;
   }
 
   /** Keyword phrases that begin with one of `terms`. */
   phrases(terms: Iterable<string>): PhraseRow[] {
     const rows: PhraseRow[] = [];
     const m = this.merge;
+    const segments: [Segment, (local: number) => number][] = [[this.base, (i) => (this.isRemoved(i) ? -1 : this.baseDoc(i))]];
+    if (m) segments.push([m.delta, (j) => m.deltaDocs[j]!]);
+    if (this.sources) segments.push([this.sources, (j) => this.localCount + j]);
     for (const term of new Set(terms)) {
-      for (const [segment, docOf] of m ? ([[this.base, (i: number) => (this.isRemoved(i) ? -1 : this.baseDoc(i))], [m.delta, (j: number) => m.deltaDocs[j]!]] as const) : ([[this.base, (i: number) => i]] as const)) {
+      for (const [segment, docOf] of segments) {
         for (const line of segment.phraseLines(term)) {
           const [phrase, local, tools] = line.split('\t');
           const doc = docOf(Number(local));
@@ -305,8 +353,25 @@ export class SearchIndex {
   /** Corpus terms a query term is related to by the thesaurus (none when it is not in it). */
   related(term: string): readonly string[] {
     const m = this.merge;
-    if (!m) return this.base.related(term);
-    const all = new Set([...this.base.related(term), ...m.delta.related(term)]);
-    return [...all].filter((other) => !m.dead.has(other)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (!m && !this.sources) return this.base.related(term);
+    const all = new Set([...this.base.related(term), ...(m?.delta.related(term) ?? []), ...(this.sources?.related(term) ?? [])]);
+    const gone = (other: string): boolean => m !== undefined && m.dead.has(other) && (this.sources?.findTerm(other) ?? -1) < 0;
+    return [...all].filter((other) => !gone(other)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
+}
+
+/** Two sorted term lists as one, without `left`'s terms in `drop`. */
+function union(left: readonly string[], right: readonly string[], drop?: ReadonlySet<string>): string[] {
+  const merged: string[] = [];
+  let r = 0;
+  for (const term of left) {
+    while (r < right.length && right[r]! < term) merged.push(right[r++]!);
+    if (r < right.length && right[r] === term) {
+      merged.push(right[r++]!);
+      continue;
+    }
+    if (!drop?.has(term)) merged.push(term);
+  }
+  while (r < right.length) merged.push(right[r++]!);
+  return merged;
 }

@@ -1,15 +1,20 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openRegularFile } from '../io/fs.js';
 import { INDEX_FILE, lessonDirs } from '../io/repo.js';
 import { packageVersion } from '../package-root.js';
+import { LOCK_FILE } from '../sources/model.js';
 import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
+import { Segment } from './search-segment.js';
 
 /** The search cache's files, and whether they still describe lessons/index.json (search-cache.ts). */
 
 export const CACHE_FILE = '.lessons/cache/search.bin';
 export const DELTA_FILE = '.lessons/cache/search-delta.bin';
 export const SEARCH_LOCK = 'search-cache';
+/** Other repositories' lessons, built by `lessons sources update` (src/sources/search.ts). */
+export const SOURCES_CACHE_FILE = '.lessons/cache/sources.bin';
 
 export interface OpenedSearch {
   index: SearchIndex;
@@ -80,18 +85,52 @@ function fileSource(file: string): { source: ByteSource; close: () => void } | u
 export interface Cached {
   index: SearchIndex | undefined;
   close: () => void;
+  /** Why the sources' lessons are not searched, when there is a sources segment that cannot be used. */
+  warning?: string | undefined;
 }
 
-/** The cache files as they are; an index only when the base is a search index of this version. */
-export function openCached(root: string, delta?: Uint8Array): Cached {
-  const base = fileSource(path.join(root, CACHE_FILE));
-  const deltaFile = delta ? undefined : fileSource(path.join(root, DELTA_FILE));
+/** What a sources segment is keyed by: lessons/sources.lock.json's text (empty when there is none). */
+export function sourcesKey(root: string): string {
+  let text = '';
+  try {
+    text = fs.readFileSync(path.join(root, LOCK_FILE), 'utf8');
+  } catch {
+    // no lock file: no locked sources
+  }
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The sources segment (src/sources/search.ts), when there is one of this version built for the
+ * lock file as it is; otherwise a warning naming it, and the local lessons alone are searched.
+ */
+function openSources(root: string): { segment?: Segment; close: () => void; warning?: string } {
+  const file = fileSource(path.join(root, SOURCES_CACHE_FILE));
+  if (!file) return { close: () => undefined };
+  const segment = Segment.open(file.source, packageVersion());
+  const why =
+    !segment || segment.header.kind !== 'sources' ? 'cannot be read' : segment.header.digest !== sourcesKey(root) ? `was built for another ${LOCK_FILE}` : undefined;
+  if (why === undefined) return { segment: segment!, close: file.close };
+  file.close();
+  return { close: () => undefined, warning: `the sources' search cache ${SOURCES_CACHE_FILE} ${why}: searched the local lessons only (run \`lessons sources update\`)` };
+}
+
+/**
+ * The cache files as they are (or the base and delta given, just built); an index only when the
+ * base is a search index of this version. The sources segment comes along when it can be used.
+ */
+export function openCached(root: string, built: { base?: Uint8Array; delta?: Uint8Array } = {}): Cached {
+  const base = built.base ? { source: memorySource(built.base), close: () => undefined } : fileSource(path.join(root, CACHE_FILE));
+  const deltaFile = built.delta || built.base ? undefined : fileSource(path.join(root, DELTA_FILE));
+  const sources = openSources(root);
   const close = (): void => {
     base?.close();
     deltaFile?.close();
+    sources.close();
   };
-  if (!base) return { index: undefined, close };
-  return { index: SearchIndex.open(base.source, delta ? memorySource(delta) : deltaFile?.source, packageVersion()), close };
+  if (!base) return { index: undefined, close, warning: sources.warning };
+  const delta = built.delta ? memorySource(built.delta) : deltaFile?.source;
+  return { index: SearchIndex.open(base.source, delta, packageVersion(), sources.segment), close, warning: sources.warning };
 }
 
 export function isFresh(index: SearchIndex | undefined, stat: IndexStat, root: string): index is SearchIndex {
@@ -100,7 +139,7 @@ export function isFresh(index: SearchIndex | undefined, stat: IndexStat, root: s
   return lessonFoldersMtime(root) <= Math.max(stat.mtimeMs, index.source.verifiedMtimeMs);
 }
 
-export function opened(cached: Cached & { index: SearchIndex }, warning?: string): OpenedSearch {
-  return { index: cached.index, digest: cached.index.source.digest, warning, close: cached.close };
+export function opened(cached: Cached & { index: SearchIndex }): OpenedSearch {
+  return { index: cached.index, digest: cached.index.source.digest, warning: cached.warning, close: cached.close };
 }
 

@@ -73,7 +73,7 @@ export interface SegmentHeader extends SearchSource {
   version: number;
   /** The version of lessons that wrote it: another version may stem or tokenize differently. */
   tool: string;
-  kind: 'base' | 'delta';
+  kind: 'base' | 'delta' | 'sources';
   /** A base: what a delta names to say it was built on this one. A delta: its base's id. */
   id: string;
   base: string | null;

@@ -89,7 +89,7 @@ async function readBodies(root: string, entries: readonly IndexEntry[]): Promise
 }
 
 /** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
-async function readThesaurus(): Promise<Map<string, string[]>> {
+export async function readThesaurus(): Promise<Map<string, string[]>> {
   const { packageFile } = await import('../package-root.js');
   const thesaurus = new Map<string, string[]>();
   let text: string;
@@ -211,7 +211,7 @@ async function update(root: string): Promise<OpenedSearch> {
     cached.close();
     if (delta) {
       writeCache(root, DELTA_FILE, delta);
-      const reopened = openCached(root, delta);
+      const reopened = openCached(root, { delta });
       if (reopened.index && reopened.index.hasDelta) return opened(reopened as Cached & { index: SearchIndex });
       reopened.close();
     }
@@ -288,6 +288,6 @@ async function fullUpdate(
   } catch {
     // A delta left behind names the old base and is never read with the new one.
   }
-  return { index: SearchIndex.open(memorySource(bytes))!, digest: source.digest, warning: undefined, close: () => undefined };
+  return opened(openCached(root, { base: bytes }) as Cached & { index: SearchIndex });
 }
 
