@@ -21,6 +21,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   const { writeIndex, checkIndex } = await import('../../src/index/command.js');
   if (!values.check) {
     const result = await writeIndex({ cwd });
+    // A person waits here anyway: bring preflight's search cache along, so the next preflight or hook finds it fresh.
+    if (result.written) await (await import('../../src/preflight/search-cache.js')).updateExistingSearch(cwd);
     io.out(values.json ? JSON.stringify(result, null, 2) : `${result.written ? 'wrote' : 'unchanged:'} ${result.path} (${plural(result.lessons, 'lesson')})`);
     return 0;
   }

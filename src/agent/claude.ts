@@ -76,7 +76,7 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       const prompt = str(input, 'prompt') ?? '';
       if (prompt.trim() === '') return undefined;
       const policy = hookPolicy(run.root, problems);
-      const lessons = await selectForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now, policy, problems });
+      const lessons = await selectForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now, policy, problems, update: 'background' });
       const phrase = correctionPhrase(prompt);
       if (lessons.length === 0 && !phrase) return undefined;
       await record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
@@ -94,7 +94,7 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       const action = toolAction(run.root, run.cwd, str(input, 'tool_name'), obj(input, 'tool_input'));
       if (!action.tool && action.paths.length === 0 && !action.command) return undefined;
       const policy = hookPolicy(run.root, problems);
-      const lessons = await selectForRequest(run.root, { task: '', ...action, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems });
+      const lessons = await selectForRequest(run.root, { task: '', ...action, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
       if (lessons.length === 0) return undefined;
       const state = sessionId ? readSession(run.root, sessionId) : undefined;
       if (dialect === 'claude' && sessionId && state) {

@@ -43,7 +43,7 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
       const command = str(input, 'command');
       if (!command) return cursorNeutral(event);
       const policy = hookPolicy(run.root, problems);
-      const lessons = await selectForRequest(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems });
+      const lessons = await selectForRequest(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
       // What is broken goes once per conversation in `user_message`, the text Cursor shows the user.
       const notice = await noticeOnce(run.root, sessionId, problems);
       const shown = notice ? { user_message: notice } : {};

@@ -12,7 +12,7 @@ import { buildQuery, isHookMode, triggerPath, type PreflightInput } from './quer
 import { rankLessons } from './rank.js';
 import { makeReceipt } from './receipt.js';
 import type { RerankOutcome } from './rerank.js';
-import { openSearch } from './search-cache.js';
+import { openSearch, type SearchOptions } from './search-cache.js';
 import type { DocRecord, SearchIndex } from './search-index.js';
 import { selectLessons } from './select.js';
 import { VOCABULARY } from './vocabulary.js';
@@ -38,6 +38,7 @@ export interface PreflightResult {
 
 const NO_MATCH = 'No lesson is relevant enough to this task (nothing passed the relevance floor).';
 const NO_TRIGGER = 'No lesson has a trigger matching this tool, path or command.';
+const NO_SOURCES = 'the policy names sources but their lessons are not fetched: searched the local lessons only (run `lessons sources update --locked`)';
 const NO_APPROVED = 'The reviewer found none of the selected lessons applicable to this task.';
 
 /** Ranks and selects; pure apart from the lazy reads behind `index`. */
@@ -49,9 +50,10 @@ export function selectFromIndex(
   limit?: number,
 ): { selected: SelectedLesson[]; records: Map<string, DocRecord> } {
   const query = buildQuery(input, VOCABULARY);
-  // Project scoping: a lesson of another project than the one in play is not shown at all.
-  const inProject = rankLessons(index, query, policy, now).filter((lesson) => isShownForProject(lesson.meta.project, input.project));
-  const chosen = selectLessons(inProject, input, policy, limit);
+  // Project scoping: a lesson of another project than the one in play is not shown at all; a
+  // source's lesson whose id a local lesson has is the local one's, never selected itself.
+  const ranked = rankLessons(index, query, policy, now).filter((lesson) => isShownForProject(lesson.meta.project, input.project));
+  const chosen = selectLessons(index.hasSources ? ranked.filter((lesson) => !index.isShadowed(lesson.doc)) : ranked, input, policy, limit);
   const records = new Map<string, DocRecord>();
   const selected = chosen.map((ranked): SelectedLesson => {
     const record = index.record(ranked.doc);
@@ -84,10 +86,18 @@ export interface RepositorySelection {
  * The preflight selection for `input` in the repository at `root`, through the cached search
  * index, without printing or writing a receipt: what review, hooks and other callers use.
  */
-async function selectInRepository(root: string, input: PreflightInput, policy: Policy, now: Date, limit?: number): Promise<RepositorySelection> {
-  const opened = await openSearch(root);
+async function selectInRepository(
+  root: string,
+  input: PreflightInput,
+  policy: Policy,
+  now: Date,
+  limit?: number,
+  search?: SearchOptions,
+): Promise<RepositorySelection> {
+  const opened = await openSearch(root, search);
+  const warning = opened.warning ?? (policy.sources.length > 0 && !opened.index.hasSources ? NO_SOURCES : undefined);
   try {
-    return { ...selectFromIndex(opened.index, input, policy, now, limit), digest: opened.digest, warning: opened.warning };
+    return { ...selectFromIndex(opened.index, input, policy, now, limit), digest: opened.digest, warning };
   } finally {
     opened.close();
   }
@@ -107,6 +117,8 @@ export interface SelectionRequest {
   problems?: string[] | undefined;
   /** The project; by default the one policy `projects` infers from `paths`. */
   project?: string | undefined;
+  /** `background` for a caller that must answer at once (an agent hook): a stale search cache is updated by a detached process. */
+  update?: SearchOptions['update'];
 }
 
 /**
@@ -119,7 +131,7 @@ export async function selectForRequest(root: string, request: SelectionRequest):
   const policy = request.policy ?? resolvePolicy(readPolicyFile(root).data);
   const paths = [...(request.paths ?? [])];
   const input = { task: request.task, paths, tool: request.tool ?? null, command: request.command ?? null, project: request.project ?? inferProject(policy.projects, paths) };
-  const { selected, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit);
+  const { selected, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit, { update: request.update ?? 'inline' });
   if (warning) request.problems?.push(`lessons: ${warning}`);
   return selected;
 }

@@ -2,26 +2,11 @@ import type { IndexEntry } from '../index/build.js';
 import { sections } from '../lesson/body.js';
 import { CHECKLIST_HEADING, LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
-import {
-  align4,
-  BM25,
-  FIELD_BIT,
-  FIELD_BOOST,
-  FIELDS,
-  MAGIC,
-  META,
-  META_BYTES,
-  NO_DATE,
-  NO_PROJECT,
-  SEARCH_FORMAT_VERSION,
-  type DocRecord,
-  type Field,
-  type Header,
-  type SearchSource,
-} from './search-index.js';
+import { averageLengths, FIELD_BIT, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type DocRecord, type SearchSource } from './search-index.js';
+import { align4, MAGIC, SEARCH_FORMAT_VERSION, SECTIONS, writeVarint, type CorpusStats, type SectionName, type SegmentHeader } from './search-segment.js';
 import { indexTerms as textTerms, stem, words } from './text.js';
 
-/** Writes the search index layout described in search-index.ts; only runs when the cache is rebuilt. */
+/** Writes the segment layout described in search-segment.ts; only runs when the cache is built or updated. */
 
 export function dayNumber(date: string | null): number {
   if (date === null) return NO_DATE;
@@ -50,13 +35,45 @@ export interface SearchExtras {
   bodies?: ReadonlyMap<string, string>;
   /** Per word: related words (data/thesaurus). */
   thesaurus?: ReadonlyMap<string, readonly string[]>;
+  /** The thesaurus as stemThesaurus gives it, when the caller has it already (a delta takes its base's). */
+  stemmedThesaurus?: string;
+}
+
+/** What a delta segment says about its base (see search-segment.ts). */
+export interface DeltaInfo {
+  base: string;
+  removed: Uint32Array;
+  insertAt: Uint32Array;
+  dead: string[];
+  /** The base's projects, then the ones only the delta's lessons have. */
+  projects: string[];
+  merged: CorpusStats;
+}
+
+export interface SegmentInput {
+  /** Index entries in id order; retired ones are left out (they are never selected). */
+  entries: readonly IndexEntry[];
+  source: SearchSource;
+  extras?: SearchExtras;
+  /** A base's id (what deltas name); its source's digest when left out. */
+  id?: string;
+  /** A base's `entries` section: the lines an update compares the index with. */
+  entryLines?: readonly string[];
+  delta?: DeltaInfo;
+  /** The version of lessons writing it (a cache from another version is never read). */
+  tool?: string;
+  /** `sources`: other repositories' lessons (src/sources/search.ts); a base otherwise (or a delta, given `delta`). */
+  kind?: 'sources';
+  /** termStatistics of the entries that are not retired, when the caller has it already. */
+  statistics?: TermStatistics;
 }
 
 /**
- * The thesaurus restricted to this corpus: for each stemmed word, the corpus terms it is
- * related to. Built once with the cache, so a query never loads the thesaurus.
+ * The thesaurus in stemmed terms: per stemmed word, the stems of its related words (itself
+ * left out), as sorted lines `term<TAB>term term...`. A base segment keeps it, so a delta
+ * restricts it to its own terms without stemming the thesaurus again.
  */
-function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, dictionary: ReadonlySet<string>): string {
+export function stemThesaurus(thesaurus: ReadonlyMap<string, readonly string[]>): string {
   const stems = new Map<string, string>();
   const stemOf = (word: string): string => {
     let result = stems.get(word);
@@ -68,7 +85,7 @@ function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, diction
     const from = stemOf(word);
     for (const other of others) {
       const to = stemOf(other);
-      if (to === from || !dictionary.has(to)) continue;
+      if (to === from) continue;
       let set = related.get(from);
       if (!set) related.set(from, (set = new Set()));
       set.add(to);
@@ -80,70 +97,145 @@ function relatedTerms(thesaurus: ReadonlyMap<string, readonly string[]>, diction
     .join('\n');
 }
 
-/** Builds the search index bytes from index entries; pure. Retired lessons are left out: they are never selected. */
-export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchSource, extras: SearchExtras = {}): Uint8Array {
-  const docs = entries.filter((entry) => entry.status !== 'retired');
-  const n = docs.length;
-  const fieldTerms = docs.map((entry) => ({
-    body: textTerms(extras.bodies?.get(entry.id) ?? ''),
+/**
+ * The stemmed thesaurus restricted to this corpus: for each stemmed word, the corpus terms it
+ * is related to. Built with the cache, so a query never loads the thesaurus.
+ */
+export function relatedTerms(stemmed: string, dictionary: ReadonlySet<string>): string {
+  const lines: string[] = [];
+  for (const line of stemmed === '' ? [] : stemmed.split('\n')) {
+    const tab = line.indexOf('\t');
+    const kept = line.slice(tab + 1).split(' ').filter((term) => dictionary.has(term));
+    if (kept.length > 0) lines.push(`${line.slice(0, tab)}\t${kept.join(' ')}`);
+  }
+  return lines.join('\n');
+}
+
+/** Per lesson, the terms of each field (FIELDS order), as a query would meet them. */
+export function fieldTermsOf(entry: IndexEntry, body: string): string[][] {
+  const fields: Record<(typeof FIELDS)[number], string[]> = {
+    body: textTerms(body),
     title: textTerms(entry.title),
     summary: textTerms(entry.summary),
     tags: entry.tags.map(textTerms).filter((t) => t.length === 1).flat(),
     tagWords: entry.tags.map(textTerms).filter((t) => t.length > 1).flat(),
     checklist: entry.checklist.flatMap(textTerms),
     keywords: entry.triggers.keywords.flatMap(textTerms),
-  }));
-  const avg = Object.fromEntries(
-    FIELDS.map((field) => [field, Math.max(1, fieldTerms.reduce((sum, f) => sum + f[field].length, 0) / Math.max(1, n))]),
-  ) as Record<Field, number>;
-  // term -> flat list of (lesson, frequency in each field); lessons arrive in order, so each list is sorted.
-  const STRIDE = 1 + FIELDS.length;
-  const noFrequencies = FIELDS.map(() => 0);
-  const occurrences = new Map<string, number[]>();
-  fieldTerms.forEach((fields, doc) => {
-    FIELDS.forEach((field, f) => {
-      for (const term of fields[field]) {
-        let list = occurrences.get(term);
-        if (!list) occurrences.set(term, (list = []));
-        if (list.length === 0 || list[list.length - STRIDE] !== doc) list.push(doc, ...noFrequencies);
-        list[list.length - STRIDE + 1 + f]!++;
+  };
+  return FIELDS.map((field) => fields[field]);
+}
+
+/** One term's postings: per lesson holding it, its number and the term's frequency in each field (typed arrays, grown by doubling: at 100,000 lessons plain arrays cost gigabytes). */
+export interface TermPostings {
+  count: number;
+  docs: Uint32Array;
+  /** FIELDS.length frequencies per posting. */
+  tf: Uint32Array;
+}
+
+function addPosting(list: TermPostings, doc: number): void {
+  if (list.count === list.docs.length) {
+    const docs = new Uint32Array(list.docs.length * 2);
+    docs.set(list.docs);
+    const tf = new Uint32Array(list.tf.length * 2);
+    tf.set(list.tf);
+    list.docs = docs;
+    list.tf = tf;
+  }
+  list.docs[list.count++] = doc;
+}
+
+export interface TermStatistics {
+  /** Sorted. */
+  terms: string[];
+  postings: Map<string, TermPostings>;
+  /** Per lesson, per field: length in terms. */
+  lengths: Uint32Array;
+  stats: CorpusStats;
+}
+
+/**
+ * Every per-term and per-lesson number the ranking reads, from the lessons' field terms: the
+ * dictionary, each term's postings (document frequency is their count) and term frequencies,
+ * and field lengths. Lessons arrive in order, so each postings list is sorted.
+ */
+export function termStatistics(count: number, fieldTerms: (doc: number) => string[][]): TermStatistics {
+  const width = FIELDS.length;
+  const postings = new Map<string, TermPostings>();
+  const lengths = new Uint32Array(count * width);
+  const lengthSums = FIELDS.map(() => 0);
+  // One lesson's terms at a time: at 100,000 lessons holding them all costs hundreds of megabytes.
+  for (let doc = 0; doc < count; doc++) {
+    fieldTerms(doc).forEach((terms, f) => {
+      lengths[doc * width + f] = terms.length;
+      lengthSums[f]! += terms.length;
+      for (const term of terms) {
+        let list = postings.get(term);
+        if (!list) postings.set(term, (list = { count: 0, docs: new Uint32Array(2), tf: new Uint32Array(2 * width) }));
+        if (list.count === 0 || list.docs[list.count - 1] !== doc) addPosting(list, doc);
+        list.tf[(list.count - 1) * width + f]!++;
       }
     });
-  });
-  const dictTerms = [...occurrences.keys()].sort(compareStrings);
-  const postingChunks: Uint8Array[] = [];
-  const termTable = new Uint32Array(dictTerms.length * 2);
-  let postingsLength = 0;
-  dictTerms.forEach((term, t) => {
-    const list = occurrences.get(term)!;
-    const count = list.length / STRIDE;
-    const idf = Math.log(1 + (n - count + 0.5) / (count + 0.5));
-    const chunk = new Uint8Array(count * 8 + align4(count));
-    const view = new DataView(chunk.buffer);
+  }
+  return { terms: [...postings.keys()].sort(compareStrings), postings, lengths, stats: { docCount: count, lengthSums } };
+}
+
+function clampByte(value: number): number {
+  return Math.min(255, Math.max(0, Math.round(value)));
+}
+
+function u32Bytes(values: ArrayLike<number>): Uint8Array {
+  return new Uint8Array(Uint32Array.from(values).buffer);
+}
+
+/** Byte chunks and the u32 offset table (one per item + 1) that finds each. */
+function table(chunks: readonly Uint8Array[]): { table: Uint8Array; chunks: readonly Uint8Array[] } {
+  const offsets = new Uint32Array(chunks.length + 1);
+  chunks.forEach((chunk, i) => (offsets[i + 1] = offsets[i]! + chunk.length));
+  return { table: new Uint8Array(offsets.buffer), chunks };
+}
+
+/** The postings section and its term table (layout in search-segment.ts); scores with this segment's own statistics. */
+function writePostings(statistics: TermStatistics): { termTable: Uint8Array; chunks: Uint8Array[] } {
+  const { terms, postings, lengths, stats } = statistics;
+  const width = FIELDS.length;
+  const avg = averageLengths(stats);
+  const termTable = new Uint32Array(terms.length * 2);
+  const chunks: Uint8Array[] = [];
+  let offset = 0;
+  terms.forEach((term, t) => {
+    const list = postings.get(term)!;
+    const count = list.count;
+    const idf = idfOf(stats.docCount, count);
+    const fixed = new Uint8Array(count * 8 + align4(count));
+    const view = new DataView(fixed.buffer);
+    const raw: number[] = [];
     for (let i = 0; i < count; i++) {
-      const doc = list[i * STRIDE]!;
-      let score = 0;
+      const doc = list.docs[i]!;
       let bits = 0;
       FIELDS.forEach((field, f) => {
-        const tf = list[i * STRIDE + 1 + f]!;
+        const tf = list.tf[i * width + f]!;
         if (tf === 0) return;
         bits |= FIELD_BIT[field];
-        const norm = tf + BM25.k * (1 - BM25.b + (BM25.b * fieldTerms[doc]![field].length) / avg[field]);
-        score += FIELD_BOOST[field] * idf * (BM25.d + (tf * (BM25.k + 1)) / norm);
+        writeVarint(raw, tf);
+        writeVarint(raw, lengths[doc * width + f]!);
       });
       view.setUint32(i * 4, doc, true);
-      view.setFloat32(count * 4 + i * 4, score, true);
-      chunk[count * 8 + i] = bits;
+      view.setFloat32(count * 4 + i * 4, termScore(idf, list.tf, i * width, lengths, doc * width, avg), true);
+      fixed[count * 8 + i] = bits;
     }
-    termTable[t * 2] = postingsLength;
+    while (raw.length % 4 !== 0) raw.push(0);
+    termTable[t * 2] = offset;
     termTable[t * 2 + 1] = count;
-    postingChunks.push(chunk);
-    postingsLength += chunk.length;
+    chunks.push(fixed, Uint8Array.from(raw));
+    offset += fixed.length + raw.length;
   });
+  return { termTable: new Uint8Array(termTable.buffer), chunks };
+}
 
-  const projects = [...new Set(docs.map((entry) => entry.project).filter((p): p is string => p !== null))].sort(compareStrings);
-  const meta = new Uint8Array(n * META_BYTES);
-  const metaView = new DataView(meta.buffer);
+function writeMeta(docs: readonly IndexEntry[], projects: readonly string[]): Uint8Array {
+  const meta = new Uint8Array(docs.length * META_BYTES);
+  const view = new DataView(meta.buffer);
   docs.forEach((entry, doc) => {
     const at = doc * META_BYTES;
     meta[at + META.level] = LEVELS.indexOf(entry.level);
@@ -152,101 +244,134 @@ export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchS
     meta[at + META.source] = SOURCES.indexOf(entry.source);
     meta[at + META.confidence] = clampByte(entry.confidence);
     meta[at + META.transferability] = clampByte(entry.transferability);
-    metaView.setUint16(at + META.occurrences, Math.min(0xffff, Math.max(0, Math.round(entry.occurrences))), true);
-    metaView.setUint16(at + META.project, entry.project === null ? NO_PROJECT : projects.indexOf(entry.project), true);
-    metaView.setInt32(at + META.validatedDay, dayNumber(entry.last_validated_at ?? entry.created_at), true);
+    view.setUint16(at + META.occurrences, Math.min(0xffff, Math.max(0, Math.round(entry.occurrences))), true);
+    view.setUint16(at + META.project, entry.project === null ? NO_PROJECT : projects.indexOf(entry.project), true);
+    view.setInt32(at + META.validatedDay, dayNumber(entry.last_validated_at ?? entry.created_at), true);
   });
+  return meta;
+}
+
+function recordOf(entry: IndexEntry): DocRecord {
+  return {
+    id: entry.id,
+    title: entry.title,
+    path: entry.path,
+    level: entry.level,
+    status: entry.status,
+    severity: entry.severity,
+    tags: entry.tags,
+    checklist: entry.checklist,
+    summary: entry.summary,
+    keywords: entry.triggers.keywords,
+    kind: entry.kind,
+    insight: entry.insight,
+  };
+}
+
+/** Builds one segment's bytes; pure. */
+export function buildSegment(input: SegmentInput): Uint8Array {
+  const { extras = {}, delta } = input;
+  const docs = input.entries.filter((entry) => entry.status !== 'retired');
+  const n = docs.length;
+  const statistics = input.statistics ?? termStatistics(n, (doc) => fieldTermsOf(docs[doc]!, extras.bodies?.get(docs[doc]!.id) ?? ''));
+  const { termTable, chunks: postingChunks } = writePostings(statistics);
+  const projects = delta?.projects ?? [...new Set(docs.map((entry) => entry.project).filter((p): p is string => p !== null))].sort(compareStrings);
 
   const encoder = new TextEncoder();
-  const docBytes = docs.map((entry) => {
-    const record: DocRecord = {
-      id: entry.id,
-      title: entry.title,
-      path: entry.path,
-      level: entry.level,
-      status: entry.status,
-      severity: entry.severity,
-      tags: entry.tags,
-      checklist: entry.checklist,
-      summary: entry.summary,
-      keywords: entry.triggers.keywords,
-      kind: entry.kind,
-      insight: entry.insight,
-    };
-    return encoder.encode(JSON.stringify(record));
+  const forward: number[][] = docs.map(() => []);
+  statistics.terms.forEach((term, t) => {
+    const list = statistics.postings.get(term)!;
+    for (let i = 0; i < list.count; i++) forward[list.docs[i]!]!.push(t);
   });
-  const docTable = new Uint32Array(n + 1);
-  let docsLength = 0;
-  docBytes.forEach((bytes, doc) => {
-    docTable[doc] = docsLength;
-    docsLength += bytes.length;
+  const forwardBytes = forward.map((termNumbers) => {
+    const out: number[] = [];
+    termNumbers.forEach((t, i) => writeVarint(out, t - (i === 0 ? 0 : termNumbers[i - 1]!)));
+    return Uint8Array.from(out);
   });
-  docTable[n] = docsLength;
-  const docNumber = new Map(docs.map((entry, doc) => [entry.id, doc]));
-  const linkTable = new Uint32Array(n + 1);
-  const links: number[] = [];
-  docs.forEach((entry, doc) => {
-    linkTable[doc] = links.length;
-    for (const id of entry.promoted_into) if (docNumber.has(id)) links.push(docNumber.get(id)! * 2 + 1);
-    for (const id of entry.promoted_from) if (docNumber.has(id)) links.push(docNumber.get(id)! * 2);
-  });
-  linkTable[n] = links.length;
+  const docRows = table(docs.map((entry) => encoder.encode(JSON.stringify(recordOf(entry)))));
+  const idRows = table(docs.map((entry) => encoder.encode(entry.id)));
+  const linkRows = table(
+    docs.map((entry) => encoder.encode(JSON.stringify([...entry.promoted_into.map((id) => [id, true]), ...entry.promoted_from.map((id) => [id, false])]))),
+  );
+  const fwdRows = table(forwardBytes);
   const triggerRows = docs.flatMap((entry, doc) =>
     entry.triggers.paths.length + entry.triggers.commands.length > 0 ? [[doc, entry.triggers.tools, entry.triggers.paths, entry.triggers.commands]] : [],
   );
   const phraseLines = docs
     .flatMap((entry, doc) => keywordPhrases(entry).map((terms) => `${terms.join(' ')}\t${doc}\t${entry.triggers.tools.join(',')}`))
     .sort(compareStrings);
-  const related = extras.thesaurus ? relatedTerms(extras.thesaurus, new Set(dictTerms)) : '';
-  const sections: [Header['sections'] extends Record<infer K, unknown> ? K : never, Uint8Array[]][] = [
-    ['dict', [encoder.encode(dictTerms.join('\n'))]],
-    ['termTable', [new Uint8Array(termTable.buffer)]],
-    ['meta', [meta]],
-    ['docTable', [new Uint8Array(docTable.buffer)]],
-    ['linkTable', [new Uint8Array(linkTable.buffer)]],
-    ['links', [new Uint8Array(new Uint32Array(links).buffer)]],
-    ['postings', postingChunks],
-    ['docs', docBytes],
-    ['triggers', [encoder.encode(JSON.stringify(triggerRows))]],
-    ['phrases', [encoder.encode(phraseLines.join('\n'))]],
-    ['related', [encoder.encode(related)]],
-  ];
-  const header: Header = {
-    version: SEARCH_FORMAT_VERSION,
-    digest: source.digest,
-    stat: source.stat,
-    verifiedMtimeMs: source.verifiedMtimeMs,
-    docCount: n,
-    termCount: dictTerms.length,
-    projects,
-    sections: {} as Header['sections'],
+  const stemmed = extras.stemmedThesaurus ?? (extras.thesaurus ? stemThesaurus(extras.thesaurus) : '');
+  const related = relatedTerms(stemmed, new Set(statistics.terms));
+  const text = (value: string): Uint8Array[] => [encoder.encode(value)];
+  const content: Record<SectionName, readonly Uint8Array[]> = {
+    dict: text(statistics.terms.join('\n')),
+    termTable: [termTable],
+    postings: postingChunks,
+    meta: [writeMeta(docs, projects)],
+    docTable: [docRows.table],
+    docs: docRows.chunks,
+    idTable: [idRows.table],
+    ids: idRows.chunks,
+    linkTable: [linkRows.table],
+    links: linkRows.chunks,
+    triggers: text(triggerRows.length === 0 ? '' : JSON.stringify(triggerRows)),
+    phrases: text(phraseLines.join('\n')),
+    related: text(related),
+    lengths: [new Uint8Array(statistics.lengths.buffer)],
+    fwdTable: [fwdRows.table],
+    forward: fwdRows.chunks,
+    entries: text((input.entryLines ?? []).join('\n')),
+    removed: [u32Bytes(delta?.removed ?? [])],
+    insertAt: [u32Bytes(delta?.insertAt ?? [])],
+    dead: text((delta?.dead ?? []).join('\n')),
+    thesaurus: text(delta ? '' : stemmed),
   };
+  const header: SegmentHeader = {
+    version: SEARCH_FORMAT_VERSION,
+    tool: input.tool ?? '',
+    kind: delta ? 'delta' : (input.kind ?? 'base'),
+    id: delta ? '' : (input.id ?? input.source.digest),
+    base: delta?.base ?? null,
+    digest: input.source.digest,
+    stat: input.source.stat,
+    verifiedMtimeMs: input.source.verifiedMtimeMs,
+    docCount: n,
+    termCount: statistics.terms.length,
+    projects,
+    lengthSums: statistics.stats.lengthSums,
+    merged: delta?.merged ?? null,
+    sections: {} as SegmentHeader['sections'],
+  };
+  return layout(header, content);
+}
+
+/** Header and sections into one buffer, each section 4-byte aligned. */
+function layout(header: SegmentHeader, content: Record<SectionName, readonly Uint8Array[]>): Uint8Array {
+  const encoder = new TextEncoder();
+  const lengths = SECTIONS.map((name) => content[name].reduce((sum, chunk) => sum + chunk.length, 0));
   // Offsets depend on the header's length: reserve room for every offset at its widest.
-  const lengths = sections.map(([, chunks]) => chunks.reduce((sum, c) => sum + c.length, 0));
-  sections.forEach(([name]) => (header.sections[name] = [0, 0]));
-  let offset = align4(8 + encoder.encode(JSON.stringify(header)).length + sections.length * 2 * 12);
-  sections.forEach(([name], i) => {
+  for (const name of SECTIONS) header.sections[name] = [0, 0];
+  let offset = align4(8 + encoder.encode(JSON.stringify(header)).length + SECTIONS.length * 2 * 12);
+  SECTIONS.forEach((name, i) => {
     header.sections[name] = [offset, lengths[i]!];
     offset = align4(offset + lengths[i]!);
   });
   const headerBytes = encoder.encode(JSON.stringify(header));
-  const total = header.sections.related[0] + header.sections.related[1];
-  const out = new Uint8Array(total);
+  const out = new Uint8Array(offset);
   out.set(encoder.encode(MAGIC), 0);
-  new DataView(out.buffer).setUint32(4, header.sections.dict[0] - 8, true);
-  out.fill(0x20, 8, header.sections.dict[0]);
+  new DataView(out.buffer).setUint32(4, headerBytes.length, true);
   out.set(headerBytes, 8);
-  sections.forEach(([name, chunks]) => {
+  for (const name of SECTIONS) {
     let at = header.sections[name][0];
-    for (const chunk of chunks) {
+    for (const chunk of content[name]) {
       out.set(chunk, at);
       at += chunk.length;
     }
-  });
+  }
   return out;
 }
 
-function clampByte(value: number): number {
-  return Math.min(255, Math.max(0, Math.round(value)));
+/** The search index bytes of index entries as one base segment (what a full build writes); pure. */
+export function buildSearchIndex(entries: readonly IndexEntry[], source: SearchSource, extras: SearchExtras = {}): Uint8Array {
+  return buildSegment({ entries, source, extras });
 }
-

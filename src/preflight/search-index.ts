@@ -1,48 +1,26 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
+import { averageLengths, META, META_BYTES, NO_PROJECT } from './search-fields.js';
+import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
+import { Segment, type ByteSource, type CorpusStats } from './search-segment.js';
+
+export { align4, linesFrom, memorySource, type ByteSource } from './search-segment.js';
 
 /**
- * The search index preflight queries, as one byte layout that lives in memory (built from
- * the index) or in a cache file under .lessons/ (read piece by piece, so a query touches
- * only the dictionary, the postings of its terms and the records of the lessons it shows).
+ * The search index preflight queries: a base segment, and a delta segment of the lessons
+ * changed since the base was built (search-segment.ts has the layout). A query touches only
+ * the dictionary, the postings of its terms and the records of the lessons it shows.
  *
  * Text relevance is BM25+ (k1 1.2, b 0.7, delta 0.5, the parameters MiniSearch uses) summed
- * over boosted fields. It does not depend on the query, so every (term, lesson) pair stores
- * its finished score; a query only adds up the postings of its terms.
+ * over boosted fields. With a base alone every (term, lesson) pair has its finished score
+ * stored; with a delta, the corpus statistics (lesson count, field lengths, document
+ * frequencies) are those of both together, so scores are computed from the stored term
+ * frequencies and field lengths with the same function (termScore), and equal a full build's.
  *
- * Layout: "LSC1", u32 header length, header JSON, then 4-byte aligned sections:
- *   dict      sorted terms joined by "\n"
- *   termTable u32 pairs per term: byte offset into postings, number of postings
- *   meta      16 bytes per lesson (see META_BYTES)
- *   docTable  u32 per lesson + 1: byte offsets into docs
- *   linkTable u32 per lesson + 1: offsets into links
- *   links     u32 per lineage link: 2 * lesson + 1 for a lesson distilled from this one
- *             (promoted_into), 2 * lesson for one this was distilled from (promoted_from)
- *   postings  per term: u32 lesson numbers, f32 scores, u8 field bits (padded)
- *   docs      one JSON record per lesson (what the output shows)
- *   triggers  JSON [[lesson, tools, paths, commands], ...] for lessons with path or command triggers
- *   phrases   sorted lines `term term...<TAB>lesson<TAB>tool,tool`: keyword phrases of two or
- *             more words, stemmed
- *   related   sorted lines `term<TAB>corpus-term corpus-term...`: thesaurus relatives in the corpus
+ * Lessons are numbered in id order over both segments, as a full build numbers them: base
+ * lesson i is lesson i - (removed base lessons before i) + (delta lessons sorted before it).
  */
 
-/**
- * `tags` holds one-word tags; the words of compound tags (`distributed-systems`) only hint, as
- * `tagWords`. `body` is the rest of the lesson's text: Situation, Mistake, Root Cause, Fix and
- * any other section but the checklist.
- */
-export const FIELDS = ['title', 'summary', 'tags', 'tagWords', 'checklist', 'keywords', 'body'] as const;
-export type Field = (typeof FIELDS)[number];
-export const FIELD_BOOST: Record<Field, number> = { title: 2, summary: 1, tags: 1.5, tagWords: 1, checklist: 0.8, keywords: 1.5, body: 0.6 };
-export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4, tagWords: 32, checklist: 8, keywords: 16, body: 64 };
-
-export const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
-export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 2;
-export const META_BYTES = 16;
-/** Byte offsets within a lesson's META_BYTES: u8 codes (index into LEVELS etc.), u16 occurrences and project, i32 day. */
-export const META = { level: 0, status: 1, severity: 2, source: 3, confidence: 4, transferability: 5, occurrences: 6, project: 8, validatedDay: 12 } as const;
-export const NO_DATE = -1;
-export const NO_PROJECT = 0xffff;
+export { averageLengths, BM25, FIELD_BIT, FIELD_BOOST, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type Field } from './search-fields.js';
 
 /** The signals ranking needs for every lesson, kept in a fixed-width table. */
 export interface DocMeta {
@@ -105,98 +83,207 @@ export interface SearchSource {
   verifiedMtimeMs: number;
 }
 
-export interface Header extends SearchSource {
-  version: number;
-  docCount: number;
-  termCount: number;
-  projects: string[];
-  sections: Record<'dict' | 'termTable' | 'meta' | 'docTable' | 'linkTable' | 'links' | 'postings' | 'docs' | 'triggers' | 'phrases' | 'related', [number, number]>;
+/** The first index of sorted `values` not below `value`. */
+function lowerBoundU32(values: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
-export const align4 = (n: number): number => (n + 3) & ~3;
-
-/** Random access to the bytes of a search index: a file read at offsets, or a buffer. */
-export interface ByteSource {
-  size: number;
-  read(offset: number, length: number): Uint8Array;
+/** A delta and how it renumbers the base (search-merge.ts). */
+interface Merge extends Renumbering {
+  delta: Segment;
+  dead: Set<string>;
 }
 
-export function memorySource(bytes: Uint8Array): ByteSource {
-  // A copy keeps typed-array views aligned.
-  return { size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) };
-}
-
-/** A search index opened over its bytes; everything past the header is read on first use. */
+/** A search index opened over its segments; everything past the headers is read on first use. */
 export class SearchIndex {
   readonly docCount: number;
   readonly source: SearchSource;
-  private readonly header: Header;
+  private readonly merge: Merge | undefined;
+  /** Other repositories' lessons (a sources segment), numbered after the local ones. */
+  private readonly sources: Segment | undefined;
+  /** The number of local lessons (base and delta). */
+  private readonly localCount: number;
+  /** Renumbering and corpus statistics when scores are computed at query time (a delta or sources). */
+  private readonly scoring: Renumbering | undefined;
   private dictCache: string[] | undefined;
-  private termTableCache: Uint32Array | undefined;
   private metaCache: DataView | undefined;
-  private docTableCache: Uint32Array | undefined;
-  private linkCache: { table: Uint32Array; links: Uint32Array } | undefined;
-  private relatedText: string | undefined;
-  private phrasesText: string | undefined;
+  private projectsCache: string[] | undefined;
 
-  private constructor(private readonly bytes: ByteSource, header: Header) {
-    this.header = header;
-    this.docCount = header.docCount;
-    this.source = { digest: header.digest, stat: header.stat, verifiedMtimeMs: header.verifiedMtimeMs };
-  }
-
-  /** Opens the index, or returns undefined when the bytes are not a search index of this version. */
-  static open(bytes: ByteSource): SearchIndex | undefined {
-    const start = bytes.read(0, 8);
-    if (start.length < 8 || new TextDecoder().decode(start.subarray(0, 4)) !== MAGIC) return undefined;
-    const length = new DataView(start.buffer, start.byteOffset).getUint32(4, true);
-    try {
-      const header = JSON.parse(new TextDecoder().decode(bytes.read(8, length))) as Header;
-      const end = Math.max(...Object.values(header.sections).map(([offset, length]) => offset + length));
-      return header.version === SEARCH_FORMAT_VERSION && end <= bytes.size ? new SearchIndex(bytes, header) : undefined;
-    } catch {
-      return undefined;
+  private constructor(private readonly base: Segment, delta: Segment | undefined, sources: Segment | undefined) {
+    const current = delta ?? base;
+    this.source = { digest: current.header.digest, stat: current.header.stat, verifiedMtimeMs: current.header.verifiedMtimeMs };
+    this.sources = sources;
+    let local: CorpusStats = { docCount: base.docCount, lengthSums: base.header.lengthSums };
+    let renumbering: Renumbering = { removed: new Uint32Array(0), insertAt: new Uint32Array(0), deltaDocs: new Uint32Array(0), docCount: local.docCount, avg: averageLengths(local) };
+    if (delta) {
+      const removed = delta.u32s('removed');
+      const insertAt = delta.u32s('insertAt');
+      const deltaDocs = new Uint32Array(delta.docCount);
+      for (let j = 0; j < deltaDocs.length; j++) deltaDocs[j] = j + insertAt[j]! - lowerBoundU32(removed, insertAt[j]!);
+      local = delta.header.merged!;
+      renumbering = { removed, insertAt, deltaDocs, docCount: local.docCount, avg: averageLengths(local) };
+      this.merge = { ...renumbering, delta, dead: new Set(delta.lines('dead')) };
     }
+    this.localCount = local.docCount;
+    this.docCount = local.docCount + (sources?.docCount ?? 0);
+    if (sources) {
+      // Statistics over the local lessons and the sources' together: one ranking.
+      const all = { docCount: this.docCount, lengthSums: local.lengthSums.map((sum, f) => sum + sources.header.lengthSums[f]!) };
+      renumbering = { ...renumbering, docCount: all.docCount, avg: averageLengths(all) };
+    }
+    this.scoring = delta || sources ? renumbering : undefined;
   }
 
-  private section(name: keyof Header['sections']): Uint8Array {
-    const [offset, length] = this.header.sections[name];
-    return this.bytes.read(offset, length);
+  /**
+   * Opens the base, with the delta when it was built on this base; undefined when the base is
+   * not a search index of this format (and, given `tool`, written by this version of lessons). A delta that does not fit is left out (the index then
+   * describes the base's source, which the caller finds stale).
+   */
+  static open(base: ByteSource, delta?: ByteSource, tool?: string, sources?: Segment): SearchIndex | undefined {
+    const baseSegment = Segment.open(base, tool);
+    if (!baseSegment || baseSegment.header.kind !== 'base') return undefined;
+    const deltaSegment = delta ? Segment.open(delta, tool) : undefined;
+    const fits = deltaSegment?.header.kind === 'delta' && deltaSegment.header.base === baseSegment.header.id && deltaSegment.header.merged !== null;
+    return new SearchIndex(baseSegment, fits ? deltaSegment : undefined, sources?.header.kind === 'sources' ? sources : undefined);
+  }
+
+  /** Whether other repositories' lessons are searched too. */
+  get hasSources(): boolean {
+    return this.sources !== undefined;
+  }
+
+  /**
+   * Whether `doc` is a source's lesson whose id (without `<source>:`) a local lesson has: the
+   * local one is the lesson, so this one is never selected.
+   */
+  isShadowed(doc: number): boolean {
+    if (!this.sources || doc < this.localCount) return false;
+    const id = this.sources.id(doc - this.localCount);
+    return this.findLocalId(id.slice(id.indexOf(':') + 1)) >= 0;
+  }
+
+  /** The base segment (what an incremental update compares with). */
+  get baseSegment(): Segment {
+    return this.base;
+  }
+
+  get hasDelta(): boolean {
+    return this.merge !== undefined;
+  }
+
+  /** The number of base lesson `i` (not removed) in the merged order. */
+  private baseDoc(i: number): number {
+    const m = this.merge;
+    if (!m) return i;
+    return i - lowerBoundU32(m.removed, i) + lowerBoundU32(m.insertAt, i + 1);
+  }
+
+  private isRemoved(i: number): boolean {
+    const m = this.merge;
+    if (!m) return false;
+    const at = lowerBoundU32(m.removed, i);
+    return m.removed[at] === i;
+  }
+
+  /** The segment and number within it of merged lesson `doc`. */
+  private locate(doc: number): [Segment, number] {
+    if (this.sources && doc >= this.localCount) return [this.sources, doc - this.localCount];
+    const m = this.merge;
+    if (!m) return [this.base, doc];
+    const j = lowerBoundU32(m.deltaDocs, doc);
+    if (m.deltaDocs[j] === doc) return [m.delta, j];
+    // baseDoc is non-decreasing over every base lesson: the first at or past `doc` that is not removed.
+    let lo = 0;
+    let hi = this.base.docCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.baseDoc(mid) < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    while (this.isRemoved(lo)) lo++;
+    return [this.base, lo];
+  }
+
+  /** The merged number of the lesson with `id` (a source's as `<source>:<id>`), or -1. */
+  private findId(id: string): number {
+    const local = this.findLocalId(id);
+    if (local >= 0 || !this.sources) return local;
+    const j = this.sources.findId(id);
+    return j < 0 ? -1 : this.localCount + j;
+  }
+
+  private findLocalId(id: string): number {
+    const m = this.merge;
+    if (m) {
+      const j = m.delta.findId(id);
+      if (j >= 0) return m.deltaDocs[j]!;
+    }
+    const i = this.base.findId(id);
+    return i < 0 || this.isRemoved(i) ? -1 : this.baseDoc(i);
   }
 
   /** The dictionary: every term of every lesson, sorted. */
   get terms(): string[] {
-    if (!this.dictCache) {
-      const text = new TextDecoder().decode(this.section('dict'));
-      this.dictCache = text === '' ? [] : text.split('\n');
-    }
-    return this.dictCache;
+    if (this.dictCache) return this.dictCache;
+    const m = this.merge;
+    const local = m ? union(this.base.terms, m.delta.terms, m.dead) : this.base.terms;
+    return (this.dictCache = this.sources ? union(local, this.sources.terms) : local);
   }
 
   postings(termIndex: number): Postings {
-    if (!this.termTableCache) this.termTableCache = new Uint32Array(this.section('termTable').buffer);
-    const offset = this.termTableCache[termIndex * 2]!;
-    const count = this.termTableCache[termIndex * 2 + 1]!;
-    const bytes = this.bytes.read(this.header.sections.postings[0] + offset, count * 8 + align4(count));
-    return {
-      docs: new Uint32Array(bytes.buffer, bytes.byteOffset, count),
-      scores: new Float32Array(bytes.buffer, bytes.byteOffset + count * 4, count),
-      fields: new Uint8Array(bytes.buffer, bytes.byteOffset + count * 8, count),
-    };
+    const m = this.merge;
+    if (!this.scoring) {
+      const { docs, scores, fields } = this.base.postings(termIndex, false);
+      return { docs, scores, fields };
+    }
+    const term = this.terms[termIndex]!;
+    const b = this.base.findTerm(term);
+    const d = m ? m.delta.findTerm(term) : -1;
+    const s = this.sources ? this.sources.findTerm(term) : -1;
+    return mergePostings(
+      b >= 0 ? this.base.postings(b) : undefined,
+      d >= 0 ? m!.delta.postings(d) : undefined,
+      this.scoring,
+      s >= 0 ? { postings: this.sources!.postings(s), offset: this.localCount } : undefined,
+    );
   }
 
   /** The fixed-width metadata table (META_BYTES per lesson; offsets as in buildSearchIndex). */
   get metaView(): DataView {
-    if (!this.metaCache) {
-      const bytes = this.section('meta');
-      this.metaCache = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (this.metaCache) return this.metaCache;
+    const m = this.merge;
+    const local = m ? mergeMeta(this.base.meta, m.delta.meta, m) : this.base.meta;
+    if (!this.sources) return (this.metaCache = new DataView(local.buffer, local.byteOffset, local.length));
+    const out = new Uint8Array(this.docCount * META_BYTES);
+    out.set(local);
+    out.set(this.sources.meta, local.length);
+    // The sources' project codes, in the merged list of projects.
+    const view = new DataView(out.buffer);
+    const names = this.sources.header.projects;
+    for (let at = local.length + META.project; at < out.length; at += META_BYTES) {
+      const code = view.getUint16(at, true);
+      if (code !== NO_PROJECT) view.setUint16(at, this.projects.indexOf(names[code]!), true);
     }
-    return this.metaCache;
+    return (this.metaCache = view);
+  }
+
+  private get projects(): string[] {
+    if (this.projectsCache) return this.projectsCache;
+    const local = (this.merge?.delta ?? this.base).header.projects;
+    const known = new Set(local);
+    return (this.projectsCache = this.sources ? [...local, ...this.sources.header.projects.filter((name) => !known.has(name))] : local);
   }
 
   /** The number the meta table uses for a project, or -1 when no lesson has it. */
   projectCode(project: string): number {
-    return this.header.projects.indexOf(project);
+    return this.projects.indexOf(project);
   }
 
   meta(doc: number): DocMeta {
@@ -211,42 +298,53 @@ export class SearchIndex {
       confidence: view.getUint8(at + META.confidence),
       transferability: view.getUint8(at + META.transferability),
       occurrences: view.getUint16(at + META.occurrences, true),
-      project: project === NO_PROJECT ? null : (this.header.projects[project] ?? null),
+      project: project === NO_PROJECT ? null : (this.projects[project] ?? null),
       validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }
 
   record(doc: number): DocRecord {
-    if (!this.docTableCache) this.docTableCache = new Uint32Array(this.section('docTable').buffer);
-    const start = this.docTableCache[doc]!;
-    const end = this.docTableCache[doc + 1]!;
-    return JSON.parse(new TextDecoder().decode(this.bytes.read(this.header.sections.docs[0] + start, end - start))) as DocRecord;
+    const [segment, local] = this.locate(doc);
+    return segment.record(local);
   }
 
   /** Lessons linked to `doc` by promotion: `up` when distilled from it (its pattern or principle). */
   lineage(doc: number): { doc: number; up: boolean }[] {
-    if (!this.linkCache) this.linkCache = { table: new Uint32Array(this.section('linkTable').buffer), links: new Uint32Array(this.section('links').buffer) };
-    const { table, links } = this.linkCache;
+    const [segment, local] = this.locate(doc);
     const result: { doc: number; up: boolean }[] = [];
-    for (let i = table[doc]!; i < table[doc + 1]!; i++) result.push({ doc: links[i]! >>> 1, up: (links[i]! & 1) === 1 });
+    for (const [id, up] of segment.links(local)) {
+      const linked = this.findId(id);
+      if (linked >= 0) result.push({ doc: linked, up });
+    }
     return result;
   }
 
   /** Lessons with path or command triggers (their keyword phrases come from phrases()). */
   triggers(): TriggerRow[] {
-    if (this.header.sections.triggers[1] === 0) return [];
-    const rows = JSON.parse(new TextDecoder().decode(this.section('triggers'))) as [number, string[], string[], string[]][];
-    return rows.map(([doc, tools, paths, commands]) => ({ doc, tools, paths, commands, phrases: [] }));
+    const rows: TriggerRow[] = [];
+    for (const [doc, tools, paths, commands] of this.base.triggers()) {
+      if (!this.isRemoved(doc)) rows.push({ doc: this.baseDoc(doc), tools, paths, commands, phrases: [] });
+    }
+    const m = this.merge;
+    if (m) for (const [doc, tools, paths, commands] of m.delta.triggers()) rows.push({ doc: m.deltaDocs[doc]!, tools, paths, commands, phrases: [] });
+    if (this.sources) for (const [doc, tools, paths, commands] of this.sources.triggers()) rows.push({ doc: this.localCount + doc, tools, paths, commands, phrases: [] });
+    return m ? rows.sort((a, b) => a.doc - b.doc) : rows;
   }
 
   /** Keyword phrases that begin with one of `terms`. */
   phrases(terms: Iterable<string>): PhraseRow[] {
-    this.phrasesText ??= new TextDecoder().decode(this.section('phrases'));
     const rows: PhraseRow[] = [];
+    const m = this.merge;
+    const segments: [Segment, (local: number) => number][] = [[this.base, (i) => (this.isRemoved(i) ? -1 : this.baseDoc(i))]];
+    if (m) segments.push([m.delta, (j) => m.deltaDocs[j]!]);
+    if (this.sources) segments.push([this.sources, (j) => this.localCount + j]);
     for (const term of new Set(terms)) {
-      for (const line of linesFrom(this.phrasesText, `${term} `)) {
-        const [phrase, doc, tools] = line.split('\t');
-        rows.push({ doc: Number(doc), terms: phrase!.split(' '), tools: tools === '' || tools === undefined ? [] : tools.split(',') });
+      for (const [segment, docOf] of segments) {
+        for (const line of segment.phraseLines(term)) {
+          const [phrase, local, tools] = line.split('\t');
+          const doc = docOf(Number(local));
+          if (doc >= 0) rows.push({ doc, terms: phrase!.split(' '), tools: tools === '' || tools === undefined ? [] : tools.split(',') });
+        }
       }
     }
     return rows;
@@ -254,30 +352,26 @@ export class SearchIndex {
 
   /** Corpus terms a query term is related to by the thesaurus (none when it is not in it). */
   related(term: string): readonly string[] {
-    this.relatedText ??= new TextDecoder().decode(this.section('related'));
-    const line = linesFrom(this.relatedText, `${term}\t`)[0];
-    return line === undefined ? [] : line.slice(term.length + 1).split(' ');
-  }}
+    const m = this.merge;
+    if (!m && !this.sources) return this.base.related(term);
+    const all = new Set([...this.base.related(term), ...(m?.delta.related(term) ?? []), ...(this.sources?.related(term) ?? [])]);
+    const gone = (other: string): boolean => m !== undefined && m.dead.has(other) && (this.sources?.findTerm(other) ?? -1) < 0;
+    return [...all].filter((other) => !gone(other)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+}
 
-/** The lines of sorted, newline-separated `text` that start with `prefix`, found by binary search. */
-export function linesFrom(text: string, prefix: string): string[] {
-  let lo = 0;
-  let hi = text.length;
-  // The first line whose text is >= prefix.
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const start = text.lastIndexOf('\n', mid - 1) + 1;
-    const end = text.indexOf('\n', start);
-    const lineEnd = end < 0 ? text.length : end;
-    if (text.slice(start, lineEnd) < prefix) lo = lineEnd + 1;
-    else hi = start;
+/** Two sorted term lists as one, without `left`'s terms in `drop`. */
+function union(left: readonly string[], right: readonly string[], drop?: ReadonlySet<string>): string[] {
+  const merged: string[] = [];
+  let r = 0;
+  for (const term of left) {
+    while (r < right.length && right[r]! < term) merged.push(right[r++]!);
+    if (r < right.length && right[r] === term) {
+      merged.push(right[r++]!);
+      continue;
+    }
+    if (!drop?.has(term)) merged.push(term);
   }
-  const lines: string[] = [];
-  while (lo < text.length && text.startsWith(prefix, lo)) {
-    const end = text.indexOf('\n', lo);
-    const lineEnd = end < 0 ? text.length : end;
-    lines.push(text.slice(lo, lineEnd));
-    lo = lineEnd + 1;
-  }
-  return lines;
+  while (r < right.length) merged.push(right[r++]!);
+  return merged;
 }

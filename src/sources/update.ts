@@ -40,7 +40,8 @@ export interface UpdateResult {
  */
 export async function updateSources(options: UpdateOptions): Promise<UpdateResult> {
   const root = findRepoRoot(options.cwd);
-  const sources = policySources(loadPolicy(root));
+  const policy = loadPolicy(root);
+  const sources = policySources(policy);
   const progress = options.progress ?? silentProgress;
   return withLock(root, SOURCES_LOCK, async () => {
     const lock = readLock(root);
@@ -61,6 +62,8 @@ export async function updateSources(options: UpdateOptions): Promise<UpdateResul
       }
     }
     const lockWritten = options.locked ? false : writeLock(root, nextLock(sources, lock, updates));
+    // Preflight and the hooks search the fetched lessons through a segment built here, never on their hot path.
+    await (await import('./search.js')).buildSourcesSearch(root, policy);
     return { locked: options.locked, sources: updates, lock_written: lockWritten, failed: updates.filter((update) => update.status === 'failed').length };
   });
 }

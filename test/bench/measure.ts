@@ -20,13 +20,21 @@ export interface Timing {
 export interface RunOptions {
   cwd?: string | undefined;
   input?: string | Buffer | undefined;
-  env?: Record<string, string> | undefined;
+  /** Added to the environment; a variable set to undefined is removed from it. */
+  env?: Record<string, string | undefined> | undefined;
+}
+
+/** The environment a measured process runs in: this one, NO_COLOR, then `extra` (undefined removes). */
+export function processEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  return env;
 }
 
 /** One run of a process, in ms; exits other than 0 and 1 (1: something was blocked or stale) throw. */
 export function runOnce(command: string, args: readonly string[], options: RunOptions = {}): number {
   const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { cwd: options.cwd, input: options.input ?? '', stdio: ['pipe', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...options.env } });
+  const result = spawnSync(command, args, { cwd: options.cwd, input: options.input ?? '', stdio: ['pipe', 'ignore', 'pipe'], env: processEnv(options.env) });
   const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')}: exit ${result.status}: ${result.stderr?.toString().slice(0, 500)}`);
   return elapsed;
@@ -69,13 +77,13 @@ export function timeInterleaved(cases: readonly Case[], rounds: number, cwd?: st
 const PROBE = `process.on('exit', () => { require('fs').writeFileSync(process.env.LESSONS_RSS_FILE, String(process.resourceUsage().maxRSS)); });`;
 
 /** Peak resident memory of one run of a node script, in MiB (a preload records maxRSS at exit). */
-export function peakRssMiB(script: string, args: string[], cwd?: string, input?: string): number {
+export function peakRssMiB(script: string, args: string[], cwd?: string, env: Record<string, string | undefined> = {}, input?: string): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-rss-'));
   try {
     const probe = path.join(dir, 'probe.cjs');
     const out = path.join(dir, 'rss');
     fs.writeFileSync(probe, PROBE);
-    spawnSync(process.execPath, ['--require', probe, script, ...args], { cwd, input: input ?? '', stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, LESSONS_RSS_FILE: out } });
+    spawnSync(process.execPath, ['--require', probe, script, ...args], { cwd, input: input ?? '', stdio: ['pipe', 'ignore', 'ignore'], env: processEnv({ ...env, LESSONS_RSS_FILE: out }) });
     return Number(fs.readFileSync(out, 'utf8')) / 1024;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

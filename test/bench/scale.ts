@@ -118,7 +118,7 @@ function measure(dir: string, rows: Row[], rounds: number): { base: Timing; base
   }
   const measured = rows.map((row, i) => {
     row.prepare?.(run++);
-    return { row: row.label, asIs: summarize(row.label, samples[i]!.asIs), noCa: summarize(row.label, samples[i]!.noCa), rss: peakRssMiB(row.args[0]!, row.args.slice(1), dir, row.input) };
+    return { row: row.label, asIs: summarize(row.label, samples[i]!.asIs), noCa: summarize(row.label, samples[i]!.noCa), rss: peakRssMiB(row.args[0]!, row.args.slice(1), dir, {}, row.input) };
   });
   return { base: summarize('node -e 0', base.asIs), baseNoCa: summarize('node -e 0', base.noCa), rows: measured, first };
 }

@@ -1,0 +1,196 @@
+import type { IndexEntry } from '../index/build.js';
+import { compareStrings } from '../util/compare.js';
+import { buildSegment, fieldTermsOf, termStatistics, type SearchExtras } from './search-build.js';
+import type { SearchSource } from './search-index.js';
+import type { Segment } from './search-segment.js';
+
+/**
+ * An update of the search cache that costs what changed: lessons/index.json is compared line
+ * by line with the entries the base segment was built from (a hash of each line, and the
+ * lesson file's size, mtime and inode for the body the index does not carry); the lessons
+ * that differ go into a delta segment, with the base lessons they replace and the corpus
+ * statistics of both together. Past a share of the base, a full build is cheaper to query and
+ * is asked for instead.
+ */
+
+/** A delta may hold this share of the base's lessons (changed, added and removed) before a full build replaces both. */
+export const COMPACT_SHARE = 0.1;
+/** ...and at least this many, so a small corpus is not rebuilt on every edit. */
+export const COMPACT_MIN = 64;
+
+/**
+ * What identifies a lesson file's content without reading it. A file written within
+ * RACY_MS of its stamp (or stamped with a time ahead of the clock) may change again with the
+ * same stamp: `racy` then holds a hash of its content, which an update compares instead.
+ */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  racy?: string;
+}
+
+/** Coarser than any file system's mtime granularity (FAT: 2 s) and small clock skews. */
+export const RACY_MS = 2000;
+
+/** One index entry as a segment was built from it. */
+export interface EntryLine {
+  id: string;
+  /** Hash of the entry's JSON text. */
+  hash: string;
+  /** The lesson's number in the base, or -1 when it is not there (retired). */
+  doc: number;
+  path: string;
+  stamp: FileStamp | null;
+}
+
+export function formatEntryLine(line: EntryLine): string {
+  const stamp = line.stamp ? [line.stamp.size, line.stamp.mtimeMs, line.stamp.ino, line.stamp.racy ?? ''].join('\t') : '\t\t\t';
+  return `${line.id}\t${line.hash}\t${line.doc}\t${line.path}\t${stamp}`;
+}
+
+function parseEntryLine(text: string): EntryLine | undefined {
+  const [id, hash, doc, file, size, mtimeMs, ino, racy] = text.split('\t');
+  if (id === undefined || hash === undefined || file === undefined || racy === undefined) return undefined;
+  const stamp = size === '' ? null : { size: Number(size), mtimeMs: Number(mtimeMs), ino: Number(ino), ...(racy === '' ? {} : { racy }) };
+  return { id, hash, doc: Number(doc), path: file, stamp };
+}
+
+export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null | undefined): boolean {
+  return !!a && !!b && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+}
+
+/** Whether a lesson file is as it was built: the same stamp, and, when that stamp was racy, the same content. */
+function unchangedFile(old: EntryLine, input: Pick<DeltaPlanInput, 'stamp' | 'contentHash'>): boolean {
+  if (!sameStamp(old.stamp, input.stamp(old.path))) return false;
+  return old.stamp!.racy === undefined || old.stamp!.racy === input.contentHash(old.path);
+}
+
+/** A stamp taken now of a file with `mtimeMs`, with the content's hash when the stamp is racy. */
+export function stampFor(stamp: Omit<FileStamp, 'racy'>, now: number, content: () => string): FileStamp {
+  return now - stamp.mtimeMs < RACY_MS ? { ...stamp, racy: content() } : stamp;
+}
+
+/** One line of lessons/index.json as `lessons index` writes it: the entry's JSON and its id. */
+export interface IndexLine {
+  id: string;
+  json: string;
+}
+
+const HEAD = '{\n  "version": 1,\n  "lessons": [\n';
+const TAIL = '\n  ]\n}\n';
+const ID_START = '{"id":';
+
+/**
+ * The entries of an index in the layout `lessons index` writes (one entry per line, sorted by
+ * id), without parsing them; undefined for any other layout (a full build reads those).
+ */
+export function indexLines(text: string): IndexLine[] | undefined {
+  if (!text.startsWith(HEAD) || !text.endsWith(TAIL)) return undefined;
+  const body = text.slice(HEAD.length, text.length - TAIL.length);
+  const result: IndexLine[] = [];
+  for (const raw of body.split('\n')) {
+    if (!raw.startsWith(`    ${ID_START}`)) return undefined;
+    const json = raw.endsWith(',') ? raw.slice(4, -1) : raw.slice(4);
+    const close = json.indexOf('",', ID_START.length + 1);
+    if (close < 0) return undefined;
+    let id: unknown;
+    try {
+      id = JSON.parse(json.slice(ID_START.length, close + 1));
+    } catch {
+      return undefined;
+    }
+    if (typeof id !== 'string' || (result.length > 0 && !(result[result.length - 1]!.id < id))) return undefined;
+    result.push({ id, json });
+  }
+  return result;
+}
+
+export interface DeltaPlanInput {
+  base: Segment;
+  lines: readonly IndexLine[];
+  source: SearchSource;
+  hash: (json: string) => string;
+  /** The lesson file's stamp now, or null when it cannot be statted. */
+  stamp: (file: string) => FileStamp | null;
+  /** The hash of the lesson file's content now (what a racy stamp holds), or null when it cannot be read. */
+  contentHash: (file: string) => string | null;
+  /** The body text (without its checklist) of changed lessons. */
+  bodies: (entries: readonly IndexEntry[]) => Map<string, string>;
+}
+
+/**
+ * The delta segment's bytes for the index `lines` over `base`, or undefined when the change is
+ * too large for a delta (or a line is not an entry): then a full build is due.
+ */
+export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
+  const { base } = input;
+  const built = base.lines('entries').map(parseEntryLine);
+  if (built.some((line) => line === undefined)) return undefined;
+  const previous = built as EntryLine[];
+  const removed: number[] = [];
+  const changed: IndexEntry[] = [];
+  let p = 0;
+  const budget = Math.max(COMPACT_MIN, Math.floor(COMPACT_SHARE * base.docCount));
+  for (const line of input.lines) {
+    // Built entries the index no longer has.
+    for (; p < previous.length && previous[p]!.id < line.id; p++) if (previous[p]!.doc >= 0) removed.push(previous[p]!.doc);
+    const old = previous[p]?.id === line.id ? previous[p++] : undefined;
+    if (old && old.hash === input.hash(line.json) && (old.doc < 0 || unchangedFile(old, input))) continue;
+    if (old && old.doc >= 0) removed.push(old.doc);
+    let entry: IndexEntry;
+    try {
+      entry = JSON.parse(line.json) as IndexEntry;
+    } catch {
+      return undefined;
+    }
+    if (entry.status !== 'retired') changed.push(entry);
+    if (removed.length + changed.length > budget) return undefined;
+  }
+  for (; p < previous.length; p++) if (previous[p]!.doc >= 0) removed.push(previous[p]!.doc);
+  if (removed.length + changed.length > budget) return undefined;
+  removed.sort((a, b) => a - b);
+
+  const bodies = input.bodies(changed);
+  const statistics = termStatistics(changed.length, (doc) => fieldTermsOf(changed[doc]!, bodies.get(changed[doc]!.id) ?? ''));
+  // Base lessons are the built entries with a number, in order: count those sorting before each delta lesson.
+  const baseIds = previous.filter((line) => line.doc >= 0);
+  const insertAt = new Uint32Array(changed.length);
+  let b = 0;
+  changed.forEach((entry, j) => {
+    while (b < baseIds.length && baseIds[b]!.id < entry.id) b++;
+    insertAt[j] = b;
+  });
+  const width = statistics.stats.lengthSums.length;
+  const lengthSums = base.header.lengthSums.map((sum, f) => sum + statistics.stats.lengthSums[f]!);
+  const lost = new Map<number, number>();
+  for (const doc of removed) {
+    const lengths = base.lengths(doc, width);
+    for (let f = 0; f < width; f++) lengthSums[f]! -= lengths[f]!;
+    for (const term of base.forward(doc)) lost.set(term, (lost.get(term) ?? 0) + 1);
+  }
+  const dead: string[] = [];
+  for (const [term, count] of lost) {
+    const word = base.terms[term]!;
+    if (base.postingCount(term) === count && !statistics.postings.has(word)) dead.push(word);
+  }
+  const projects = [...base.header.projects];
+  const added = new Set(changed.map((entry) => entry.project).filter((project): project is string => project !== null && !projects.includes(project)));
+  projects.push(...[...added].sort(compareStrings));
+  const extras: SearchExtras = { bodies, stemmedThesaurus: base.text('thesaurus') };
+  return buildSegment({
+    entries: changed,
+    source: input.source,
+    tool: base.header.tool,
+    extras,
+    statistics,
+    delta: {
+      base: base.header.id,
+      removed: Uint32Array.from(removed),
+      insertAt,
+      dead: dead.sort(compareStrings),
+      projects,
+      merged: { docCount: base.docCount - removed.length + changed.length, lengthSums },
+    },
+  });
+}

@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openRegularFile } from '../io/fs.js';
+import { INDEX_FILE, lessonDirs } from '../io/repo.js';
+import { packageVersion } from '../package-root.js';
+import { LOCK_FILE } from '../sources/model.js';
+import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
+import { Segment } from './search-segment.js';
+
+/** The search cache's files, and whether they still describe lessons/index.json (search-cache.ts). */
+
+export const CACHE_FILE = '.lessons/cache/search.bin';
+export const DELTA_FILE = '.lessons/cache/search-delta.bin';
+export const SEARCH_LOCK = 'search-cache';
+/** Other repositories' lessons, built by `lessons sources update` (src/sources/search.ts). */
+export const SOURCES_CACHE_FILE = '.lessons/cache/sources.bin';
+
+export interface OpenedSearch {
+  index: SearchIndex;
+  /** sha256 of lessons/index.json, or of the scanned tree's serialized index. */
+  digest: string;
+  /** One line for stderr when the index was missing or stale. */
+  warning: string | undefined;
+  /** Releases the cache files; the index must not be read after. */
+  close: () => void;
+}
+
+export interface IndexStat {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+export function statIndex(root: string): IndexStat | undefined {
+  try {
+    const stat = fs.statSync(path.join(root, INDEX_FILE));
+    return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The newest mtime of the level folders (lessons/cases, patterns, principles). Adding,
+ * removing or renaming a lesson, and every write by the CLI (atomic: temp file and rename),
+ * changes it; statting every lesson file instead would cost about 3 ms per 1,000 lessons on
+ * each run. (lessons/ itself is left out: writing index.json changes it.)
+ */
+export function lessonFoldersMtime(root: string): number {
+  let newest = 0;
+  for (const { dir } of lessonDirs(root)) {
+    try {
+      newest = Math.max(newest, fs.statSync(dir).mtimeMs);
+    } catch {
+      // A level without a folder has no lessons to be newer.
+    }
+  }
+  return newest;
+}
+
+function fileSource(file: string): { source: ByteSource; close: () => void } | undefined {
+  let fd: number;
+  try {
+    fd = openRegularFile(file);
+  } catch {
+    return undefined;
+  }
+  const source: ByteSource = {
+    size: fs.fstatSync(fd).size,
+    read: (offset, length) => {
+      const bytes = new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        const n = fs.readSync(fd, bytes, done, length - done, offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done === length ? bytes : bytes.subarray(0, done);
+    },
+  };
+  return { source, close: () => fs.closeSync(fd) };
+}
+
+export interface Cached {
+  index: SearchIndex | undefined;
+  close: () => void;
+  /** Why the sources' lessons are not searched, when there is a sources segment that cannot be used. */
+  warning?: string | undefined;
+}
+
+/** What a sources segment is keyed by: lessons/sources.lock.json's text (empty when there is none). */
+export function sourcesKey(root: string): string {
+  let text = '';
+  try {
+    text = fs.readFileSync(path.join(root, LOCK_FILE), 'utf8');
+  } catch {
+    // no lock file: no locked sources
+  }
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The sources segment (src/sources/search.ts), when there is one of this version built for the
+ * lock file as it is; otherwise a warning naming it, and the local lessons alone are searched.
+ */
+function openSources(root: string): { segment?: Segment; close: () => void; warning?: string } {
+  const file = fileSource(path.join(root, SOURCES_CACHE_FILE));
+  if (!file) return { close: () => undefined };
+  const segment = Segment.open(file.source, packageVersion());
+  const why =
+    !segment || segment.header.kind !== 'sources' ? 'cannot be read' : segment.header.digest !== sourcesKey(root) ? `was built for another ${LOCK_FILE}` : undefined;
+  if (why === undefined) return { segment: segment!, close: file.close };
+  file.close();
+  return { close: () => undefined, warning: `the sources' search cache ${SOURCES_CACHE_FILE} ${why}: searched the local lessons only (run \`lessons sources update\`)` };
+}
+
+/**
+ * The cache files as they are (or the base and delta given, just built); an index only when the
+ * base is a search index of this version. The sources segment comes along when it can be used.
+ */
+export function openCached(root: string, built: { base?: Uint8Array; delta?: Uint8Array } = {}): Cached {
+  const base = built.base ? { source: memorySource(built.base), close: () => undefined } : fileSource(path.join(root, CACHE_FILE));
+  const deltaFile = built.delta || built.base ? undefined : fileSource(path.join(root, DELTA_FILE));
+  const sources = openSources(root);
+  const close = (): void => {
+    base?.close();
+    deltaFile?.close();
+    sources.close();
+  };
+  if (!base) return { index: undefined, close, warning: sources.warning };
+  const delta = built.delta ? memorySource(built.delta) : deltaFile?.source;
+  return { index: SearchIndex.open(base.source, delta, packageVersion(), sources.segment), close, warning: sources.warning };
+}
+
+export function isFresh(index: SearchIndex | undefined, stat: IndexStat, root: string): index is SearchIndex {
+  const built = index?.source.stat;
+  if (!index || !built || built.size !== stat.size || built.mtimeMs !== stat.mtimeMs || built.ino !== stat.ino) return false;
+  return lessonFoldersMtime(root) <= Math.max(stat.mtimeMs, index.source.verifiedMtimeMs);
+}
+
+export function opened(cached: Cached & { index: SearchIndex }): OpenedSearch {
+  return { index: cached.index, digest: cached.index.source.digest, warning: cached.warning, close: cached.close };
+}
+

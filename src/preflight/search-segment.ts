@@ -1,0 +1,315 @@
+import { lowerBound } from './expand.js';
+import type { DocRecord, SearchSource } from './search-index.js';
+
+/**
+ * One segment of the search cache: the lessons it holds, numbered 0..docCount-1 in id order,
+ * read piece by piece from its bytes. The base segment holds the corpus as it was at its last
+ * full build; a delta segment holds the lessons changed or added since, and says which of the
+ * base's lessons are gone (see search-index.ts for how queries read both).
+ *
+ * Layout: "LSC1", u32 header length, header JSON, then 4-byte aligned sections:
+ *   dict       sorted terms joined by "\n"
+ *   termTable  u32 pairs per term: byte offset into postings, number of postings
+ *   postings   per term: u32 lesson numbers, f32 scores (with this segment's own statistics),
+ *              u8 field bits (padded), then per posting and per field it occurs in, in FIELDS
+ *              order, the varints term frequency and field length (padded): what a score is
+ *              computed from when statistics change
+ *   meta       META_BYTES per lesson
+ *   docTable   u32 per lesson + 1: byte offsets into docs
+ *   docs       one JSON record per lesson (what the output shows)
+ *   idTable    u32 per lesson + 1: byte offsets into ids
+ *   ids        the lessons' ids, in order
+ *   linkTable  u32 per lesson + 1: byte offsets into links
+ *   links      per lesson, JSON [[id, up], ...]: promoted_into ids (up), then promoted_from ids
+ *   triggers   JSON [[lesson, tools, paths, commands], ...] for lessons with path or command triggers
+ *   phrases    sorted lines `term term...<TAB>lesson<TAB>tool,tool`: keyword phrases of two or more words, stemmed
+ *   related    sorted lines `term<TAB>term term...`: thesaurus relatives among this segment's terms
+ *   lengths    u32 per lesson and field: the field's length in terms
+ *   fwdTable   u32 per lesson + 1: byte offsets into forward
+ *   forward    per lesson, varint gaps between the sorted numbers of its terms
+ *   entries    sorted lines `id<TAB>hash<TAB>path<TAB>size<TAB>mtimeMs<TAB>ino`: every index entry
+ *              (retired ones too) as this segment was built from it (base only)
+ *   removed    u32 base lesson numbers that are gone or changed (delta only)
+ *   insertAt   u32 per lesson: how many base lessons sort before it (delta only)
+ *   dead       sorted base terms no lesson has any more (delta only)
+ *   thesaurus  sorted lines `term<TAB>term term...`: the whole thesaurus, stemmed (base only)
+ */
+
+export const MAGIC = 'LSC1';
+export const SEARCH_FORMAT_VERSION = 3;
+
+export const SECTIONS = [
+  'dict',
+  'termTable',
+  'postings',
+  'meta',
+  'docTable',
+  'docs',
+  'idTable',
+  'ids',
+  'linkTable',
+  'links',
+  'triggers',
+  'phrases',
+  'related',
+  'lengths',
+  'fwdTable',
+  'forward',
+  'entries',
+  'removed',
+  'insertAt',
+  'dead',
+  'thesaurus',
+] as const;
+export type SectionName = (typeof SECTIONS)[number];
+
+/** Corpus statistics BM25 reads: the number of lessons and the total length of each field. */
+export interface CorpusStats {
+  docCount: number;
+  lengthSums: number[];
+}
+
+export interface SegmentHeader extends SearchSource {
+  version: number;
+  /** The version of lessons that wrote it: another version may stem or tokenize differently. */
+  tool: string;
+  kind: 'base' | 'delta' | 'sources';
+  /** A base: what a delta names to say it was built on this one. A delta: its base's id. */
+  id: string;
+  base: string | null;
+  docCount: number;
+  termCount: number;
+  /** Project names meta codes refer to; a delta's list starts with its base's. */
+  projects: string[];
+  lengthSums: number[];
+  /** A delta: the statistics of base and delta together. */
+  merged: CorpusStats | null;
+  sections: Record<SectionName, [number, number]>;
+}
+
+export interface RawPostings {
+  docs: Uint32Array;
+  scores: Float32Array;
+  fields: Uint8Array;
+  /** Per posting, per field set in `fields`: varint term frequency, varint field length. */
+  raw: Uint8Array;
+}
+
+const decoder = new TextDecoder();
+
+export const align4 = (n: number): number => (n + 3) & ~3;
+
+/** Random access to the bytes of a segment: a file read at offsets, or a buffer. */
+export interface ByteSource {
+  size: number;
+  read(offset: number, length: number): Uint8Array;
+}
+
+export function memorySource(bytes: Uint8Array): ByteSource {
+  // A copy keeps typed-array views aligned.
+  return { size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) };
+}
+
+/** The lines of sorted, newline-separated `text` that start with `prefix`, found by binary search. */
+export function linesFrom(text: string, prefix: string): string[] {
+  let lo = 0;
+  let hi = text.length;
+  // The first line whose text is >= prefix.
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = text.lastIndexOf('\n', mid - 1) + 1;
+    const end = text.indexOf('\n', start);
+    const lineEnd = end < 0 ? text.length : end;
+    if (text.slice(start, lineEnd) < prefix) lo = lineEnd + 1;
+    else hi = start;
+  }
+  const lines: string[] = [];
+  while (lo < text.length && text.startsWith(prefix, lo)) {
+    const end = text.indexOf('\n', lo);
+    const lineEnd = end < 0 ? text.length : end;
+    lines.push(text.slice(lo, lineEnd));
+    lo = lineEnd + 1;
+  }
+  return lines;
+}
+
+export class Segment {
+  private dictCache: string[] | undefined;
+  private termTableCache: Uint32Array | undefined;
+  private metaCache: Uint8Array | undefined;
+  private tables = new Map<SectionName, Uint32Array>();
+  private texts = new Map<SectionName, string>();
+
+  private constructor(private readonly bytes: ByteSource, readonly header: SegmentHeader) {}
+
+  /** The segment, or undefined when the bytes are not a segment of this version (or are cut short). */
+  static open(bytes: ByteSource, tool?: string): Segment | undefined {
+    const start = bytes.read(0, 8);
+    if (start.length < 8 || decoder.decode(start.subarray(0, 4)) !== MAGIC) return undefined;
+    const length = new DataView(start.buffer, start.byteOffset).getUint32(4, true);
+    try {
+      const header = JSON.parse(decoder.decode(bytes.read(8, length))) as SegmentHeader;
+      if (header.version !== SEARCH_FORMAT_VERSION || (tool !== undefined && header.tool !== tool) || SECTIONS.some((name) => !Array.isArray(header.sections[name]))) return undefined;
+      const end = Math.max(...SECTIONS.map((name) => header.sections[name][0] + header.sections[name][1]));
+      return end <= bytes.size ? new Segment(bytes, header) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  get docCount(): number {
+    return this.header.docCount;
+  }
+
+  section(name: SectionName): Uint8Array {
+    const [offset, length] = this.header.sections[name];
+    return this.bytes.read(offset, length);
+  }
+
+  private table(name: SectionName): Uint32Array {
+    let table = this.tables.get(name);
+    if (!table) {
+      const bytes = this.section(name);
+      this.tables.set(name, (table = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)));
+    }
+    return table;
+  }
+
+  text(name: SectionName): string {
+    let text = this.texts.get(name);
+    if (text === undefined) this.texts.set(name, (text = decoder.decode(this.section(name))));
+    return text;
+  }
+
+  /** Sorted, newline-separated text as lines (none for empty text). */
+  lines(name: SectionName): string[] {
+    const text = this.text(name);
+    return text === '' ? [] : text.split('\n');
+  }
+
+  get terms(): string[] {
+    return (this.dictCache ??= this.lines('dict'));
+  }
+
+  /** The number of `term` in this segment's dictionary, or -1. */
+  findTerm(term: string): number {
+    const at = lowerBound(this.terms, term);
+    return this.terms[at] === term ? at : -1;
+  }
+
+  /** A term's postings; `raw` (the frequencies and lengths) is read only when asked for, and empty otherwise. */
+  postings(termIndex: number, withRaw = true): RawPostings {
+    this.termTableCache ??= this.table('termTable');
+    const offset = this.termTableCache[termIndex * 2]!;
+    const count = this.termTableCache[termIndex * 2 + 1]!;
+    const fixed = count * 8 + align4(count);
+    const end = !withRaw ? offset + fixed : termIndex + 1 < this.header.termCount ? this.termTableCache[termIndex * 2 + 2]! : this.header.sections.postings[1];
+    const bytes = this.bytes.read(this.header.sections.postings[0] + offset, end - offset);
+    return {
+      docs: new Uint32Array(bytes.buffer, bytes.byteOffset, count),
+      scores: new Float32Array(bytes.buffer, bytes.byteOffset + count * 4, count),
+      fields: new Uint8Array(bytes.buffer, bytes.byteOffset + count * 8, count),
+      raw: bytes.subarray(fixed),
+    };
+  }
+
+  /** The number of lessons that have term `termIndex`. */
+  postingCount(termIndex: number): number {
+    this.termTableCache ??= this.table('termTable');
+    return this.termTableCache[termIndex * 2 + 1]!;
+  }
+
+  get meta(): Uint8Array {
+    return (this.metaCache ??= this.section('meta'));
+  }
+
+  private row(table: SectionName, blob: SectionName, doc: number): Uint8Array {
+    const offsets = this.table(table);
+    return this.bytes.read(this.header.sections[blob][0] + offsets[doc]!, offsets[doc + 1]! - offsets[doc]!);
+  }
+
+  record(doc: number): DocRecord {
+    return JSON.parse(decoder.decode(this.row('docTable', 'docs', doc))) as DocRecord;
+  }
+
+  id(doc: number): string {
+    return decoder.decode(this.row('idTable', 'ids', doc));
+  }
+
+  /** The number of the lesson with `id`, or -1 (binary search over the id table). */
+  findId(id: string): number {
+    let lo = 0;
+    let hi = this.docCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.id(mid) < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.docCount && this.id(lo) === id ? lo : -1;
+  }
+
+  /** Promotion links by id, `up` for a lesson distilled from this one. */
+  links(doc: number): [string, boolean][] {
+    return JSON.parse(decoder.decode(this.row('linkTable', 'links', doc))) as [string, boolean][];
+  }
+
+  triggers(): [number, string[], string[], string[]][] {
+    const text = this.text('triggers');
+    return text === '' ? [] : (JSON.parse(text) as [number, string[], string[], string[]][]);
+  }
+
+  /** Phrase lines `term term...<TAB>lesson<TAB>tools` that begin with `term`. */
+  phraseLines(term: string): string[] {
+    return linesFrom(this.text('phrases'), `${term} `);
+  }
+
+  related(term: string): string[] {
+    const line = linesFrom(this.text('related'), `${term}\t`)[0];
+    return line === undefined ? [] : line.slice(term.length + 1).split(' ');
+  }
+
+  lengths(doc: number, count: number): Uint32Array {
+    return this.table('lengths').subarray(doc * count, doc * count + count);
+  }
+
+  /** The numbers of the terms lesson `doc` has, ascending. */
+  forward(doc: number): number[] {
+    const bytes = this.row('fwdTable', 'forward', doc);
+    const result: number[] = [];
+    let at = 0;
+    let previous = 0;
+    while (at < bytes.length) {
+      const [gap, next] = readVarint(bytes, at);
+      at = next;
+      previous += gap;
+      result.push(previous);
+    }
+    return result;
+  }
+
+  u32s(name: 'removed' | 'insertAt'): Uint32Array {
+    return this.table(name);
+  }
+}
+
+export function writeVarint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+}
+
+/** The varint at `at` and the offset after it. */
+export function readVarint(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  let i = at;
+  for (;;) {
+    const byte = bytes[i++]!;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, i];
+    scale *= 128;
+  }
+}

@@ -1,0 +1,293 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexEntry } from '../index/build.js';
+import { parseIndexEntries } from '../index/read.js';
+import { readRegularFile, writeInRepo } from '../io/fs.js';
+import { INDEX_FILE } from '../io/repo.js';
+import { ensureStateDir } from '../io/state.js';
+import type { LoadedLesson } from '../lesson/load.js';
+import { packageVersion } from '../package-root.js';
+import type { FileStamp, IndexLine } from './search-delta.js';
+import { memorySource, SearchIndex } from './search-index.js';
+import { CACHE_FILE, DELTA_FILE, isFresh, lessonFoldersMtime, openCached, opened, SEARCH_LOCK, statIndex, type Cached, type IndexStat, type OpenedSearch } from './search-open.js';
+
+/** How long an update waits for another process updating the cache. */
+const LOCK_WAIT_MS = 120_000;
+
+/**
+ * Bringing the search cache up to date (search-cache.ts says when): a delta of the lessons that
+ * changed since the base (search-delta.ts), or a full build past its share; and the scan of the
+ * lesson files when the index cannot be used.
+ */
+
+function writeCache(root: string, file: string, bytes: Uint8Array): void {
+  try {
+    ensureStateDir(root);
+    writeInRepo(root, file, bytes, { durable: false });
+  } catch {
+    // A cache that cannot be written (read-only checkout) only costs speed.
+  }
+}
+
+interface ScannedTree {
+  entries: IndexEntry[];
+  text: string;
+  /** Per lesson id: the text the index does not carry (body sections but the checklist). */
+  bodies: Map<string, string>;
+}
+
+async function indexTree(lessons: readonly LoadedLesson[]): Promise<ScannedTree> {
+  const [{ buildIndex, serializeIndex }, { narrative }] = await Promise.all([import('../index/build.js'), import('./search-build.js')]);
+  const index = buildIndex(lessons);
+  const bodies = new Map<string, string>();
+  for (const { lesson } of lessons) if (!bodies.has(lesson.id)) bodies.set(lesson.id, narrative(lesson.body));
+  return { entries: index.lessons, text: serializeIndex(index), bodies };
+}
+
+async function scanTree(root: string): Promise<ScannedTree> {
+  const { loadLessons } = await import('../lesson/load.js');
+  return indexTree(loadLessons(root).lessons);
+}
+
+function stampOf(file: string): FileStamp | null {
+  try {
+    const stat = fs.statSync(file);
+    return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The body text of each lesson, read from its file (the frontmatter is the index's already),
+ * and the file's stamp, taken before the read so a later write is always seen; a file that
+ * cannot be read adds none.
+ */
+async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<{ bodies: Map<string, string>; stamps: Map<string, FileStamp | null> }> {
+  const [{ narrative }, { stampFor }] = await Promise.all([import('./search-build.js'), import('./search-delta.js')]);
+  const contentHash = await fileHash();
+  const now = Date.now();
+  const bodies = new Map<string, string>();
+  const stamps = new Map<string, FileStamp | null>();
+  for (const entry of entries) {
+    if (entry.status === 'retired') continue;
+    const file = path.join(root, entry.path);
+    const stamp = stampOf(file);
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFile(file);
+    } catch {
+      stamps.set(entry.id, stamp);
+      continue;
+    }
+    stamps.set(entry.id, stamp && stampFor(stamp, now, () => contentHash(bytes)));
+    const text = bytes.toString('utf8');
+    const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+    bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
+  }
+  return { bodies, stamps };
+}
+
+/** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
+export async function readThesaurus(): Promise<Map<string, string[]>> {
+  const { packageFile } = await import('../package-root.js');
+  const thesaurus = new Map<string, string[]>();
+  let text: string;
+  try {
+    text = fs.readFileSync(packageFile(THESAURUS_FILE), 'utf8');
+  } catch {
+    return thesaurus;
+  }
+  for (const line of text.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) thesaurus.set(line.slice(0, tab), line.slice(tab + 1).split(' '));
+  }
+  return thesaurus;
+}
+
+export const THESAURUS_FILE = 'data/thesaurus/wordnet-synonyms.tsv';
+
+/** Building and hashing happen only when the cache is stale, so their modules load only then. */
+async function sha256(data: string | Uint8Array): Promise<string> {
+  return (await import('../util/digest.js')).sha256(data);
+}
+
+async function fileHash(): Promise<(bytes: Uint8Array) => string> {
+  const { hash } = await import('node:crypto');
+  return (bytes) => hash('sha1', bytes, 'base64');
+}
+
+async function lineHash(): Promise<(json: string) => string> {
+  const { hash } = await import('node:crypto');
+  return (json) => hash('sha1', json, 'base64');
+}
+
+async function inMemory(entries: readonly IndexEntry[], digest: string, bodies: ReadonlyMap<string, string>): Promise<SearchIndex> {
+  const { buildSearchIndex } = await import('./search-build.js');
+  const bytes = buildSearchIndex(entries, { digest, stat: null, verifiedMtimeMs: 0 }, { bodies, thesaurus: await readThesaurus() });
+  return SearchIndex.open(memorySource(bytes))!;
+}
+
+/**
+ * The search index of lessons already loaded, held in memory, built as a scan of the lesson
+ * files builds it: for lessons that are not the working tree's (a commit the guard checks).
+ */
+export async function searchFromLessons(lessons: readonly LoadedLesson[]): Promise<{ index: SearchIndex; digest: string }> {
+  const tree = await indexTree(lessons);
+  const digest = await sha256(tree.text);
+  return { index: await inMemory(tree.entries, digest, tree.bodies), digest };
+}
+
+export async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {
+  const tree = scanned ?? (await scanTree(root));
+  const digest = await sha256(tree.text);
+  return {
+    index: await inMemory(tree.entries, digest, tree.bodies),
+    digest,
+    warning: `${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`,
+    close: () => undefined,
+  };
+}
+
+/**
+ * Brings the cache up to date and opens it, under the search-cache lock (waiting for another
+ * process doing the same, then using what it wrote). Without a lock (a read-only checkout) it
+ * updates all the same; the cache files are written atomically, a delta names its base, so a
+ * reader never mixes two updates. `locked`: the caller holds the lock already.
+ */
+export async function updateSearch(root: string, options: { locked?: boolean } = {}): Promise<OpenedSearch> {
+  if (options.locked) return update(root);
+  const { withLock } = await import('../io/lock.js');
+  try {
+    return await withLock(root, SEARCH_LOCK, () => update(root), { timeoutMs: LOCK_WAIT_MS });
+  } catch {
+    // No lock (a read-only .lessons/, a holder past the wait): update without it; an update that fails itself fails again here.
+    return update(root);
+  }
+}
+
+/**
+ * After `lessons index` wrote the index: updates the search cache of the repository holding
+ * `cwd` when it has one (a repository where nobody runs preflight, CI say, never builds one).
+ */
+export async function updateExistingSearch(cwd: string): Promise<void> {
+  const { findRepoRoot } = await import('../io/repo.js');
+  const root = findRepoRoot(cwd);
+  if (!fs.existsSync(path.join(root, CACHE_FILE))) return;
+  (await updateSearch(root)).close();
+}
+
+async function update(root: string): Promise<OpenedSearch> {
+  const stat = statIndex(root);
+  if (!stat) return fallback(root, `${INDEX_FILE} is missing`);
+  const cached = openCached(root);
+  if (isFresh(cached.index, stat, root)) return opened(cached as Cached & { index: SearchIndex });
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(path.join(root, INDEX_FILE));
+  } catch {
+    cached.close();
+    return fallback(root, `${INDEX_FILE} cannot be read`);
+  }
+  const digest = await sha256(bytes);
+  const text = bytes.toString('utf8');
+  let verifiedMtimeMs = 0;
+  const foldersMtime = lessonFoldersMtime(root);
+  if (foldersMtime > stat.mtimeMs) {
+    // Folders newer than the index: after a checkout that is often only write order, so compare the content.
+    const tree = await scanTree(root);
+    if (tree.text !== text) {
+      cached.close();
+      return fallback(root, `${INDEX_FILE} is older than the lesson files`, tree);
+    }
+    verifiedMtimeMs = foldersMtime;
+  }
+  const source = { digest, stat, verifiedMtimeMs };
+  const { indexLines } = await import('./search-delta.js');
+  const lines = indexLines(text);
+  const hash = await lineHash();
+  if (lines && cached.index) {
+    const delta = await deltaUpdate(root, cached.index, lines, source, hash);
+    cached.close();
+    if (delta) {
+      writeCache(root, DELTA_FILE, delta);
+      const reopened = openCached(root, { delta });
+      if (reopened.index && reopened.index.hasDelta) return opened(reopened as Cached & { index: SearchIndex });
+      reopened.close();
+    }
+  } else {
+    cached.close();
+  }
+  return fullUpdate(root, text, lines, source, hash);
+}
+
+async function deltaUpdate(
+  root: string,
+  index: SearchIndex,
+  lines: readonly IndexLine[],
+  source: { digest: string; stat: IndexStat; verifiedMtimeMs: number },
+  hash: (json: string) => string,
+): Promise<Uint8Array | undefined> {
+  const [{ buildDelta }, { narrative }, contentHash] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), fileHash()]);
+  return buildDelta({
+    base: index.baseSegment,
+    lines,
+    source,
+    hash,
+    stamp: (file) => stampOf(path.join(root, file)),
+    contentHash: (file) => {
+      try {
+        return contentHash(readRegularFile(path.join(root, file)));
+      } catch {
+        return null;
+      }
+    },
+    bodies: (entries) => {
+      const bodies = new Map<string, string>();
+      for (const entry of entries) {
+        try {
+          const text = readRegularFile(path.join(root, entry.path)).toString('utf8');
+          const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+          bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
+        } catch {
+          // A file that cannot be read adds no body text, as in a full build.
+        }
+      }
+      return bodies;
+    },
+  });
+}
+
+async function fullUpdate(
+  root: string,
+  text: string,
+  lines: readonly IndexLine[] | undefined,
+  source: { digest: string; stat: IndexStat; verifiedMtimeMs: number },
+  hash: (json: string) => string,
+): Promise<OpenedSearch> {
+  const entries = parseIndexEntries(text);
+  if (entries === undefined) return fallback(root, `${INDEX_FILE} is not a valid index`);
+  const [{ buildSegment }, { formatEntryLine }] = await Promise.all([import('./search-build.js'), import('./search-delta.js')]);
+  let bytes: Uint8Array;
+  try {
+    // The lessons' full text goes into the cache: read the files now, never at query time.
+    const { bodies, stamps } = await readBodies(root, entries);
+    const json = lines && lines.length === entries.length ? lines.map((line) => line.json) : entries.map((entry) => JSON.stringify(entry));
+    let doc = 0;
+    const entryLines = entries.map((entry, i) =>
+      formatEntryLine({ id: entry.id, hash: hash(json[i]!), doc: entry.status === 'retired' ? -1 : doc++, path: entry.path, stamp: stamps.get(entry.id) ?? null }),
+    );
+    const id = await sha256(`${source.digest}\n${entryLines.join('\n')}`);
+    bytes = buildSegment({ entries, source, extras: { bodies, thesaurus: await readThesaurus() }, id, entryLines, tool: packageVersion() });
+  } catch {
+    return fallback(root, `${INDEX_FILE} is not a valid index`);
+  }
+  writeCache(root, CACHE_FILE, bytes);
+  try {
+    fs.rmSync(path.join(root, DELTA_FILE), { force: true });
+  } catch {
+    // A delta left behind names the old base and is never read with the new one.
+  }
+  return opened(openCached(root, { base: bytes }) as Cached & { index: SearchIndex });
+}
+

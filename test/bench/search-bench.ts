@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Case } from './measure.js';
+
+/**
+ * What the preflight and hook benchmarks share: the sizes they run at, the two baselines, a
+ * change to one lesson's index line (as `lessons index` writes it after an edit), and a probe
+ * that does only the reading preflight cannot avoid.
+ */
+
+/** 1,000 and 10,000 lessons; LESSONS_BENCH_SCALE=100000 adds that size (generating it takes minutes). */
+export function benchSizes(base: readonly number[] = [1000, 10000]): number[] {
+  const extra = Number(process.env.LESSONS_BENCH_SCALE ?? '');
+  return Number.isInteger(extra) && extra > 0 && !base.includes(extra) ? [...base, extra] : [...base];
+}
+
+/**
+ * This environment may set NODE_EXTRA_CA_CERTS, which makes every node start read a CA bundle
+ * (`node -e 0` then costs about three times as much). Both baselines are measured; the honest
+ * one runs both the baseline and the command with it unset.
+ */
+export const NO_CA = { NODE_EXTRA_CA_CERTS: undefined };
+
+export function baselines(): Case[] {
+  return [
+    { label: 'node -e 0 (environment as is)', args: ['-e', '0'] },
+    { label: 'node -e 0 (NODE_EXTRA_CA_CERTS unset)', args: ['-e', '0'], env: NO_CA },
+  ];
+}
+
+/**
+ * Changes one lesson's line of lessons/index.json as an edit of its title would (written
+ * atomically, like `lessons index`), alternating between two titles; the lesson file is left
+ * as it is, so only the index line differs.
+ */
+export function toggleIndexLine(root: string, round: number): void {
+  const file = path.join(root, 'lessons/index.json');
+  const text = fs.readFileSync(file, 'utf8');
+  const at = text.indexOf('"title":"', text.length >>> 1);
+  const start = at + '"title":"'.length;
+  const marker = ' (revised)';
+  const end = text.indexOf('"', start);
+  const title = text.slice(start, end);
+  const next = round % 2 === 0 ? `${title}${marker}` : title.endsWith(marker) ? title.slice(0, -marker.length) : `${title}${marker}`;
+  fs.writeFileSync(`${file}.tmp`, text.slice(0, start) + next + text.slice(end));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/** Waits until no process holds the search-cache lock (a background update has finished). */
+export async function untilUnlocked(root: string, timeoutMs = 120_000): Promise<void> {
+  const lock = path.join(root, '.lessons/locks/search-cache.lock');
+  const deadline = Date.now() + timeoutMs;
+  while (fs.existsSync(lock) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+export function cacheBytes(root: string): number {
+  let total = 0;
+  for (const name of ['search.bin', 'search-delta.bin']) {
+    try {
+      total += fs.statSync(path.join(root, '.lessons/cache', name)).size;
+    } catch {
+      // no delta
+    }
+  }
+  return total;
+}
+
+/**
+ * The floor for preflight's work, as a script: open the cache, read the dictionary, the
+ * postings of the task's exact terms and the records of the seven best lessons by summed
+ * score, print them as JSON. No ranking, policy, receipt or output formatting.
+ */
+export function writeProbe(dir: string): string {
+  const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/preflight');
+  const probe = path.join(dir, 'probe.mjs');
+  fs.writeFileSync(
+    probe,
+    `import fs from 'node:fs';
+import { Segment } from ${JSON.stringify(path.join(dist, 'search-segment.js'))};
+import { indexTerms } from ${JSON.stringify(path.join(dist, 'text.js'))};
+const fd = fs.openSync('.lessons/cache/search.bin', 'r');
+const segment = Segment.open({ size: fs.fstatSync(fd).size, read: (offset, length) => { const b = new Uint8Array(length); fs.readSync(fd, b, 0, length, offset); return b; } });
+const scores = new Map();
+for (const term of indexTerms(process.argv[2])) {
+  const t = segment.findTerm(term);
+  if (t < 0) continue;
+  const p = segment.postings(t);
+  for (let i = 0; i < p.docs.length; i++) scores.set(p.docs[i], (scores.get(p.docs[i]) ?? 0) + p.scores[i]);
+}
+const best = [...scores].sort((a, b) => b[1] - a[1]).slice(0, 7);
+process.stdout.write(JSON.stringify(best.map(([doc]) => segment.record(doc))) + '\\n');
+`,
+  );
+  return probe;
+}

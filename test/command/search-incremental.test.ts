@@ -1,0 +1,307 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeIndex } from '../../src/index/command.js';
+import { packageVersion } from '../../src/package-root.js';
+import { resolvePolicy } from '../../src/policy/policy.js';
+import { selectFromIndex } from '../../src/preflight/command.js';
+import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch } from '../../src/preflight/search-cache.js';
+import type { SearchIndex } from '../../src/preflight/search-index.js';
+import { generateRepo } from '../bench/synthetic.js';
+import { NOW, taskInput } from '../helpers/preflight.js';
+import { pick, seededRandom } from '../helpers/random.js';
+
+/**
+ * The search cache updated lesson by lesson (a delta over the base, compacted past a share)
+ * must read exactly as one built from scratch: the same statistics, postings, scores, records,
+ * links, triggers, phrases and thesaurus relatives, and so the same selections, byte for byte.
+ */
+
+const INPUTS = [
+  taskInput('bump the version and publish the release of the ledger api'),
+  taskInput('a database migration locked the table in production'),
+  taskInput('rotate the leaked api key that was committed'),
+  taskInput('make the webhook consumer idempotent so it stops charging twice'),
+  taskInput('the cron schedule skipped a run after daylight saving'),
+  taskInput('upgrade the base image and read the changelog'),
+  taskInput('', { tool: 'Edit', paths: ['services/api/package.json'] }),
+  taskInput('', { tool: 'Bash', command: 'kubectl apply -f deploy.yaml' }),
+];
+const WORDS = ['ledger', 'release', 'migration', 'webhook', 'idempotent', 'rollback', 'quasar', 'zephyrine', 'token', 'cache', 'deploy', 'schedule'];
+
+/** Everything a query can read from an index, as plain data. */
+function snapshot(index: SearchIndex): unknown {
+  const terms = index.terms;
+  const docs = Array.from({ length: index.docCount }, (_, doc) => doc);
+  return {
+    docCount: index.docCount,
+    terms,
+    postings: terms.map((_, t) => {
+      const { docs: numbers, scores, fields } = index.postings(t);
+      return [Array.from(numbers), Array.from(scores), Array.from(fields)];
+    }),
+    meta: docs.map((doc) => index.meta(doc)),
+    records: docs.map((doc) => index.record(doc)),
+    lineage: docs.map((doc) => index.lineage(doc)),
+    triggers: index.triggers(),
+    phrases: index.phrases(terms).sort((a, b) => a.doc - b.doc || a.terms.join(' ').localeCompare(b.terms.join(' '))),
+    related: terms.map((term) => index.related(term)),
+    projects: ['ledger', 'nope', ...docs.slice(0, 50).map((doc) => index.meta(doc).project ?? '')].map((project) => index.projectCode(project) >= 0),
+  };
+}
+
+function selections(index: SearchIndex): string {
+  const policy = resolvePolicy({});
+  return JSON.stringify(INPUTS.map((input) => selectFromIndex(index, input, policy, NOW).selected));
+}
+
+/** Written as the CLI writes (temp file and rename), so the lesson folders' mtime moves. */
+function writeAtomic(file: string, text: string): void {
+  fs.writeFileSync(`${file}.tmp`, text);
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+function lessonFiles(root: string): string[] {
+  return ['cases', 'patterns', 'principles'].flatMap((folder) => fs.readdirSync(path.join(root, 'lessons', folder)).map((name) => path.join(root, 'lessons', folder, name))).sort();
+}
+
+/** One random change to the lessons: edit a title, a body, a keyword, a status; add, rename or delete a lesson. */
+function change(root: string, random: () => number, step: number): void {
+  const files = lessonFiles(root);
+  const file = pick(random, files);
+  const text = fs.readFileSync(file, 'utf8');
+  const word = pick(random, WORDS);
+  const roll = random();
+  if (roll < 0.2) {
+    writeAtomic(file, text.replace(/^title: "(.*)"$/m, (_, title: string) => `title: ${JSON.stringify(`${title} ${word}`)}`));
+  } else if (roll < 0.35) {
+    writeAtomic(file, text.replace(/^We now (.*)$/m, `We now ${word} and then $1 ${word}`));
+  } else if (roll < 0.45) {
+    writeAtomic(file, text.replace(/^status: \w+$/m, random() < 0.5 ? 'status: retired\nretired_reason: replaced' : 'status: canonical'));
+  } else if (roll < 0.6) {
+    const id = /^id: (.*)$/m.exec(text)![1]!;
+    const copy = `${id.slice(0, 40)}-${word}-${step}`;
+    const body = text.replace(/^id: .*$/m, `id: ${copy}`).replace(/^title: "(.*)"$/m, `title: "A ${word} ${step} case about the ledger release"`);
+    writeAtomic(path.join(path.dirname(file), `${copy}.md`), body);
+  } else if (roll < 0.75) {
+    const id = /^id: (.*)$/m.exec(text)![1]!;
+    const renamed = `${id}-renamed`;
+    writeAtomic(path.join(path.dirname(file), `${renamed}.md`), text.replace(/^id: .*$/m, `id: ${renamed}`));
+    fs.rmSync(file);
+  } else if (roll < 0.9) {
+    fs.rmSync(file);
+  } else {
+    writeAtomic(file, text.replace(/^(\s+keywords: \[)/m, `$1"${word} ${pick(random, WORDS)}", `).replace(/^project: .*$/m, `project: ${word}`));
+  }
+}
+
+/** The index from scratch: the same cache code with no cache files, which then are put back. */
+async function fromScratch(root: string): Promise<{ snapshot: unknown; selections: string }> {
+  const cache = path.join(root, '.lessons/cache');
+  const aside = path.join(root, '.lessons/cache-aside');
+  fs.renameSync(cache, aside);
+  try {
+    const opened = await openSearch(root);
+    try {
+      expect(opened.index.hasDelta).toBe(false);
+      return { snapshot: snapshot(opened.index), selections: selections(opened.index) };
+    } finally {
+      opened.close();
+    }
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+    fs.renameSync(aside, cache);
+  }
+}
+
+describe('search cache updated lesson by lesson', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-incremental-'));
+    await generateRepo(root, 300, 11);
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('reads exactly as a full build after random edits, additions, renames, retirements and deletions', { timeout: 180_000 }, async () => {
+    const random = seededRandom(2026);
+    (await openSearch(root)).close();
+    let deltas = 0;
+    let compactions = 0;
+    let hadDelta = false;
+    for (let step = 0; step < 24; step++) {
+      const changes = 1 + Math.floor(random() * 3);
+      for (let i = 0; i < changes; i++) change(root, random, step);
+      await writeIndex({ cwd: root });
+      const opened = await openSearch(root);
+      let incremental: { snapshot: unknown; selections: string };
+      try {
+        if (opened.index.hasDelta) deltas++;
+        else if (hadDelta) compactions++;
+        hadDelta = opened.index.hasDelta;
+        expect(opened.warning).toBeUndefined();
+        incremental = { snapshot: snapshot(opened.index), selections: selections(opened.index) };
+      } finally {
+        opened.close();
+      }
+      const scratch = await fromScratch(root);
+      expect(incremental.selections).toBe(scratch.selections);
+      expect(incremental.snapshot).toEqual(scratch.snapshot);
+    }
+    // Both ways of updating were exercised: deltas, and a full build once the delta grew past its share.
+    expect(deltas).toBeGreaterThan(5);
+    expect(compactions).toBeGreaterThan(0);
+  });
+
+  it('reopens a delta without rebuilding, and discards a delta that is cut short or names another base', async () => {
+    const file = lessonFiles(root).find((name) => name.includes('/cases/'))!;
+    writeAtomic(file, fs.readFileSync(file, 'utf8').replace(/^title: "(.*)"$/m, 'title: "The ledger release went out twice"'));
+    await writeIndex({ cwd: root });
+    (await openSearch(root)).close();
+    const base = fs.statSync(path.join(root, CACHE_FILE));
+    const delta = fs.readFileSync(path.join(root, DELTA_FILE));
+    const reopened = await openSearch(root);
+    expect(reopened.index.hasDelta).toBe(true);
+    const expected = selections(reopened.index);
+    reopened.close();
+    expect(fs.statSync(path.join(root, CACHE_FILE)).mtimeMs).toBe(base.mtimeMs);
+
+    for (const damaged of [delta.subarray(0, delta.length - 40), Buffer.from(delta.toString('latin1').replace(/"base":"[^"]*"/, `"base":"${'0'.repeat(64)}"`), 'latin1')]) {
+      fs.writeFileSync(path.join(root, DELTA_FILE), damaged);
+      const opened = await openSearch(root);
+      try {
+        expect(selections(opened.index)).toBe(expected);
+      } finally {
+        opened.close();
+      }
+      // The damaged delta was replaced by a sound one.
+      expect(fs.readFileSync(path.join(root, DELTA_FILE)).equals(delta)).toBe(true);
+    }
+  });
+});
+
+describe('a search cache written by another version of lessons', () => {
+  it('is never read: the next run rebuilds it', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-version-'));
+    try {
+      await generateRepo(root, 60, 9);
+      const first = await openSearch(root);
+      const expected = selections(first.index);
+      first.close();
+      const file = path.join(root, CACHE_FILE);
+      const bytes = fs.readFileSync(file).toString('latin1');
+      const version = /"tool":"([^"]*)"/.exec(bytes)![1]!;
+      expect(version).toBe(packageVersion());
+      // Another version, the same length: the layout would still parse.
+      const other = version.replace(/\d/, (digit) => String((Number(digit) + 1) % 10));
+      fs.writeFileSync(file, Buffer.from(bytes.replace(`"tool":"${version}"`, `"tool":"${other}"`), 'latin1'));
+      const opened = await openSearch(root);
+      try {
+        expect(selections(opened.index)).toBe(expected);
+      } finally {
+        opened.close();
+      }
+      expect(/"tool":"([^"]*)"/.exec(fs.readFileSync(file).toString('latin1'))![1]).toBe(version);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a lesson file changed with the same size and mtime (a racy stamp)', () => {
+  it('is compared by content when its stamp was taken within RACY_MS of its mtime', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-racy-'));
+    try {
+      await generateRepo(root, 120, 3);
+      const files = lessonFiles(root).filter((name) => name.includes('/cases/'));
+      const [edited, other] = [files[0]!, files[1]!];
+      const id = /^id: (.*)$/m.exec(fs.readFileSync(edited, 'utf8'))![1]!;
+      const seconds = Date.now() / 1000;
+      fs.utimesSync(edited, seconds, seconds);
+      (await openSearch(root)).close();
+
+      // In place, the same length, the same mtime and inode: only the content tells.
+      const text = fs.readFileSync(edited, 'utf8');
+      const changed = text.replace(/^We now (.{9})/m, 'We now zephyrine');
+      expect(changed.length).toBe(text.length);
+      fs.writeFileSync(edited, changed);
+      fs.utimesSync(edited, seconds, seconds);
+      // Another lesson's change rewrites the index, so the cache is updated.
+      writeAtomic(other, fs.readFileSync(other, 'utf8').replace(/^title: "(.*)"$/m, 'title: "$1 again"'));
+      await writeIndex({ cwd: root });
+      const opened = await openSearch(root);
+      try {
+        expect(opened.index.hasDelta).toBe(true);
+        const term = opened.index.terms.findIndex((word) => word.startsWith('zephyr'));
+        expect(term).toBeGreaterThanOrEqual(0);
+        expect(Array.from(opened.index.postings(term).docs, (doc) => opened.index.record(doc).id)).toEqual([id]);
+        expect(snapshot(opened.index)).toEqual((await fromScratch(root)).snapshot);
+      } finally {
+        opened.close();
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a caller that must not wait (an agent hook) with a stale search cache', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-stale-'));
+    // Past INLINE_UPDATE_BYTES of index, so a stale cache is not updated inline.
+    await generateRepo(root, 2600, 5);
+    expect(fs.statSync(path.join(root, 'lessons/index.json')).size).toBeGreaterThan(INLINE_UPDATE_BYTES);
+    (await openSearch(root)).close();
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  const NO_OP = [process.execPath, '-e', '0'];
+  const ZEPHYR = taskInput('zephyrine quasar ledger outage');
+  const selectedIds = (index: SearchIndex, input = ZEPHYR): string[] => selectFromIndex(index, input, resolvePolicy({}), NOW).selected.map((lesson) => lesson.id);
+
+  it('answers from the cache as it was, writes nothing itself, and a detached process brings the cache up to date', { timeout: 120_000 }, async () => {
+    const file = lessonFiles(root).find((name) => name.includes('/cases/'))!;
+    const id = /^id: (.*)$/m.exec(fs.readFileSync(file, 'utf8'))![1]!;
+    writeAtomic(file, fs.readFileSync(file, 'utf8').replace(/^title: "(.*)"$/m, 'title: "Zephyrine quasar ledger outage"'));
+    await writeIndex({ cwd: root });
+    const base = fs.statSync(path.join(root, CACHE_FILE)).mtimeMs;
+
+    const stale = await openSearch(root, { update: 'background', refreshCommand: NO_OP });
+    try {
+      expect(stale.warning).toBeUndefined();
+      expect(selectedIds(stale.index)).not.toContain(id);
+    } finally {
+      stale.close();
+    }
+    expect(fs.statSync(path.join(root, CACHE_FILE)).mtimeMs).toBe(base);
+    expect(fs.existsSync(path.join(root, DELTA_FILE))).toBe(false);
+
+    // The real updater: dist/cli/fast/search-refresh.js, detached.
+    (await openSearch(root, { update: 'background' })).close();
+    const deadline = Date.now() + 60_000;
+    let fresh: string[] = [];
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (!fs.existsSync(path.join(root, DELTA_FILE)) || fs.existsSync(path.join(root, '.lessons/locks/search-cache.lock'))) continue;
+      const opened = await openSearch(root, { update: 'background', refreshCommand: NO_OP });
+      try {
+        fresh = selectedIds(opened.index);
+        if (fresh.includes(id)) expect(opened.index.hasDelta).toBe(true);
+      } finally {
+        opened.close();
+      }
+      if (fresh.includes(id)) break;
+    }
+    expect(fresh).toContain(id);
+    expect(fs.statSync(path.join(root, CACHE_FILE)).mtimeMs).toBe(base);
+  });
+
+  it('with no cache at all, answers without lessons at once and says so', async () => {
+    fs.rmSync(path.join(root, '.lessons/cache'), { recursive: true, force: true });
+    const opened = await openSearch(root, { update: 'background', refreshCommand: NO_OP });
+    expect(opened.index.docCount).toBe(0);
+    expect(opened.warning).toBe('the search cache is being built in the background: this answer has no lessons');
+    expect(fs.existsSync(path.join(root, CACHE_FILE))).toBe(false);
+  });
+});
