@@ -16,13 +16,13 @@ export interface Expansion {
   kind: 'exact' | 'prefix' | 'fuzzy';
 }
 
-/** The index of the first of the sorted `terms` that is not below `value`. */
-export function lowerBound(terms: readonly string[], value: string): number {
+/** The index of the first of the sorted `values` (terms, or lesson numbers) that is not below `value`. */
+export function lowerBound<T extends string | number>(values: ArrayLike<T>, value: T): number {
   let lo = 0;
-  let hi = terms.length;
+  let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (terms[mid]! < value) lo = mid + 1;
+    if (values[mid]! < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -1,4 +1,5 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
+import { lowerBound } from './expand.js';
 import { averageLengths, META, META_BYTES, NO_PROJECT } from './search-fields.js';
 import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
 import { Segment, type ByteSource, type CorpusStats } from './search-segment.js';
@@ -83,18 +84,6 @@ export interface SearchSource {
   verifiedMtimeMs: number;
 }
 
-/** The first index of sorted `values` not below `value`. */
-function lowerBoundU32(values: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** A delta and how it renumbers the base (search-merge.ts). */
 interface Merge extends Renumbering {
   delta: Segment;
@@ -126,7 +115,7 @@ export class SearchIndex {
       const removed = delta.u32s('removed');
       const insertAt = delta.u32s('insertAt');
       const deltaDocs = new Uint32Array(delta.docCount);
-      for (let j = 0; j < deltaDocs.length; j++) deltaDocs[j] = j + insertAt[j]! - lowerBoundU32(removed, insertAt[j]!);
+      for (let j = 0; j < deltaDocs.length; j++) deltaDocs[j] = j + insertAt[j]! - lowerBound(removed, insertAt[j]!);
       local = delta.header.merged!;
       renumbering = { removed, insertAt, deltaDocs, docCount: local.docCount, avg: averageLengths(local) };
       this.merge = { ...renumbering, delta, dead: new Set(delta.lines('dead')) };
@@ -182,13 +171,13 @@ export class SearchIndex {
   private baseDoc(i: number): number {
     const m = this.merge;
     if (!m) return i;
-    return i - lowerBoundU32(m.removed, i) + lowerBoundU32(m.insertAt, i + 1);
+    return i - lowerBound(m.removed, i) + lowerBound(m.insertAt, i + 1);
   }
 
   private isRemoved(i: number): boolean {
     const m = this.merge;
     if (!m) return false;
-    const at = lowerBoundU32(m.removed, i);
+    const at = lowerBound(m.removed, i);
     return m.removed[at] === i;
   }
 
@@ -197,7 +186,7 @@ export class SearchIndex {
     if (this.sources && doc >= this.localCount) return [this.sources, doc - this.localCount];
     const m = this.merge;
     if (!m) return [this.base, doc];
-    const j = lowerBoundU32(m.deltaDocs, doc);
+    const j = lowerBound(m.deltaDocs, doc);
     if (m.deltaDocs[j] === doc) return [m.delta, j];
     // baseDoc is non-decreasing over every base lesson: the first at or past `doc` that is not removed.
     let lo = 0;

@@ -15,6 +15,7 @@ import { NOT_FOUND_MESSAGE } from '../../src/agent-settings/agent-command.js';
 import { writeIndex } from '../../src/index/command.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';
+import { expectOneCheckDraft } from '../helpers/red-green.js';
 import { startMessagesStub, type MessagesReply, type MessagesRequest, type MessagesStub } from '../helpers/messages-stub.js';
 import { installBinWrapper } from '../helpers/guard.js';
 import { GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
@@ -284,15 +285,10 @@ describe('Claude Code with the lessons hooks', () => {
       pair: { kind: 'node check.js', failed: { command: 'node check.js', exit: 1, lines: ['Error: expected 4, got 3'] }, passed: 'node check.js', files: ['check.js'] },
       drafted: true,
     });
-    const drafted = fs.readdirSync(path.join(root, 'lessons/cases')).filter((name) => !before.includes(name));
-    expect(drafted).toHaveLength(1);
-    expect(drafted[0]).toMatch(/^case-\d{4}-\d\d-\d\d-node-check-js-failed-error-expected-4-got-3\.md$/);
-    const text = fs.readFileSync(path.join(root, 'lessons/cases', drafted[0]!), 'utf8');
-    expect(text).toContain('source: auto');
-    expect(text).toContain('Error: expected 4, got 3');
-    expect(text).toContain('Changed `check.js`; then `node check.js` passed.');
+    const drafted = expectOneCheckDraft(root, before);
+    expect(drafted.text).toContain('Changed `check.js`; then `node check.js` passed.');
     const shown = run.events.filter((e) => e.subtype === 'informational').map((e) => String(e.content)).join('\n');
-    expect(shown).toContain(`Stop says: lessons: \`node check.js\` failed, then \`node check.js\` passed: drafted lessons/cases/${drafted[0]}`);
+    expect(shown).toContain(`Stop says: lessons: \`node check.js\` failed, then \`node check.js\` passed: drafted lessons/cases/${drafted.file}`);
   });
   it('a correction in the prompt asks the model for a [LESSON] block naming the matching lesson; SessionStart counts the candidates waiting', async () => {
     const base = await hookRepo();

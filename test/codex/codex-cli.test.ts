@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { lessonFile } from '../helpers/lessons.js';
+import { expectOneCheckDraft } from '../helpers/red-green.js';
 import { installBinWrapper } from '../helpers/guard.js';
 import { hookRepo } from '../helpers/hook-repo.js';
 import { BIN, GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
@@ -192,12 +193,6 @@ describe('the real Codex CLI running the lessons hooks', () => {
       env: { ...GIT_ENV, PATH: '/usr/local/bin:/usr/bin:/bin', HOME: tempDir('codex-user-'), CODEX_HOME: codexHome(server.baseUrl, root), LESSONS_STUB_API_KEY: 'stub-key', NO_COLOR: '1' },
     });
     expect(result.exitCode, String(result.stderr)).toBe(0);
-    const drafted = fs.readdirSync(path.join(root, 'lessons/cases')).filter((name) => !before.includes(name));
-    expect(drafted).toHaveLength(1);
-    expect(drafted[0]).toMatch(/^case-\d{4}-\d\d-\d\d-node-check-js-failed-error-expected-4-got-3\.md$/);
-    const text = fs.readFileSync(path.join(root, 'lessons/cases', drafted[0]!), 'utf8');
-    expect(text).toContain('source: auto');
-    expect(text).toContain('Error: expected 4, got 3');
-    expect(text).toContain('then `node check.js` passed.');
+    expectOneCheckDraft(root, before);
   });
 });
