@@ -90,7 +90,7 @@ describe('duplicates are caught where they are made (built CLI)', () => {
     expect(runCli(['new', 'Webhook retries charged a card twice'], { cwd: root }).exitCode).toBe(0);
   });
 
-  it('report lists clusters of near-duplicates of one level, judged in preflight\'s text model', () => {
+  it('report lists clusters of near-duplicates of one level (capture\'s similarity: the report compares every pair of a level)', () => {
     const root = tempLessonsRepo({
       ...existing,
       ...lessonFile(
