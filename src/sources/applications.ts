@@ -1,12 +1,12 @@
 import path from 'node:path';
-import { LessonsError } from '../errors.js';
-import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
+import { writeFileAtomic } from '../io/fs.js';
 import { LESSONS_DIR } from '../io/repo.js';
 import type { Application, Lesson } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
 import { validateAgainst } from '../schema/validate.js';
 import { compareStrings } from '../util/compare.js';
 import { formatJson } from '../util/json.js';
+import { readSourcesJson } from './json-file.js';
 import { loadSourceLessons, type SourceLesson } from './load.js';
 
 /** Validated uses here of patterns that live in a source (which this repository cannot write to). */
@@ -18,19 +18,8 @@ export interface SourceApplication extends Application {
 }
 
 export function readSourceApplications(root: string): SourceApplication[] {
-  const text = readTextIfExists(path.join(root, SOURCE_APPLICATIONS_FILE));
-  if (text === undefined) return [];
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new LessonsError('INVALID_CONFIG', `${SOURCE_APPLICATIONS_FILE} is not valid JSON (${(error as Error).message}): restore it with \`git checkout ${SOURCE_APPLICATIONS_FILE}\``);
-  }
-  const errors = validateAgainst('source-applications', data);
-  if (errors.length > 0) {
-    throw new LessonsError('INVALID_CONFIG', `${SOURCE_APPLICATIONS_FILE} is invalid: ${errors.map((error) => `${error.field} ${error.message}`).join('; ')}; restore it with \`git checkout ${SOURCE_APPLICATIONS_FILE}\``);
-  }
-  return (data as { applications: SourceApplication[] }).applications;
+  const data = readSourcesJson(root, SOURCE_APPLICATIONS_FILE, 'source-applications', `restore it with \`git checkout ${SOURCE_APPLICATIONS_FILE}\``);
+  return data === undefined ? [] : (data as { applications: SourceApplication[] }).applications;
 }
 
 export function formatSourceApplications(applications: readonly SourceApplication[]): string {

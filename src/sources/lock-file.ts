@@ -2,25 +2,13 @@ import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
 import type { Policy } from '../policy/policy.js';
-import { validateAgainst } from '../schema/validate.js';
+import { readSourcesJson } from './json-file.js';
 import { LOCK_FILE, formatLock, resolveSource, type LockEntry, type Source } from './model.js';
 
 /** The entries of lessons/sources.lock.json; none when the file does not exist. */
 export function readLock(root: string): LockEntry[] {
-  const text = readTextIfExists(path.join(root, LOCK_FILE));
-  if (text === undefined) return [];
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new LessonsError('INVALID_CONFIG', `${LOCK_FILE} is not valid JSON (${(error as Error).message}): restore it with \`git checkout ${LOCK_FILE}\`, or delete it and run \`lessons sources update\``);
-  }
-  const errors = validateAgainst('sources-lock', data);
-  if (errors.length > 0) {
-    const lines = errors.map((error) => `  ${error.field}: ${error.message}`).join('\n');
-    throw new LessonsError('INVALID_CONFIG', `${LOCK_FILE} is invalid:\n${lines}\nrestore it with \`git checkout ${LOCK_FILE}\`, or delete it and run \`lessons sources update\``);
-  }
-  return (data as { sources: LockEntry[] }).sources;
+  const data = readSourcesJson(root, LOCK_FILE, 'sources-lock', `restore it with \`git checkout ${LOCK_FILE}\`, or delete it and run \`lessons sources update\``);
+  return data === undefined ? [] : (data as { sources: LockEntry[] }).sources;
 }
 
 /** Writes the lock file when its text changes; returns whether it did. */
