@@ -30,8 +30,3 @@ export function inferProject(projects: Readonly<Record<string, readonly string[]
   }
   return found;
 }
-
-/** A lesson is shown for `project` unless it is scoped to another one; with no project, every lesson is. */
-export function isShownForProject(lessonProject: string | null, project: string | null): boolean {
-  return project === null || lessonProject === null || lessonProject === project;
-}

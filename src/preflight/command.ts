@@ -2,7 +2,7 @@ import { RECEIPT_FILE, findRepoRoot } from '../io/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { writeReceiptText } from '../io/receipt-file.js';
 import { resolvePolicy, type Policy } from '../policy/policy.js';
-import { inferProject, isShownForProject } from '../policy/projects.js';
+import { inferProject } from '../policy/projects.js';
 import { formatJson } from '../util/json.js';
 import { explain } from './explain.js';
 import { renderWithinBudget } from '../reporters/preflight.js';
@@ -50,9 +50,8 @@ export function selectFromIndex(
   limit?: number,
 ): { selected: SelectedLesson[]; records: Map<string, DocRecord> } {
   const query = buildQuery(input, VOCABULARY);
-  // Project scoping: a lesson of another project than the one in play is not shown at all; a
-  // source's lesson whose id a local lesson has is the local one's, never selected itself.
-  const ranked = rankLessons(index, query, policy, now).filter((lesson) => isShownForProject(lesson.meta.project, input.project));
+  // A source's lesson whose id a local lesson has is the local one's, never selected itself.
+  const ranked = rankLessons(index, query, policy, now);
   const chosen = selectLessons(index.hasSources ? ranked.filter((lesson) => !index.isShadowed(lesson.doc)) : ranked, input, policy, limit);
   const records = new Map<string, DocRecord>();
   const selected = chosen.map((ranked): SelectedLesson => {

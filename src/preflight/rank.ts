@@ -32,7 +32,8 @@ export const WEIGHTS = {
   coordination: { floor: 0.6, power: 0.5 },
   tagOverlap: 0.1,
   keywordMatch: 0.1,
-  project: { same: 1.2, other: 0.85 },
+  /** A lesson of the project in play; one of another project is never ranked (inProject). */
+  project: { same: 1.2 },
 } as const;
 
 /**
@@ -139,9 +140,23 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
       (1 - 0.1 * Math.min(1, age / staleDays));
     if (project !== -2) {
       const own = view.getUint16(at + META.project, true);
-      if (own !== NO_PROJECT) factor *= own === project ? WEIGHTS.project.same : WEIGHTS.project.other;
+      if (own !== NO_PROJECT && own === project) factor *= WEIGHTS.project.same;
     }
     return factor;
+  };
+}
+
+/**
+ * Whether a lesson may be shown for the project in play: lessons of no project, and all of them
+ * when no project is in play; a lesson of another project never is (policy `projects`).
+ */
+export function projectFilter(index: SearchIndex, query: Pick<Query, 'project'>): (doc: number) => boolean {
+  if (query.project === null || index.docCount === 0) return () => true;
+  const project = index.projectCode(query.project);
+  const view = index.metaView;
+  return (doc) => {
+    const own = view.getUint16(doc * META_BYTES + META.project, true);
+    return own === NO_PROJECT || own === project;
   };
 }
 
@@ -317,10 +332,11 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const via = propagateLineage(index, docs, text, evidence, add);
   const scores = new Float64Array(index.docCount);
   const scoreOf = metaScorer(index, query, policy, now);
+  const inProject = projectFilter(index, query);
   const scored: number[] = [];
   for (const doc of docs) {
     // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
-    if (evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) continue;
+    if ((evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) || !inProject(doc)) continue;
     scores[doc] =
       text[doc]! *
       (WEIGHTS.coordination.floor + coverage[doc]!) ** WEIGHTS.coordination.power *

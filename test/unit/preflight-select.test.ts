@@ -153,6 +153,17 @@ describe('preflight selection', () => {
     expect(ids('release the service', { project: 'billing' }, policy, scoped)[0]).toBe('case-billing-release');
   });
 
+  it('never shows a lesson of another project than the one in play; unscoped lessons always can be', () => {
+    const scoped = [
+      indexEntry({ id: 'case-billing-release', title: 'Release of the ledger export failed', tags: ['release'], project: 'billing' }),
+      indexEntry({ id: 'case-search-release', title: 'Release of the ledger export failed', tags: ['release'], project: 'search' }),
+      indexEntry({ id: 'case-any-release', title: 'Release of the ledger export failed', tags: ['release'] }),
+    ];
+    expect(ids('release the ledger export', { project: 'search' }, policy, scoped).sort()).toEqual(['case-any-release', 'case-search-release']);
+    expect(ids('release the ledger export', { project: 'payments' }, policy, scoped)).toEqual(['case-any-release']);
+    expect(ids('release the ledger export', {}, policy, scoped).sort()).toEqual(['case-any-release', 'case-billing-release', 'case-search-release']);
+  });
+
   it('ranks what a lesson is: severity, status and source break a tie in text', () => {
     const twins = [
       indexEntry({ id: 'case-a-auto', title: 'Cache key ignored the lockfile', source: 'auto', status: 'candidate' }),

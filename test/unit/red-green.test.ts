@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CORRECTION_PHRASES, correctionPhrase, recordInstruction } from '../../src/agent/correction.js';
 import { EMPTY_RED_GREEN, commandKind, hasErrorOutput, keyErrorLines, onEdit, onFailure, onSuccess, pairLog, plainDraft, readRedGreen } from '../../src/agent/red-green.js';
-import { inferProject, isShownForProject } from '../../src/policy/projects.js';
+import { inferProject } from '../../src/policy/projects.js';
 
 describe('commandKind: program and subcommand', () => {
   it.each([
@@ -162,12 +162,5 @@ describe('projects', () => {
     expect(inferProject(projects, [])).toBeNull();
     expect(inferProject(projects, ['services/billing/a.ts', 'apps/web/b.ts'])).toBeNull();
     expect(inferProject({}, ['services/billing/a.ts'])).toBeNull();
-  });
-
-  it('a lesson of another project is not shown; unscoped ones always are', () => {
-    expect(isShownForProject('billing', 'billing')).toBe(true);
-    expect(isShownForProject('web', 'billing')).toBe(false);
-    expect(isShownForProject(null, 'billing')).toBe(true);
-    expect(isShownForProject('web', null)).toBe(true);
   });
 });
