@@ -150,6 +150,16 @@ export function fingerprint(item: Comparable): Fingerprint {
   return { title: normaliseTitle(item.title), terms, weights, squared };
 }
 
+/** A fingerprint of a vector some other text model made: whole-number weights per term (terms without spaces). */
+export function weightedPrint(title: string, weights: ReadonlyMap<string, number>): Fingerprint {
+  const numbered = [...weights].map(([term, weight]) => [wordNumber(term), weight] as const).sort((a, b) => a[0] - b[0]);
+  const terms = Int32Array.from(numbered, ([n]) => n);
+  const values = Float64Array.from(numbered, ([, weight]) => weight);
+  let squared = 0;
+  for (const weight of values) squared += weight * weight;
+  return { title: normaliseTitle(title), terms, weights: values, squared };
+}
+
 /**
  * 1 for the same normalised title, else the cosine of the two texts, rounded to 3 decimals.
  * Weights are small integers, so the dot product is exact in any order: the result is

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
-import { lessonsLike } from '../capture/text-model.js';
+import { lessonsLike, stemmedRelatives } from '../capture/text-model.js';
+import { readThesaurus } from '../preflight/search-update.js';
 import { toPosixRelative } from '../io/fs.js';
 import { INDEX_FILE, levelDir, lessonDirs } from '../io/repo.js';
 import { changeLessons, freeId, type TreeState } from '../lifecycle/change.js';
@@ -77,8 +78,8 @@ function idTaken(root: string, id: string): boolean {
 }
 
 /** A new lesson that repeats one already there is refused, naming it: add to that one instead. */
-function refuseNearDuplicate(state: TreeState, title: string): void {
-  const near = lessonsLike(title, state.lessons.map((item) => item.lesson), state.policy.capture.new_similarity).slice(0, 3);
+function refuseNearDuplicate(state: TreeState, title: string, related: (term: string) => readonly string[]): void {
+  const near = lessonsLike(title, state.lessons.map((item) => item.lesson), state.policy.capture.new_similarity, related).slice(0, 3);
   if (near.length === 0) return;
   const listed = near.map((lesson) => `  ${lesson.id}: ${lesson.title} (similarity ${lesson.similarity.toFixed(2)})`).join('\n');
   throw new LessonsError(
@@ -98,8 +99,9 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
   }
   // Under the lessons lock, the new file and lessons/index.json are written together, so the
   // next commit is not blocked by a stale index; the duplicate check reads the same tree.
+  const related = options.force ? null : stemmedRelatives(await readThesaurus());
   return changeLessons({ cwd: options.cwd, now: options.now }, (state) => {
-    if (!options.force) refuseNearDuplicate(state, title);
+    if (related !== null) refuseNearDuplicate(state, title, related);
     const base = baseId(options.level, title, state.today);
     // A file that exists but does not parse has no lesson in the tree; its name is taken all the same.
     const unparsed = new Set<string>();

@@ -1,4 +1,5 @@
 import { fingerprint, similarGroups, type Fingerprint } from '../capture/similarity.js';
+import { memo, textModelPrints } from '../capture/text-model.js';
 import type { IndexEntry } from '../index/build.js';
 import type { RecentChanges } from '../io/git/log.js';
 import { patternEvidence, principleEvidence } from '../lifecycle/evidence.js';
@@ -31,6 +32,8 @@ export interface ReportInput {
   retrieval: RetrievalHealth | undefined;
   /** The code each lesson's body names, by id, when the lessons come without bodies (summarised by the file cache). */
   code?: ReadonlyMap<string, CodeSnippets> | undefined;
+  /** A stemmed word's thesaurus relatives in this corpus (preflight's search cache); none when not given. */
+  related?: ((term: string) => readonly string[]) | undefined;
 }
 
 export interface StaleLesson {
@@ -128,7 +131,7 @@ export function buildReport(input: ReportInput): Report {
     auto_candidates: candidates.filter((candidate) => candidate.source === 'auto').length,
     max_auto_candidates: policy.lessons.max_auto_candidates,
     ready_to_promote: [...casesReady(lessons, entries, prints, policy.report.promote_similarity), ...patternsReady(lessons, entries)],
-    duplicates: duplicatesOf(lessons, prints, policy.capture.similarity_threshold),
+    duplicates: duplicatesOf(lessons, entries, input.related ?? (() => []), policy.capture.similarity_threshold),
     usage: usageOf(lessons, input.history, today),
     efficacy: efficacyOf(lessons, input.history),
     drift: driftOf({ lessons, files: input.files, scripts: input.scripts, recent: input.recent, code: input.code }),
@@ -184,12 +187,18 @@ function printOf(lesson: Lesson, entry: IndexEntry | undefined): Fingerprint {
 }
 
 /**
- * Clusters of live lessons of one level that read as one: candidates for merging or retiring
- * one. Across levels likeness is expected (a pattern reads like the cases it came from).
+ * Clusters of live lessons of one level that read as one, in preflight's text model (its stems,
+ * field weights and thesaurus, so a paraphrase counts): candidates for merging or retiring one.
+ * Across levels likeness is expected (a pattern reads like the cases it came from).
  */
-function duplicatesOf(lessons: readonly Lesson[], fingerprints: Map<string, Fingerprint>, threshold: number): DuplicateCluster[] {
+function duplicatesOf(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, related: (term: string) => readonly string[], threshold: number): DuplicateCluster[] {
+  const live = lessons.filter((lesson) => lesson.status !== 'retired').sort(byKey((lesson) => lesson.id));
+  const prints = textModelPrints(
+    live.map((lesson) => ({ id: lesson.id, title: lesson.title, summary: entries.get(lesson.id)?.summary ?? '', tags: lesson.tags, checklist: entries.get(lesson.id)?.checklist ?? [] })),
+    memo(related),
+  );
   return LEVELS.flatMap((level) => {
-    const live = lessons.filter((lesson) => lesson.level === level && lesson.status !== 'retired').sort(byKey((lesson) => lesson.id));
-    return similarGroups(live.map((lesson) => fingerprints.get(lesson.id)!), threshold).map((group) => ({ ids: group.members.map((n) => live[n]!.id), similarity: group.weakest }));
+    const ofLevel = live.filter((lesson) => lesson.level === level);
+    return similarGroups(ofLevel.map((lesson) => prints.get(lesson.id)!), threshold).map((group) => ({ ids: group.members.map((n) => ofLevel[n]!.id), similarity: group.weakest }));
   }).sort(byKey((cluster) => cluster.ids[0]!));
 }

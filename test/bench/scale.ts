@@ -88,6 +88,7 @@ function rowsFor(dir: string, ids: string[]): Row[] {
     },
     { label: 'capture of a recurrence', args: [BIN, 'capture', '-'], input: `[LESSON]\ntitle: ${title}\n[/LESSON]\n` },
     { label: 'report', args: [BIN, 'report'] },
+    { label: 'report with its HTML page', args: [BIN, 'report', '--html', path.join(dir, '.lessons', 'report.html')] },
   ];
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fingerprint, similarity } from '../../src/capture/similarity.js';
 import { reportLessons } from '../../src/report/command.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
@@ -115,6 +116,20 @@ describe('lessons report: backlog and retrieval health', () => {
     expect(duplicates).toEqual([{ ids: ['case-one', 'case-two'], similarity: expect.any(Number) }]);
     expect(duplicates[0]!.similarity).toBeGreaterThanOrEqual(0.82);
     expect(candidate_ages.buckets.map((bucket) => bucket.count)).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('clusters a paraphrase: near-duplicates are judged in preflight\'s text model, with its thesaurus', async () => {
+    const large = { title: 'Large upload halted the worker', summary: 'An error in the upload handler.' };
+    const big = { title: 'Big upload stopped the worker', summary: 'A mistake in the upload handler.' };
+    const root = tempLessonsRepo({
+      ...lessonFile({ id: 'case-large', ...large }, body('The worker ran out of memory.')),
+      ...lessonFile({ id: 'case-big', ...big }, body('The worker ran out of memory.')),
+      ...lessonFile({ id: 'case-other', title: 'Cron skipped a run at DST' }, body('The scheduler ran on local time.')),
+    });
+    const { duplicates } = await reportLessons({ cwd: root, now });
+    expect(duplicates.map((cluster) => cluster.ids)).toEqual([['case-big', 'case-large']]);
+    // Word for word they share too little: large/big, halted/stopped, error/mistake are the thesaurus's.
+    expect(similarity(fingerprint({ ...large, checklist: [] }), fingerprint({ ...big, checklist: [] }))).toBeLessThan(0.82);
   });
 
   it('shows the eval run it is given, and says when there is no evals.json', async () => {

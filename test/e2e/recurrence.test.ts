@@ -90,7 +90,17 @@ describe('duplicates are caught where they are made (built CLI)', () => {
     expect(runCli(['new', 'Webhook retries charged a card twice'], { cwd: root }).exitCode).toBe(0);
   });
 
-  it('report lists clusters of near-duplicates of one level (capture\'s similarity: the report compares every pair of a level)', () => {
+  it('lessons new catches a paraphrase in other words through the thesaurus, not only shared words', () => {
+    const root = tempLessonsRepo(lessonFile({ id: 'case-upload', title: 'Big upload stopped the worker' }));
+    // Word for word the titles share "upload" and "worker" of four words each (0.50, under the
+    // policy's 0.55); "large"/"big" and "halted"/"stopped" meet only through the thesaurus.
+    const refused = runCli(['new', 'Large upload halted the worker'], { cwd: root });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('  case-upload: Big upload stopped the worker (similarity');
+    expect(fs.readdirSync(path.join(root, 'lessons/cases'))).toEqual(['case-upload.md']);
+  });
+
+  it('report lists clusters of near-duplicates of one level, judged in preflight\'s text model', () => {
     const root = tempLessonsRepo({
       ...existing,
       ...lessonFile(
