@@ -28,7 +28,7 @@ function surfaceWord(record: DocRecord, term: string): string {
 
 function describeMatch(match: WordMatch, record: DocRecord): string {
   if (match.kind === 'exact') return `"${match.word}"`;
-  const how = match.kind === 'related' ? 'related' : match.kind === 'prefix' ? 'longer' : 'similar';
+  const how = { related: 'related', joined: 'joined', morph: 'same word', prefix: 'longer', fuzzy: 'similar' }[match.kind];
   return `"${match.word}" ~ "${surfaceWord(record, match.term)}" (${how})`;
 }
 

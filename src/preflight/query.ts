@@ -30,7 +30,9 @@ export interface QueryTerm {
   term: string;
   /** The word as written, shown in the reasons. */
   word: string;
-  from: 'task' | 'context';
+  from: 'task' | 'context' | 'file';
+  /** The word run together with the word before or after it (`time zone` -> timezone, `roll out` -> rollout), stemmed: the same concept spelt as one word. */
+  joined: string[];
 }
 
 export interface Query extends PreflightInput {
@@ -59,18 +61,36 @@ export function buildQuery(input: PreflightInput, vocabulary: Vocabulary): Query
   const sequence: string[] = [];
   const seen = new Set<string>();
   const add = (text: string, from: QueryTerm['from']): void => {
-    for (const word of words(text)) {
+    const all = words(text);
+    const kept = new Map<string, QueryTerm>();
+    all.forEach((word, i) => {
       const term = stem(word);
       sequence.push(term);
-      if (stop.has(word) || stop.has(term) || seen.has(term)) continue;
-      seen.add(term);
-      terms.push({ term, word, from });
-    }
+      if (stop.has(word) || stop.has(term)) return;
+      let qt = kept.get(term);
+      if (!qt && !seen.has(term)) {
+        seen.add(term);
+        qt = { term, word, from, joined: [] };
+        kept.set(term, qt);
+        terms.push(qt);
+      }
+      if (!qt) return;
+      for (const pair of [[all[i - 1], word], [word, all[i + 1]]]) {
+        if (pair[0] === undefined || pair[1] === undefined) continue;
+        const joined = stem(`${pair[0]}${pair[1]}`);
+        if (!qt.joined.includes(joined)) qt.joined.push(joined);
+      }
+    });
   };
   add(input.task, 'task');
-  for (const text of [input.command ?? '', ...input.paths]) {
+  sequence.push('');
+  add(input.command ?? '', 'context');
+  for (const file of input.paths) {
+    // A file's name says what it is about (nginx-configmap.yaml); its folders say where it lives (k8s/edge).
+    const slash = file.lastIndexOf('/');
     sequence.push('');
-    add(text, 'context');
+    add(file.slice(0, slash + 1), 'context');
+    add(file.slice(slash + 1), 'file');
   }
   return { ...input, terms, sequence };
 }

@@ -52,11 +52,13 @@ export const FLOOR = {
   lesson: 1,
   /** How much a match in each field says the lesson is about the word: its title, tags and keywords name its subject; its story only mentions things. */
   strength: { title: 1, tags: 1, keywords: 1, tagWords: 0.8, summary: 0.8, checklist: 0.6, body: 0.5 } satisfies Record<Field, number>,
-  quality: { exact: 1, prefix: 0.5, fuzzy: 0.5, related: 0.6 },
+  quality: { exact: 1, joined: 1, morph: 0.8, prefix: 0.5, fuzzy: 0.5, related: 0.6 },
   /** A stand-in for a task word (prefix, fuzzy or thesaurus match) counts only while at least this informative. */
   standIn: 0.5,
   /** Words of the command and paths are evidence at this share: they name what the call touches, often by structure (src, app, components) rather than subject. */
   context: 0.5,
+  /** Words of a path's file name are evidence at this share: the name says what the file is about (nginx-configmap.yaml), its folders where it lives. */
+  file: 1,
 } as const;
 
 /** How one query word matched a lesson. */
@@ -64,7 +66,7 @@ export interface WordMatch {
   word: string;
   /** The dictionary term that matched best and how. */
   term: string;
-  kind: 'exact' | 'prefix' | 'fuzzy' | 'related';
+  kind: 'exact' | 'joined' | 'morph' | 'prefix' | 'fuzzy' | 'related';
   fields: number;
 }
 
@@ -195,7 +197,7 @@ interface Candidate {
 function candidates(index: SearchIndex, dictionary: readonly string[], qt: Query['terms'][number]): Candidate[] {
   const { term } = qt;
   // Paths and commands are identifiers, spelled exactly: only the term itself.
-  if (qt.from === 'context') {
+  if (qt.from !== 'task') {
     const at = findTerm(dictionary, term);
     return at < 0 ? [] : [{ index: at, term, weight: 1, quality: FLOOR.quality.exact, kind: 'exact' }];
   }
@@ -203,9 +205,18 @@ function candidates(index: SearchIndex, dictionary: readonly string[], qt: Query
     index: e.index,
     term: e.term,
     weight: e.weight,
-    quality: e.kind === 'exact' ? FLOOR.quality.exact : e.kind === 'prefix' ? FLOOR.quality.prefix : FLOOR.quality.fuzzy * e.weight,
+    quality: e.kind === 'fuzzy' ? FLOOR.quality.fuzzy * e.weight : FLOOR.quality[e.kind],
     kind: e.kind,
   }));
+  // The word run together with its neighbour is the same concept spelt as one word (and not just a longer word).
+  for (const joined of qt.joined) {
+    const at = findTerm(dictionary, joined);
+    if (at < 0 || (result[0]?.kind === 'exact' && at === result[0].index)) continue;
+    const match: Candidate = { index: at, term: joined, weight: 1, quality: FLOOR.quality.joined, kind: 'joined' };
+    const known = result.findIndex((c) => c.index === at);
+    if (known >= 0) result[known] = match;
+    else result.push(match);
+  }
   const known = new Set(result.map((c) => c.index));
   for (const relative of index.related(term)) {
     const at = findTerm(dictionary, relative);
@@ -238,7 +249,7 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
     const state: WordState = { word: qt.word, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
     const touched: number[] = [];
     let information = 1;
-    const share = qt.from === 'context' ? FLOOR.context : 1;
+    const share = qt.from === 'context' ? FLOOR.context : qt.from === 'file' ? FLOOR.file : 1;
     for (const candidate of candidates(index, dictionary, qt)) {
       if (state.expansions.length >= 0x7fff) break;
       if (candidate.kind !== 'exact' && own.has(candidate.term)) continue;

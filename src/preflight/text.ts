@@ -56,6 +56,29 @@ function stemInflection(word: string): string {
   return w;
 }
 
+/**
+ * Derivational endings that make another part of speech of the same word (preempt,
+ * preemptible, preemption, preemptive; consistent, consistency; secure, security), stripped
+ * from a stem at most twice, longest first, keeping at least ROOT_MIN letters.
+ */
+const ROOT_ENDINGS = ['ibility', 'ability', 'ically', 'ivity', 'ible', 'able', 'ical', 'ness', 'ency', 'ence', 'ancy', 'ance', 'ally', 'ibl', 'abl', 'ity', 'ive', 'ion', 'ent', 'ant', 'ic', 'iv', 'al', 'at', 'ly', 'or', 'er'];
+const ROOT_MIN = 5;
+
+/**
+ * The root of a stem, for matching another part of speech of the same word: the stemmer keeps
+ * "preemptible" and "preemption" apart (rewriting every such ending would conflate too much in
+ * exact matches); as a weaker match of its own they meet at "preempt".
+ */
+export function root(term: string): string {
+  let result = term;
+  for (let round = 0; round < 2; round++) {
+    const ending = ROOT_ENDINGS.find((end) => result.endsWith(end) && result.length - end.length >= ROOT_MIN);
+    if (ending === undefined) break;
+    result = result.slice(0, -ending.length);
+  }
+  return result.endsWith('i') ? `${result.slice(0, -1)}y` : result;
+}
+
 /** The search terms of `text`: its words, stemmed. */
 export function terms(text: string): string[] {
   return words(text).map(stem);

@@ -260,6 +260,27 @@ describe('relevance floor and field weights', () => {
     expect(evidenceFor('delete the tenant')).toBeLessThan(evidenceFor('erase the tenant'));
   });
 
+  it('finds a lesson that spells as one word what the task spells as two, or in another part of speech', () => {
+    const entries = [
+      ...corpus,
+      indexEntry({ id: 'case-timezone-report', title: 'Report cut off at the timezone boundary', summary: 'Lesson about a timezone.' }),
+      indexEntry({ id: 'case-preemption-checkpoint', title: 'Preemption lost the checkpoint', summary: 'A spot node was taken back.' }),
+    ];
+    expect(select('the time zone of the report', {}, entries)).toEqual(['case-timezone-report']);
+    const reasons = selectFromIndex(searchIndexOf(entries), taskInput('the time zone of the report'), policy, NOW).selected[0]!.reasons[0];
+    expect(reasons).toContain('"time" ~ "timezone" (joined)');
+    expect(select('move training to preemptible nodes, keep the checkpoint', {}, entries)).toEqual(['case-preemption-checkpoint']);
+    expect(select('move training to other nodes, keep the checkpoint', {}, entries)).toEqual([]);
+  });
+
+  it("counts a tool call's file name as what the call is about, and its folders at half", () => {
+    const entries = [...corpus, indexEntry({ id: 'case-nginx-configmap-rollout', title: 'Nginx configmap change restarted every proxy' })];
+    const hook = (path: string): string[] =>
+      selectFromIndex(searchIndexOf(entries), { ...taskInput(''), tool: 'Edit', paths: [path] }, policy, NOW).selected.map((l) => l.id);
+    expect(hook('k8s/edge/nginx-configmap.yaml')).toEqual(['case-nginx-configmap-rollout']);
+    expect(hook('nginx/configmap/values.yaml')).toEqual([]);
+  });
+
   it('searches the whole lesson text, weighted by field: a title match outranks the same words in the story', () => {
     const bodies = new Map([['case-cron-overlap', 'The pgbouncer pool ran dry while the ledger export held every connection.']]);
     const withStory = [

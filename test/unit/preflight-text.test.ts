@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildQuery } from '../../src/preflight/query.js';
 import { VOCABULARY } from '../../src/preflight/vocabulary.js';
-import { indexTerms, numeronym, stem, terms, words } from '../../src/preflight/text.js';
+import { indexTerms, numeronym, root, stem, terms, words } from '../../src/preflight/text.js';
 import { commandMatches, globToRegExp, pathMatches } from '../../src/preflight/triggers.js';
 import { boundedDistance, expandTerm } from '../../src/preflight/expand.js';
 import { taskInput } from '../helpers/preflight.js';
@@ -30,7 +30,9 @@ describe('query', () => {
 
   it('takes the command and the paths as query text too, after the task', () => {
     const query = buildQuery(taskInput('clean up', { command: 'rm -rf "$OUT"/*', paths: ['db/migrate/add_index.rb'] }), VOCABULARY);
-    expect(query.terms.filter((t) => t.from === 'context').map((t) => t.word)).toEqual(['rm', 'rf', 'db', 'migrate', 'index', 'rb']);
+    expect(query.terms.filter((t) => t.from === 'context').map((t) => t.word)).toEqual(['rm', 'rf', 'db', 'migrate']);
+    // The file's own name is its subject; its folders only say where it lives.
+    expect(query.terms.filter((t) => t.from === 'file').map((t) => t.word)).toEqual(['index', 'rb']);
     expect(query.terms.find((t) => t.word === 'clean')?.from).toBe('task');
     expect(query.sequence).toContain(stem('rf'));
   });
@@ -47,6 +49,24 @@ describe('morphology', () => {
     expect(stem('nation')).not.toBe(stem('nate'));
   });
 
+  it('gives other parts of speech of a word one root: preemptible, preemption, preemptive; consistent, consistency', () => {
+    expect(root(stem('preemptible'))).toBe(root(stem('preemption')));
+    expect(root(stem('preemptive'))).toBe(root(stem('preempt')));
+    expect(root(stem('consistency'))).toBe(root(stem('consistent')));
+    expect(root(stem('availability'))).toBe(root(stem('available')));
+    // A short stem keeps its ending: "version" is not "verse", "session" not "sess".
+    expect(root(stem('version'))).not.toBe(root(stem('verse')));
+    expect(root(stem('session'))).toBe(stem('session'));
+  });
+
+  it('runs two task words together when the corpus may spell them as one: time zone, roll out', () => {
+    const query = buildQuery(taskInput('fix the time zone handling, then roll out'), VOCABULARY);
+    expect(query.terms.find((t) => t.word === 'time')?.joined).toContain(stem('timezone'));
+    expect(query.terms.find((t) => t.word === 'zone')?.joined).toContain(stem('timezone'));
+    // "out" is a stopword, so only "roll" carries the compound.
+    expect(query.terms.find((t) => t.word === 'roll')?.joined).toContain(stem('rollout'));
+  });
+
   it('indexes a long word with its numeronym, so i18n, l10n and k8s find the words they stand for', () => {
     expect(numeronym('internationalization')).toBe('i18n');
     expect(numeronym('localization')).toBe('l10n');
@@ -57,11 +77,13 @@ describe('morphology', () => {
 });
 
 describe('dictionary expansion', () => {
-  const dictionary = ['deploy', 'migrat', 'migration', 'publish', 'publisher', 'releas'].sort();
+  const dictionary = ['deploy', 'deploybot', 'migrat', 'migration', 'preemption', 'publish', 'publisher', 'releas'].sort();
 
-  it('finds the term itself, longer words it starts, and near misspellings', () => {
-    const found = expandTerm(dictionary, 'publish').map((e) => `${e.term}:${e.kind}`);
-    expect(found).toEqual(['publish:exact', 'publisher:prefix']);
+  it('finds the term itself, other forms of the same word, longer words it starts, and near misspellings', () => {
+    expect(expandTerm(dictionary, 'publish').map((e) => `${e.term}:${e.kind}`)).toEqual(['publish:exact', 'publisher:morph']);
+    expect(expandTerm(dictionary, 'deploy').map((e) => `${e.term}:${e.kind}`)).toEqual(['deploy:exact', 'deploybot:prefix']);
+    // Same root, though neither word starts the other.
+    expect(expandTerm(dictionary, stem('preemptible')).map((e) => `${e.term}:${e.kind}`)).toEqual(['preemption:morph']);
     expect(expandTerm(dictionary, 'reless').map((e) => e.kind)).toEqual(['fuzzy']);
     expect(expandTerm(dictionary, 'xyz')).toEqual([]);
   });
