@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
 import { loadLessons } from '../../src/lesson/load.js';
+import { emptyTriggers, type Lesson } from '../../src/lesson/model.js';
 import { packageFile, packageRoot } from '../../src/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
@@ -185,16 +186,35 @@ function summarise(rows: Judged[]): Metrics {
   };
 }
 
-/** Scores one repository: preflight (task text with tool calls, and tool calls alone) and the BM25 baseline. */
-export function evaluate(dir = EVAL_DIR, name = path.basename(dir)): Evaluation {
+/**
+ * The same lesson written the way many incident lists are: its title and one paragraph of prose,
+ * with no summary, tags, triggers, checklist or sections. Ranking should not depend on a team's
+ * house style; this variant shows what it does when the structure is gone.
+ */
+export function asOneParagraph(lesson: Lesson): Lesson {
+  const prose = narrative(lesson.body)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#') && !/^[-*+] /.test(line) && !/^Sources?:/i.test(line))
+    .join(' ');
+  return { ...lesson, summary: null, tags: [], triggers: emptyTriggers(), body: `${prose}\n` };
+}
+
+/**
+ * Scores one repository: preflight (task text with tool calls, and tool calls alone) and the
+ * BM25 baseline; `paragraph` rewrites every lesson as one paragraph first (asOneParagraph).
+ */
+export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = false): Evaluation {
   const { queries, lessonsRoot } = loadRepository(dir);
-  const loaded = loadLessons(lessonsRoot).lessons;
+  const loaded = loadLessons(lessonsRoot).lessons.map((item) => (paragraph ? { ...item, lesson: asOneParagraph(item.lesson) } : item));
   const entries = buildIndex(loaded).lessons;
   const bodies = new Map(loaded.map(({ lesson }) => [lesson.id, narrative(lesson.body)]));
   const bytes = buildSearchIndex(entries, { digest: '', stat: null, verifiedMtimeMs: 0 }, { bodies, thesaurus: readThesaurus() });
   const index = SearchIndex.open(memorySource(bytes))!;
   const files = new Map(
-    loaded.filter(({ lesson }) => lesson.status !== 'retired').map(({ lesson, path: file }) => [lesson.id, fs.readFileSync(path.join(lessonsRoot, file), 'utf8')]),
+    loaded
+      .filter(({ lesson }) => lesson.status !== 'retired')
+      .map(({ lesson, path: file }) => [lesson.id, paragraph ? `${lesson.title}\n${lesson.body}` : fs.readFileSync(path.join(lessonsRoot, file), 'utf8')]),
   );
   const baseline = bm25Baseline(files);
   const select = (query: Query, hookOnly: boolean): string[] =>
@@ -235,13 +255,16 @@ export function formatEvaluations(results: readonly Evaluation[]): string {
 }
 
 /**
- * `npm run eval [-- <repository>...] [--misses]`: the own fixture and every repository named
- * (a folder with lessons/ and queries.json), one row each.
+ * `npm run eval [-- <repository>...] [--misses] [--paragraph]`: the own fixture and every
+ * repository named (a folder with lessons/ and queries.json), one row each; `--paragraph` adds a
+ * row per repository with every lesson rewritten as one paragraph (asOneParagraph).
  */
 export async function bench(): Promise<void> {
   const args = process.argv.slice(2);
   const dirs = [EVAL_DIR, ...args.filter((a) => !a.startsWith('--')).map((a) => path.resolve(a))];
-  const results = dirs.map((dir) => evaluate(dir, dir === EVAL_DIR ? 'own fixture' : path.basename(dir)));
+  const names = dirs.map((dir) => (dir === EVAL_DIR ? 'own fixture' : path.basename(dir)));
+  const results = dirs.map((dir, i) => evaluate(dir, names[i]));
+  if (args.includes('--paragraph')) results.push(...dirs.map((dir, i) => evaluate(dir, `${names[i]} (one paragraph)`, true)));
   process.stdout.write(`Preflight selection quality beside plain BM25 over whole lesson files\n\n${formatEvaluations(results)}\n`);
   if (args.includes('--misses')) for (const r of results) process.stdout.write(`\n== ${r.name}\n${r.misses.join('\n')}\n`);
 }
