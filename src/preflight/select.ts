@@ -11,19 +11,20 @@ function isCriticalTriggered(ranked: RankedLesson): boolean {
  * What preflight shows, in rank order: lessons above the relevance floor, within the
  * policy's per-level quotas, then `limit`. Cases support the patterns and principles shown
  * (`quotas.case`); when none passes the floor, cases fill up to `quotas.cases_alone`. Hook
- * mode (context flags, no task) shows at most `hook_max`: critical first, then the lessons
- * whose own triggers match the call. In both, a
+ * mode (context flags, no task) shows at most `hook_max`: the lessons whose own triggers match
+ * the call, then the others, critical first within each. In both, a
  * critical lesson whose trigger matches is always shown.
  */
 export function selectLessons(ranked: readonly RankedLesson[], input: PreflightInput, policy: Policy, limit?: number): RankedLesson[] {
   const passing = aboveFloor(ranked);
   if (isHookMode(input)) {
     // The call itself is the evidence in hook mode: a lesson whose own trigger names it comes
-    // before one that only shares words with it (or is raised through lineage).
+    // before one that only shares words with it (or is raised through lineage), however
+    // severe; critical first within each.
     const ordered = [...passing].sort(
       (a, b) =>
-        Number(b.meta.severity === 'critical') - Number(a.meta.severity === 'critical') ||
         Number(b.trigger !== undefined) - Number(a.trigger !== undefined) ||
+        Number(b.meta.severity === 'critical') - Number(a.meta.severity === 'critical') ||
         compareRanked(a, b),
     );
     const critical = ordered.filter(isCriticalTriggered);

@@ -196,6 +196,17 @@ describe('hook mode (context flags, no task)', () => {
     expect(selected[0]).toBe('case-dockerfile-critical');
   });
 
+  it('puts a lesson whose own trigger names the call before a critical one that only shares its words', () => {
+    const corpus = [
+      indexEntry({ id: 'case-namespace-deleted', severity: 'high', title: 'Deleting a namespace took its volumes', triggers: { commands: ['kubectl delete namespace*'] } }),
+      ...['a', 'b', 'c'].map((x) => indexEntry({ id: `case-kubectl-delete-${x}`, severity: 'critical', title: `Kubectl delete of the payments sandbox namespace wiped ${x}` })),
+      ...Array.from({ length: 20 }, (_, i) => indexEntry({ id: `case-other-${i}`, title: `Other subject ${i}` })),
+    ];
+    const selected = ids('', { tool: 'Bash', command: 'kubectl delete namespace payments-sandbox' }, policy, corpus);
+    expect(selected).toHaveLength(3);
+    expect(selected[0]).toBe('case-namespace-deleted');
+  });
+
   it('always returns every critical lesson whose trigger matches, even past hook_max', () => {
     const tight = { ...policy, preflight: { ...policy.preflight, hook_max: 1 } };
     const selected = ids('', { tool: 'Bash', paths: ['.env.production', 'Dockerfile'], command: 'git push --force origin main' }, tight, hookCorpus);
