@@ -101,6 +101,12 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(fs.readFileSync(path.join(service, 'lessons/sources.lock.json'), 'utf8')).toBe(lockText);
     const status = runLessons(['sources', 'status', '--json'], { cwd: service });
     expect(json<{ sources: unknown[] }>(status.stdout).sources).toEqual([{ name: 'platform', state: 'current', locked: head, checkout: head, remote: head, message: `at ${head.slice(0, 12)}, as locked` }]);
+    expect(status.exitCode).toBe(0);
+    // A remote that cannot be asked: the status is unknown, an environment error (exit 2), not a finding.
+    fs.renameSync(platform.bare, `${platform.bare}.moved`);
+    const unreachable = runLessons(['sources', 'status'], { cwd: service });
+    expect(unreachable.stdout).toMatch(/^platform: unreachable: cannot reach .*platform\.git: .+\n$/);
+    expect(unreachable.exitCode).toBe(2);
   });
 
   it('status says behind when the source moved; --locked checks out the locked commit, not the newer one', () => {
@@ -113,6 +119,7 @@ describe('lessons sources: a platform repository and a service repository', { ti
     git(platform.work, 'push', '-q', platform.bare, 'main');
     const status = runLessons(['sources', 'status'], { cwd: service });
     expect(status.stdout).toBe(`platform: behind: \`main\` is at ${newer.slice(0, 12)}, the lock at ${locked.slice(0, 12)}: run \`lessons sources update\` to take it\n`);
+    expect(status.exitCode).toBe(1);
     // A checkout away from the lock is a warning by name in lint, never a failure of the local run.
     const checkout = path.join(service, '.lessons/sources/platform');
     git(checkout, 'fetch', '-q', '--depth', '1', 'origin', 'main');
@@ -121,7 +128,7 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(lint.exitCode).toBe(0);
     expect(lint.stdout).toContain(`.lessons/sources/platform: warning [source] source \`platform\`: the checkout is at ${newer.slice(0, 12)}, the lock names ${locked.slice(0, 12)}: run \`lessons sources update --locked\`\n`);
     fs.rmSync(path.join(service, '.lessons'), { recursive: true });
-    expect(runLessons(['sources', 'status'], { cwd: service }).stdout).toBe('platform: missing: not fetched: run `lessons sources update --locked`\n');
+    expect(runLessons(['sources', 'status'], { cwd: service })).toMatchObject({ exitCode: 1, stdout: 'platform: missing: not fetched: run `lessons sources update --locked`\n' });
     const ci = runLessons(['sources', 'update', '--locked'], { cwd: service });
     expect(ci).toMatchObject({ exitCode: 0, stdout: `platform: checked-out at ${locked.slice(0, 12)}\n` });
     expect(git(path.join(service, '.lessons/sources/platform'), 'rev-parse', 'HEAD').trim()).toBe(locked);
@@ -175,7 +182,16 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(update.stdout).toMatch(/^platform: updated at [0-9a-f]{12}\n/);
     const lock = json<{ sources: { name: string }[] }>(fs.readFileSync(path.join(service, 'lessons/sources.lock.json'), 'utf8'));
     expect(lock.sources.map((entry) => entry.name)).toEqual(['platform']);
-    expect(runLessons(['sources', 'status'], { cwd: service }).stdout.split('\n')[0]).toBe('gone: unlocked: not in lessons/sources.lock.json: run `lessons sources update`');
+    const status = runLessons(['sources', 'status'], { cwd: service });
+    expect(status.stdout.split('\n')[0]).toBe('gone: unlocked: not in lessons/sources.lock.json: run `lessons sources update`');
+    expect(status.exitCode).toBe(1);
+    // A locked source the policy no longer names is a mismatch too.
+    policy.sources = [{ name: 'other', url: platform.bare, ref: 'main', path: 'org/lessons' }];
+    fs.writeFileSync(policyFile, JSON.stringify(policy));
+    expect(runLessons(['sources', 'update', '--locked'], { cwd: service }).exitCode).toBe(1);
+    const dropped = runLessons(['sources', 'status'], { cwd: service });
+    expect(dropped.stdout.split('\n')).toContain('platform: not-in-policy: in lessons/sources.lock.json but not in the policy: run `lessons sources update` to drop it');
+    expect(dropped.exitCode).toBe(1);
   });
 
   it('the loaded lessons carry provenance, retired ones are marked, malformed ones and symbolic links are left out by name', () => {
