@@ -169,6 +169,43 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(ci.stderr).toMatch(/^platform: failed: cannot check out the locked commit f{40}: .+ \(was the ref rewritten\? run `lessons sources update` to lock a commit the remote has\)\n$/);
   });
 
+  it('a rewritten ref is detected from the remote when the locked commit is not in the checkout: kept unreachable there, or gone', () => {
+    const platform = platformRepo();
+    const service = serviceRepo(platform.bare);
+    const checkout = path.join(service, '.lessons/sources/platform');
+    const update = (): { status: string; previous: string; commit: string; rewritten: boolean; message: string | null } => {
+      // A fresh checkout each time, as in CI: the locked commit is not local.
+      fs.rmSync(path.join(service, '.lessons'), { recursive: true, force: true });
+      const result = runLessons(['sources', 'update', '--json'], { cwd: service });
+      expect(result.exitCode).toBe(0);
+      return json<{ sources: [{ status: string; previous: string; commit: string; rewritten: boolean; message: string | null }] }>(result.stdout).sources[0];
+    };
+    update();
+    const first = git(platform.work, 'rev-parse', 'HEAD').trim();
+    writeFiles(platform.work, prefixed('org/', lessonFile({ id: 'case-2026-04-01-new', title: 'Newer' })));
+    const second = commit(platform.work, 'newer');
+    git(platform.work, 'push', '-q', platform.bare, 'main');
+    // A fast-forward is no rewrite.
+    expect(update()).toMatchObject({ status: 'updated', previous: first, commit: second, rewritten: false, message: null });
+    expect(git(checkout, 'rev-parse', 'HEAD').trim()).toBe(second);
+    git(platform.work, 'commit', '-q', '--amend', '-m', 'rewritten');
+    const third = git(platform.work, 'rev-parse', 'HEAD').trim();
+    git(platform.work, 'push', '-q', '-f', platform.bare, 'main');
+    // The remote still holds the locked commit, though no ref reaches it.
+    const kept = update();
+    expect(kept).toMatchObject({ status: 'updated', previous: second, commit: third, rewritten: true });
+    expect(kept.message).toBe(`\`main\` was rewritten: the locked commit ${second.slice(0, 12)} is not in its history any more; review the source's changes before committing the lock file`);
+    git(platform.work, 'commit', '-q', '--amend', '-m', 'rewritten again');
+    const fourth = git(platform.work, 'rev-parse', 'HEAD').trim();
+    git(platform.work, 'push', '-q', '-f', platform.bare, 'main');
+    git(platform.bare, 'gc', '-q', '--prune=now');
+    expect(() => git(platform.bare, 'cat-file', '-e', third)).toThrow();
+    // The remote no longer has the locked commit at all.
+    expect(update()).toMatchObject({ status: 'updated', previous: third, commit: fourth, rewritten: true });
+    const text = runLessons(['sources', 'update'], { cwd: service });
+    expect(text.stdout).toBe(`platform: unchanged at ${fourth.slice(0, 12)}\n`);
+  });
+
   it('an unreachable source is reported by name; the other sources are fetched and locked', () => {
     const platform = platformRepo();
     const service = serviceRepo(platform.bare);
