@@ -296,14 +296,29 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const origin = path.basename(service);
-    const out = json<{ branch: string; commit: string; path: string; evidence: string[] }>(result.stdout);
-    expect(out).toMatchObject({ branch: 'lessons/promote-pattern-tokens-out-of-ci', path: 'org/lessons/patterns/pattern-tokens-out-of-ci.md', evidence: [`${origin}:case-2026-05-01-token-in-log`, `${origin}:case-2026-06-01-token-in-artifact`] });
+    const out = json<{ branch: string; commit: string; path: string; evidence: string[]; recorded: string[] }>(result.stdout);
+    expect(out).toMatchObject({
+      branch: 'lessons/promote-pattern-tokens-out-of-ci',
+      path: 'org/lessons/patterns/pattern-tokens-out-of-ci.md',
+      evidence: ['case-2026-05-01-token-in-log', 'case-2026-06-01-token-in-artifact'],
+      recorded: [],
+    });
     const checkout = path.join(service, '.lessons/sources/platform');
     expect(git(checkout, 'log', '-1', '--format=%B', out.branch)).toBe(
-      `Add pattern pattern-tokens-out-of-ci: Keep tokens out of CI output\n\nPromoted in ${origin} from 2 independent cases, its evidence:\n- ${origin}:case-2026-05-01-token-in-log: A token printed in a CI log\n- ${origin}:case-2026-06-01-token-in-artifact: A token inside a build artifact\n\n`,
+      `Add pattern pattern-tokens-out-of-ci: Keep tokens out of CI output\n\nPromoted in ${origin} from 2 independent cases, its evidence:\n- \`case-2026-05-01-token-in-log\` of ${origin}: A token printed in a CI log\n- \`case-2026-06-01-token-in-artifact\` of ${origin}: A token inside a build artifact\n\n`,
     );
     expect(git(checkout, 'rev-parse', `${out.branch}^`).trim()).toBe(locked);
-    expect(git(checkout, 'show', `${out.branch}:${out.path}`)).toContain('source_case_ids:');
+    const written = git(checkout, 'show', `${out.branch}:${out.path}`);
+    // The evidence is named in the lesson's Sources section; its fields name only what the source can resolve.
+    expect(written).toContain(`## Sources\n\nPromoted from 2 cases; they stay as supporting evidence.\n\n- \`case-2026-05-01-token-in-log\` of ${origin}: A token printed in a CI log\n`);
+    expect(written).not.toMatch(/source_case_ids: \[./);
+    // The platform's own lint, on the branch as it would be pushed: no error, and nothing about the new lesson but the evidence it has to gather there.
+    git(platform.work, 'fetch', '-q', checkout, `${out.branch}:${out.branch}`);
+    git(platform.work, 'checkout', '-q', out.branch);
+    const lint = runLessons(['-C', 'org', 'lint', '--json'], { cwd: platform.work });
+    expect(lint.exitCode).toBe(0);
+    const findings = json<{ findings: { file: string; rule: string; severity: string }[] }>(lint.stdout).findings.filter((finding) => finding.file === `lessons/patterns/pattern-tokens-out-of-ci.md`);
+    expect(findings.map((finding) => `${finding.severity} ${finding.rule}`)).toEqual(['warning evidence']);
     // Nothing pushed, the checkout back at the locked commit, nothing local written.
     expect(git(platform.bare, 'for-each-ref', '--format=%(refname)').trim()).toBe('refs/heads/main');
     expect(git(checkout, 'rev-parse', 'HEAD').trim()).toBe(locked);
