@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'REFUSED'
   | 'LOCKED'
   | 'GIT'
+  | 'SOURCES_NOT_LOCKED'
   | 'INTERNAL';
 
 export class LessonsError extends Error {

@@ -37,7 +37,7 @@ export default defineCommand<AskArgs>({
       else io.out([`recorded ${result.path}`, ...result.superseded.map((old) => `superseded ${old} (kept, marked)`)].join('\n'));
       return 0;
     }
-    const { askQuestions } = await import('../../src/ask/command.js');
+    const [{ askQuestions }, { foundLines }] = await Promise.all([import('../../src/ask/command.js'), import('../../src/ask/search.js')]);
     const result = await askQuestions({ cwd, questions: (argv.questions ?? []).map(String), ...(argv.reviewer === undefined ? {} : { reviewer: argv.reviewer }) });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));
@@ -56,10 +56,7 @@ export default defineCommand<AskArgs>({
         continue;
       }
       lines.push(answer.answer === null ? '  found in the repository:' : `  found in the repository: ${answer.answer}`);
-      answer.sources.forEach((source, i) => {
-        lines.push(`  ${i + 1}. ${source.path} (${source.title})`);
-        if (source.excerpt) lines.push(`     ${source.excerpt}`);
-      });
+      lines.push(...foundLines(answer.sources).map((line) => `  ${line}`));
     }
     io.out(lines.join('\n'));
     return 0;

@@ -12,7 +12,12 @@ export default defineCommand<SourcesArgs>({
   describe: "Fetch other repositories' lessons through git (update [--locked]) or say what is behind (status)",
   example: 'lessons sources update --locked',
   positionals: {
-    action: { required: true, choices: ['update', 'status'], describe: 'update: fetch and lock; status: compare the lock, the checkouts and the remotes' },
+    action: {
+      required: true,
+      choices: ['update', 'status'],
+      describe:
+        'update: fetch and lock (exit 1 when a source fails); status: compare the lock, the checkouts and the remotes (exit 0 when every source is current, 1 when one is behind, missing or mismatched with the lock, 2 when only a remote could not be reached)',
+    },
   },
   options: {
     locked: { type: 'boolean', default: false, describe: 'update: check out exactly the commits of lessons/sources.lock.json (for CI); fail on a mismatch' },
@@ -21,12 +26,12 @@ export default defineCommand<SourcesArgs>({
   },
   run: async (argv, io) => {
     if (argv.action === 'status') {
-      const { sourcesStatus } = await import('../../src/sources/status.js');
+      const { sourcesStatus, statusExitCode } = await import('../../src/sources/status.js');
       const result = await sourcesStatus({ cwd: argv.C ?? process.cwd() });
       if (argv.json) io.out(JSON.stringify(result, null, 2));
       else if (result.sources.length === 0) io.out('no sources in the policy (add them under "sources" in policy/workflow-policy.json)');
       else for (const source of result.sources) io.out(`${source.name}: ${source.state}: ${source.message}`);
-      return 0;
+      return statusExitCode(result);
     }
     const { updateSources } = await import('../../src/sources/update.js');
     const { progressFor } = await import('../../src/io/progress.js');

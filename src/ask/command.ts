@@ -27,10 +27,14 @@ export async function askQuestions(options: { cwd: string; questions: string[]; 
   const questions = options.questions.map((question) => question.trim()).filter(Boolean);
   if (questions.length === 0) throw new UsageError('no question: lessons ask "<question>" ["<question>" ...]');
   const root = findRepoRoot(options.cwd);
-  const docs = [...lessonDocs(buildIndex(loadLessons(root).lessons).lessons), ...referenceDocs(root)];
+  const policy = loadPolicy(root);
+  const local = buildIndex(loadLessons(root).lessons).lessons;
+  // The sources' lessons as they are checked out: an answer is not committed, so no lock is needed.
+  const fromSources = policy.sources.length === 0 ? [] : (await import('../sources/entries.js')).sourceEntriesBeside(root, policy, local, { locked: false });
+  const docs = [...lessonDocs([...local, ...fromSources]), ...referenceDocs(root)];
   const found = answerQuestions(docs, questions, options.perQuestion);
   if (options.reviewer === false) return { method: 'words', reviewer_problem: null, questions: found };
-  const { review } = loadPolicy(root);
+  const { review } = policy;
   if (!review.enabled && options.reviewer !== true) return { method: 'words', reviewer_problem: null, questions: found };
   const { decideWithReviewer } = await import('./decide.js');
   const decided = await decideWithReviewer({ root, review, found });

@@ -16,6 +16,13 @@ export interface FoundSource {
   title: string;
   excerpt: string;
   score: number;
+  /** The lesson's id, `<source>:<id>` for a source's lesson; absent for a reference section. */
+  lesson?: string;
+}
+
+/** The sources found, numbered, each with its excerpt under it: what `lessons ask` and the MCP search tool print. */
+export function foundLines(sources: readonly FoundSource[]): string[] {
+  return sources.flatMap((source, i) => [`${i + 1}. ${source.lesson === undefined ? '' : `${source.lesson} in `}${source.path} (${source.title})`, ...(source.excerpt ? [`   ${source.excerpt}`] : [])]);
 }
 
 export interface AskAnswer {
@@ -55,7 +62,7 @@ export function bestExcerpt(text: string, terms: readonly string[]): string {
 export function answerQuestions(docs: readonly SourceDoc[], questions: readonly string[], perQuestion = SOURCES_PER_QUESTION): AskAnswer[] {
   const search = new MiniSearch<SourceDoc>({
     fields: ['title', 'text'],
-    storeFields: ['path', 'title', 'text'],
+    storeFields: ['path', 'title', 'text', 'lesson'],
     processTerm,
     searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
   });
@@ -73,7 +80,8 @@ export function answerQuestions(docs: readonly SourceDoc[], questions: readonly 
       let excerpt = bestExcerpt(result.text as string, terms);
       if (excerpt.length > budget) excerpt = budget > 1 ? `${excerpt.slice(0, budget - 1)}…` : '';
       budget -= excerpt.length;
-      sources.push({ path: result.path as string, title: result.title as string, excerpt, score: Math.round(result.score * 1000) / 1000 });
+      const lesson = result.lesson as string | undefined;
+      sources.push({ path: result.path as string, title: result.title as string, excerpt, score: Math.round(result.score * 1000) / 1000, ...(lesson === undefined ? {} : { lesson }) });
     }
     return { question, found: sources.length > 0, answer: null, sources };
   });

@@ -1,6 +1,7 @@
 /**
- * What `lessons ask` searches: every lesson (title, summary, checklist, tags, keywords) and every
- * markdown section under references/ (recorded answers included), as plain documents.
+ * What `lessons ask` searches: every lesson (title, summary, checklist, tags, keywords), the
+ * fetched sources' ones included, and every markdown section under references/ (recorded
+ * answers included), as plain documents.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,8 @@ export interface SourceDoc {
   path: string;
   title: string;
   text: string;
+  /** A lesson's id (`<source>:<id>` for a source's lesson); absent for a reference section. */
+  lesson?: string;
 }
 
 export function lessonDocs(entries: readonly IndexEntry[]): SourceDoc[] {
@@ -23,6 +26,7 @@ export function lessonDocs(entries: readonly IndexEntry[]): SourceDoc[] {
     .map((entry) => ({
       id: entry.path,
       path: entry.path,
+      lesson: entry.id,
       title: entry.title,
       text: [entry.summary, ...entry.checklist.map((item) => `- ${item}`), entry.tags.join(' '), entry.triggers.keywords.join(' ')].filter(Boolean).join('\n'),
     }));

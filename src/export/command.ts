@@ -2,11 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { buildIndex } from '../index/build.js';
+import { buildIndex, type IndexEntry } from '../index/build.js';
 import { readTextIfExists, writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
+import { loadPolicy } from '../policy/validate-policy.js';
 import { sortStrings } from '../util/compare.js';
 import { BEGIN_MARKER, CURSOR_GENERATED, CURSOR_RULE_PREFIX, CURSOR_RULES_DIR, END_MARKER, cursorRuleFile, exportableLessons, renderCursorRule, renderSection, spliceSection } from './render.js';
 
@@ -52,11 +53,23 @@ export function exportedTargets(root: string): ExportTarget[] {
   return targets;
 }
 
-/** Renders the lessons for `to`; with `check`, writes nothing and reports what is stale. */
+/**
+ * The sources' lessons exported beside the local ones (`<source>:<id>`), as the lock has them:
+ * an export is committed, so it must be what CI gets after `lessons sources update --locked`.
+ */
+async function sourcesBeside(root: string, local: readonly IndexEntry[]): Promise<IndexEntry[]> {
+  const policy = loadPolicy(root);
+  if (policy.sources.length === 0) return [];
+  const { sourceEntriesBeside } = await import('../sources/entries.js');
+  return sourceEntriesBeside(root, policy, local, { locked: true });
+}
+
+/** Renders the lessons for `to` (the local ones and the sources'); with `check`, writes nothing and reports what is stale. */
 export async function exportLessons(options: { cwd: string; to: ExportTarget; check?: boolean }): Promise<ExportResult> {
   const root = findRepoRoot(options.cwd);
   const check = options.check === true;
-  const entries = exportableLessons(buildIndex(loadLessons(root).lessons).lessons);
+  const local = buildIndex(loadLessons(root).lessons).lessons;
+  const entries = exportableLessons([...local, ...(await sourcesBeside(root, local))]);
   const result: ExportResult = { target: options.to, lessons: entries.length, written: [], unchanged: [], removed: [], checked: check };
   const put = (rel: string, content: string): void => {
     // A lesson's id becomes a file name: whatever it holds, the file stays inside the repository.

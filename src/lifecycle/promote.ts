@@ -72,8 +72,11 @@ async function sourcesLookup(cwd: string): Promise<Map<string, Lesson>> {
   return sourceLessonLookup(root, loadPolicy(root));
 }
 
-/** The new lesson: a candidate until a steward reviews the gathered checklist and accepts it. */
-export function promotedLesson(id: string, title: string, level: PromoteTarget, sources: readonly Lesson[], today: string): Lesson {
+/**
+ * The new lesson: a candidate until a steward reviews the gathered checklist and accepts it.
+ * `nameOf` says how its Sources section names each source (by its id here).
+ */
+export function promotedLesson(id: string, title: string, level: PromoteTarget, sources: readonly Lesson[], today: string, nameOf: (source: Lesson) => string = (source) => `\`${source.id}\``): Lesson {
   const ids = uniqueSorted(sources.map((source) => source.id));
   const projects = uniqueSorted(sources.map((source) => source.project ?? ''));
   const triggers = emptyTriggers();
@@ -91,14 +94,14 @@ export function promotedLesson(id: string, title: string, level: PromoteTarget, 
       source_case_ids: level === 'pattern' ? ids : [],
       source_pattern_ids: level === 'principle' ? ids : [],
       triggers,
-      body: promotedBody(level, sources),
+      body: promotedBody(level, sources, nameOf),
     },
     today,
   );
 
 }
 
-function promotedBody(level: PromoteTarget, sources: readonly Lesson[]): string {
+function promotedBody(level: PromoteTarget, sources: readonly Lesson[], nameOf: (source: Lesson) => string): string {
   const kind = level === 'pattern' ? 'cases' : 'patterns';
   const seen = new Set<string>();
   const items: string[] = [];
@@ -110,7 +113,7 @@ function promotedBody(level: PromoteTarget, sources: readonly Lesson[]): string 
       items.push(`- [ ] ${item}`);
     }
   }
-  const listed = sources.map((source) => `- \`${source.id}\`: ${source.title}`);
+  const listed = sources.map((source) => `- ${nameOf(source)}: ${source.title}`);
   return [
     '## Situation',
     '',

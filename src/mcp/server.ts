@@ -9,6 +9,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { askQuestions, recordAnswer } from '../ask/command.js';
+import { foundLines } from '../ask/search.js';
 import { errorMessage, isLessonsError } from '../errors.js';
 import { extractDrafts } from '../capture/blocks.js';
 import { selectForRequest } from '../preflight/command.js';
@@ -87,7 +88,7 @@ export function createLessonsServer(options: McpOptions): McpServer {
       guarded(async () => {
         const [answer] = (await askQuestions({ cwd: root, questions: [args.query], perQuestion: args.limit ?? 5, reviewer: false })).questions;
         if (!answer || !answer.found) return text(`Nothing found for "${args.query}" in lessons/ or references/.`);
-        return text(answer.sources.map((source, i) => `${i + 1}. ${source.path} (${source.title})\n   ${source.excerpt}`).join('\n'));
+        return text(foundLines(answer.sources).join('\n'));
       }),
   );
 

@@ -50,9 +50,7 @@ export function selectFromIndex(
   limit?: number,
 ): { selected: SelectedLesson[]; records: Map<string, DocRecord> } {
   const query = buildQuery(input, VOCABULARY);
-  // A source's lesson whose id a local lesson has is the local one's, never selected itself.
-  const ranked = rankLessons(index, query, policy, now);
-  const chosen = selectLessons(index.hasSources ? ranked.filter((lesson) => !index.isShadowed(lesson.doc)) : ranked, input, policy, limit);
+  const chosen = selectLessons(rankLessons(index, query, policy, now), input, policy, limit);
   const records = new Map<string, DocRecord>();
   const selected = chosen.map((ranked): SelectedLesson => {
     const record = index.record(ranked.doc);

@@ -162,6 +162,14 @@ export function projectFilter(index: SearchIndex, query: Pick<Query, 'project'>)
   };
 }
 
+/**
+ * Whether a lesson may be ranked at all beside the local ones: a source's lesson whose id a local
+ * lesson has is the local one's (lint says so), never ranked itself.
+ */
+export function notShadowed(index: SearchIndex): (doc: number) => boolean {
+  return index.hasSources ? (doc) => !index.isShadowed(doc) : () => true;
+}
+
 /** Lessons past this rank are never shown; only these get a full record of their matches. */
 const RANKED_MAX = 200;
 
@@ -344,10 +352,11 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const scores = new Float64Array(index.docCount);
   const scoreOf = metaScorer(index, query, policy, now);
   const inProject = projectFilter(index, query);
+  const own = notShadowed(index);
   const scored: number[] = [];
   for (const doc of docs) {
     // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
-    if ((evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) || !inProject(doc)) continue;
+    if ((evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) || !inProject(doc) || !own(doc)) continue;
     scores[doc] =
       text[doc]! *
       (WEIGHTS.coordination.floor + coverage[doc]!) ** WEIGHTS.coordination.power *

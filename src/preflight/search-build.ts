@@ -3,7 +3,7 @@ import { sections } from '../lesson/body.js';
 import { CHECKLIST_HEADING, LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
 import { averageLengths, FIELD_BIT, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type DocRecord, type SearchSource } from './search-index.js';
-import { align4, MAGIC, SEARCH_FORMAT_VERSION, SECTIONS, writeVarint, type CorpusStats, type SectionName, type SegmentHeader } from './search-segment.js';
+import { align4, idHash, MAGIC, SEARCH_FORMAT_VERSION, SECTIONS, writeVarint, type CorpusStats, type SectionName, type SegmentHeader } from './search-segment.js';
 import { indexTerms as textTerms, stem, words } from './text.js';
 
 /** Writes the segment layout described in search-segment.ts; only runs when the cache is built or updated. */
@@ -184,6 +184,12 @@ function clampByte(value: number): number {
   return Math.min(255, Math.max(0, Math.round(value)));
 }
 
+/** Per lesson (`<source>:<id>`): the idHash of its id without the source, and its number; sorted. */
+function bareIdPairs(docs: readonly IndexEntry[]): number[] {
+  const pairs = docs.map((entry, doc) => [idHash(entry.id.slice(entry.id.indexOf(':') + 1)), doc] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return pairs.flat();
+}
+
 function u32Bytes(values: ArrayLike<number>): Uint8Array {
   return new Uint8Array(Uint32Array.from(values).buffer);
 }
@@ -325,6 +331,7 @@ export function buildSegment(input: SegmentInput): Uint8Array {
     insertAt: [u32Bytes(delta?.insertAt ?? [])],
     dead: text((delta?.dead ?? []).join('\n')),
     thesaurus: text(delta ? '' : stemmed),
+    bareIds: [u32Bytes(input.kind === 'sources' ? bareIdPairs(docs) : [])],
   };
   const header: SegmentHeader = {
     version: SEARCH_FORMAT_VERSION,

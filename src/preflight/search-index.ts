@@ -2,7 +2,7 @@ import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Le
 import { lowerBound } from './expand.js';
 import { averageLengths, META, META_BYTES, NO_PROJECT } from './search-fields.js';
 import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
-import { Segment, type ByteSource, type CorpusStats } from './search-segment.js';
+import { idHash, Segment, type ByteSource, type CorpusStats } from './search-segment.js';
 
 export { align4, linesFrom, memorySource, type ByteSource } from './search-segment.js';
 
@@ -104,6 +104,7 @@ export class SearchIndex {
   private dictCache: string[] | undefined;
   private metaCache: DataView | undefined;
   private projectsCache: string[] | undefined;
+  private shadowed: Set<number> | undefined;
 
   private constructor(private readonly base: Segment, delta: Segment | undefined, sources: Segment | undefined) {
     const current = delta ?? base;
@@ -154,8 +155,43 @@ export class SearchIndex {
    */
   isShadowed(doc: number): boolean {
     if (!this.sources || doc < this.localCount) return false;
-    const id = this.sources.id(doc - this.localCount);
-    return this.findLocalId(id.slice(id.indexOf(':') + 1)) >= 0;
+    // Asked of every candidate lesson of a query (tens of thousands over 100 sources): worked out once, by id hashes.
+    this.shadowed ??= this.shadowedDocs(this.sources);
+    return this.shadowed.has(doc);
+  }
+
+  /**
+   * The sources' lessons a local id shadows: each local id's hash looked up among the sources'
+   * (their bareIds section), and a match confirmed by the ids themselves. Reads the local ids
+   * and only the few source ids whose hash matches one.
+   */
+  private shadowedDocs(sources: Segment): Set<number> {
+    const pairs = sources.u32s('bareIds');
+    const count = pairs.length / 2;
+    const shadowed = new Set<number>();
+    const check = (id: string): void => {
+      const hash = idHash(id);
+      let lo = 0;
+      let hi = count;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (pairs[2 * mid]! < hash) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < count && pairs[2 * k] === hash; k++) {
+        const j = pairs[2 * k + 1]!;
+        const other = sources.id(j);
+        if (other.slice(other.indexOf(':') + 1) === id) shadowed.add(this.localCount + j);
+      }
+    };
+    const base = this.base.idReader();
+    for (let i = 0; i < this.base.docCount; i++) if (!this.isRemoved(i)) check(base(i));
+    const m = this.merge;
+    if (m) {
+      const delta = m.delta.idReader();
+      for (let j = 0; j < m.delta.docCount; j++) check(delta(j));
+    }
+    return shadowed;
   }
 
   /** The base segment (what an incremental update compares with). */
@@ -202,7 +238,8 @@ export class SearchIndex {
 
   /** The merged number of the lesson with `id` (a source's as `<source>:<id>`), or -1. */
   private findId(id: string): number {
-    const local = this.findLocalId(id);
+    // `<source>:<id>` is never a local lesson's id.
+    const local = id.includes(':') ? -1 : this.findLocalId(id);
     if (local >= 0 || !this.sources) return local;
     const j = this.sources.findId(id);
     return j < 0 ? -1 : this.localCount + j;
@@ -255,19 +292,28 @@ export class SearchIndex {
     out.set(this.sources.meta, local.length);
     // The sources' project codes, in the merged list of projects.
     const view = new DataView(out.buffer);
-    const names = this.sources.header.projects;
+    const localProjects = this.localProjects;
+    const own = new Map(localProjects.map((name, code) => [name, code] as const));
+    const codes = this.sources.header.projects.map((name, code) => own.get(name) ?? localProjects.length + code);
     for (let at = local.length + META.project; at < out.length; at += META_BYTES) {
       const code = view.getUint16(at, true);
-      if (code !== NO_PROJECT) view.setUint16(at, this.projects.indexOf(names[code]!), true);
+      if (code !== NO_PROJECT) view.setUint16(at, codes[code]!, true);
     }
     return (this.metaCache = view);
   }
 
+  private get localProjects(): string[] {
+    return (this.merge?.delta ?? this.base).header.projects;
+  }
+
+  /**
+   * Project names by meta code: the local ones, then the sources' (tens of thousands over 100
+   * sources, so not deduplicated here): a name both have is coded as the local one (metaView),
+   * and projectCode finds that first.
+   */
   private get projects(): string[] {
     if (this.projectsCache) return this.projectsCache;
-    const local = (this.merge?.delta ?? this.base).header.projects;
-    const known = new Set(local);
-    return (this.projectsCache = this.sources ? [...local, ...this.sources.header.projects.filter((name) => !known.has(name))] : local);
+    return (this.projectsCache = this.sources ? [...this.localProjects, ...this.sources.header.projects] : this.localProjects);
   }
 
   /** The number the meta table uses for a project, or -1 when no lesson has it. */

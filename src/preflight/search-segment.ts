@@ -33,10 +33,12 @@ import type { DocRecord, SearchSource } from './search-index.js';
  *   insertAt   u32 per lesson: how many base lessons sort before it (delta only)
  *   dead       sorted base terms no lesson has any more (delta only)
  *   thesaurus  sorted lines `term<TAB>term term...`: the whole thesaurus, stemmed (base only)
+ *   bareIds    u32 pairs per lesson, sorted: idHash of its id without `<source>:`, its number
+ *              (sources only): which of them a local lesson's id shadows, without reading the ids
  */
 
 export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 3;
+export const SEARCH_FORMAT_VERSION = 4;
 
 export const SECTIONS = [
   'dict',
@@ -60,6 +62,7 @@ export const SECTIONS = [
   'insertAt',
   'dead',
   'thesaurus',
+  'bareIds',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
@@ -96,6 +99,13 @@ export interface RawPostings {
 }
 
 const decoder = new TextDecoder();
+
+/** FNV-1a over a lesson id's UTF-16 code units: what the bareIds section is keyed by. */
+export function idHash(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
 
 export const align4 = (n: number): number => (n + 3) & ~3;
 
@@ -137,6 +147,8 @@ export class Segment {
   private dictCache: string[] | undefined;
   private termTableCache: Uint32Array | undefined;
   private metaCache: Uint8Array | undefined;
+  /** The whole id section, once idReader read it. */
+  private idsCache: Uint8Array | undefined;
   private tables = new Map<SectionName, Uint32Array>();
   private texts = new Map<SectionName, string>();
 
@@ -233,7 +245,21 @@ export class Segment {
   }
 
   id(doc: number): string {
-    return decoder.decode(this.row('idTable', 'ids', doc));
+    return this.idsCache ? this.idIn(this.idsCache, doc) : decoder.decode(this.row('idTable', 'ids', doc));
+  }
+
+  /**
+   * Every lesson's id by number, from one read of the whole id section: for a caller that looks
+   * at many lessons' ids, where a read per id would cost a system call each.
+   */
+  idReader(): (doc: number) => string {
+    const blob = (this.idsCache ??= this.section('ids'));
+    return (doc) => this.idIn(blob, doc);
+  }
+
+  private idIn(blob: Uint8Array, doc: number): string {
+    const offsets = this.table('idTable');
+    return decoder.decode(blob.subarray(offsets[doc]!, offsets[doc + 1]!));
   }
 
   /** The number of the lesson with `id`, or -1 (binary search over the id table). */
@@ -287,7 +313,7 @@ export class Segment {
     return result;
   }
 
-  u32s(name: 'removed' | 'insertAt'): Uint32Array {
+  u32s(name: 'removed' | 'insertAt' | 'bareIds'): Uint32Array {
     return this.table(name);
   }
 }

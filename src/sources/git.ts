@@ -73,7 +73,7 @@ export async function fetchRef(dir: string, ref: string): Promise<string> {
   return (await must(dir, ['rev-parse', '--verify', '-q', 'FETCH_HEAD^{commit}'])).trim();
 }
 
-export async function hasCommit(dir: string, commit: string): Promise<boolean> {
+async function hasCommit(dir: string, commit: string): Promise<boolean> {
   return (await git(dir, ['cat-file', '-e', `${commit}^{commit}`])).ok;
 }
 
@@ -84,8 +84,18 @@ export async function fetchCommit(dir: string, commit: string): Promise<void> {
   if (!(await hasCommit(dir, commit))) throw new SourceGitError(`the remote did not send commit ${commit}`);
 }
 
-/** Whether `older` is an ancestor of `newer`, fetching `ref`'s history back to `older`'s date for it. */
+/**
+ * Whether `older` is an ancestor of `newer`, asking the remote: `older` is fetched by its id
+ * when the checkout lacks it (a fresh checkout, as in CI; a remote that no longer has it has
+ * rewritten `ref`), then `ref`'s history back to `older`'s date.
+ */
 export async function followsFrom(dir: string, ref: string, older: string, newer: string): Promise<boolean> {
+  try {
+    await fetchCommit(dir, older);
+  } catch (error) {
+    if (error instanceof SourceGitError) return false;
+    throw error;
+  }
   const time = (await must(dir, ['show', '-s', '--format=%ct', older])).trim();
   await git(dir, ['fetch', '-q', `--shallow-since=${Number(time) - 1}`, '--no-tags', 'origin', '--', ref]);
   return (await git(dir, ['merge-base', '--is-ancestor', older, newer])).ok;

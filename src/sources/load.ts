@@ -28,6 +28,8 @@ export interface SourceLessons {
   problems: Finding[];
   /** The names of the sources whose checkout exists. */
   fetched: string[];
+  /** Those of them whose checkout is not at a commit the lock names. */
+  offLock: string[];
   /** Every lesson file read, taken or left out (repo-relative): what the secrets scan reads. */
   files: string[];
 }
@@ -43,7 +45,7 @@ export interface LoadSourcesOptions {
  * source's lessons tree is left out and reported by source and file.
  */
 export function loadSourceLessons(root: string, policy: Policy, options: LoadSourcesOptions): SourceLessons {
-  const result: SourceLessons = { lessons: [], problems: [], fetched: [], files: [] };
+  const result: SourceLessons = { lessons: [], problems: [], fetched: [], offLock: [], files: [] };
   const sources = policySources(policy);
   if (sources.length === 0) return result;
   let lock: LockEntry[] = [];
@@ -70,6 +72,7 @@ function loadSource(root: string, source: Source, locked: LockEntry | undefined,
     return;
   }
   into.fetched.push(source.name);
+  if (locked === undefined || locked.commit !== commit) into.offLock.push(source.name);
   if (locked === undefined) say(rel, `not in ${LOCK_FILE}: run \`lessons sources update\` and commit the lock file`);
   else if (locked.commit !== commit) say(rel, `the checkout is at ${commit.slice(0, 12)}, the lock names ${locked.commit.slice(0, 12)}: run \`lessons sources update --locked\``);
   const tree = insideCheckout(dir, source.path);

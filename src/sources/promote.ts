@@ -16,7 +16,7 @@ import { toIsoDate } from '../util/dates.js';
 import { branchExists, checkedOutCommit, commitOnNewBranch, SourceGitError } from './git.js';
 import { sourceLessonLookup } from './applications.js';
 import { policySources, readLock } from './lock-file.js';
-import { SOURCES_LOCK, checkoutDir, qualifiedId, splitQualifiedId } from './model.js';
+import { SOURCES_LOCK, checkoutDir, splitQualifiedId } from './model.js';
 
 export interface PromoteToSourceOptions {
   cwd: string;
@@ -37,8 +37,10 @@ export interface PromoteToSourceResult {
   path: string;
   branch: string;
   commit: string;
-  /** The lessons it stands on, named as the source will see them. */
+  /** The lessons it stands on, by their ids here. */
   evidence: string[];
+  /** Those of them in its source_case_ids / source_pattern_ids: the source's own lessons, by their ids there (the only ones its lint can resolve). */
+  recorded: string[];
   /** The command that pushes the branch; never run by `lessons`. */
   push: string[];
 }
@@ -75,17 +77,21 @@ export async function promoteToSource(options: PromoteToSourceOptions): Promise<
     if (!evidence.ok) throw new LessonsError('REFUSED', `cannot promote to a ${options.to} of \`${source.name}\`: ${evidence.missing}`, 1);
     const today = toIsoDate(options.now);
     const origin = path.basename(root);
-    // Ids as the source sees them: its own lessons bare, this repository's under its folder name.
-    const asSeen = (id: string): string => (splitQualifiedId(id)?.source === source.name ? splitQualifiedId(id)!.id : splitQualifiedId(id) ? id : qualifiedId(origin, id));
-    const taken = new Set([...fromSource.keys()].map((id) => splitQualifiedId(id)!).filter((one) => one.source === source.name).map((one) => one.id));
+    /** The id in the source of one of its own lessons (`<source>:<id>` here); undefined for any other lesson. */
+    const ownId = (one: string): string | undefined => (splitQualifiedId(one)?.source === source.name ? splitQualifiedId(one)!.id : undefined);
+    const taken = new Set([...fromSource.keys()].map(ownId).filter((one) => one !== undefined));
     const id = options.id ?? baseId(options.to, title, today);
     if (taken.has(id)) throw new UsageError(`source \`${source.name}\` already has a lesson \`${id}\`: choose another --id`);
     const branch = `lessons/promote-${id}`;
     if (await branchExists(dir, branch)) throw new UsageError(`the checkout of \`${source.name}\` already has a branch ${branch}: push or delete it, or choose another --id`);
     const ids = uniqueSorted(options.ids);
-    const lesson = promotedLesson(id, title, options.to, ids.map((one) => lookup(one)!), today);
-    const named = ids.map(asSeen);
-    const written: Lesson = { ...lesson, source_case_ids: options.to === 'pattern' ? named : [], source_pattern_ids: options.to === 'principle' ? named : [] };
+    // The source's own lessons by their ids there; the rest by where they live, which its lint cannot look into.
+    // (A lesson's id here is the one it was asked for by: a source's lessons come qualified.)
+    const named = ({ id: one }: Lesson): string => (ownId(one) !== undefined ? `\`${ownId(one)}\`` : `\`${one}\` of ${origin}${one.includes(':') ? "'s sources" : ''}`);
+    const lesson = promotedLesson(id, title, options.to, ids.map((one) => lookup(one)!), today, named);
+    // Only what the source can resolve goes into its fields; the Sources section and the commit message name all of it.
+    const resolvable = ids.map(ownId).filter((one) => one !== undefined);
+    const written: Lesson = { ...lesson, source_case_ids: options.to === 'pattern' ? resolvable : [], source_pattern_ids: options.to === 'principle' ? resolvable : [] };
     const rel = `${source.path}/${LEVEL_FOLDERS[options.to]}/${id}.md`;
     const file = path.join(dir, rel);
     writeFileAtomic(file, serializeLesson(written));
@@ -93,7 +99,7 @@ export async function promoteToSource(options: PromoteToSourceOptions): Promise<
       `Add ${options.to} ${id}: ${title}`,
       '',
       `Promoted in ${origin} from ${ids.length} ${options.to === 'pattern' ? 'independent cases' : 'patterns applied in distinct contexts'}, its evidence:`,
-      ...ids.map((one) => `- ${asSeen(one)}: ${lookup(one)!.title}`),
+      ...ids.map((one) => `- ${named(lookup(one)!)}: ${lookup(one)!.title}`),
     ].join('\n');
     let commit: string;
     try {
@@ -103,6 +109,6 @@ export async function promoteToSource(options: PromoteToSourceOptions): Promise<
       if (error instanceof SourceGitError) throw new LessonsError('GIT', `cannot commit to the checkout of \`${source.name}\`: ${error.message}`);
       throw error;
     }
-    return { source: source.name, id, level: options.to, path: rel, branch, commit, evidence: named, push: ['git', '-C', `.lessons/sources/${source.name}`, 'push', 'origin', branch] };
+    return { source: source.name, id, level: options.to, path: rel, branch, commit, evidence: ids, recorded: resolvable, push: ['git', '-C', `.lessons/sources/${source.name}`, 'push', 'origin', branch] };
   });
 }

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildIndex, type IndexEntry } from '../index/build.js';
 import { writeInRepo } from '../io/fs.js';
 import { ensureStateDir } from '../io/state.js';
 import { packageVersion } from '../package-root.js';
@@ -8,11 +7,8 @@ import type { Policy } from '../policy/policy.js';
 import { buildSegment, narrative } from '../preflight/search-build.js';
 import { SOURCES_CACHE_FILE, sourcesKey } from '../preflight/search-open.js';
 import { readThesaurus } from '../preflight/search-update.js';
-import { validateAgainst } from '../schema/validate.js';
-import { compareStrings } from '../util/compare.js';
 import type { Finding } from '../lint/finding.js';
-import { loadSourceLessons } from './load.js';
-import { qualifiedId } from './model.js';
+import { sourceIndexEntries } from './entries.js';
 
 /**
  * The search segment of every fetched source's lessons, `.lessons/cache/sources.bin`: built by
@@ -34,32 +30,18 @@ export interface SourcesSearch {
   problems: Finding[];
 }
 
-/** The index entries and body texts of the fetched sources' lessons, ids qualified by source. */
-function sourceEntries(root: string, policy: Policy): { entries: IndexEntry[]; bodies: Map<string, string>; fetched: string[]; problems: Finding[] } {
-  const loaded = loadSourceLessons(root, policy, { schemaErrors: (data) => validateAgainst('lesson', data) });
-  const entries: IndexEntry[] = [];
-  const bodies = new Map<string, string>();
-  for (const name of loaded.fetched) {
-    const own = loaded.lessons.filter((item) => item.source === name);
-    const qualify = (id: string): string => qualifiedId(name, id);
-    // Links between a source's own lessons, as its own index has them.
-    for (const entry of buildIndex(own).lessons) {
-      entries.push({ ...entry, id: qualify(entry.id), promoted_from: entry.promoted_from.map(qualify), promoted_into: entry.promoted_into.map(qualify) });
-    }
-    for (const item of own) if (!bodies.has(item.qualifiedId)) bodies.set(item.qualifiedId, narrative(item.lesson.body));
-  }
-  entries.sort((a, b) => compareStrings(a.id, b.id));
-  return { entries, bodies, fetched: loaded.fetched, problems: loaded.problems };
-}
-
 /** Builds (or, without sources, removes) the sources segment of the repository at `root`. */
 export async function buildSourcesSearch(root: string, policy: Policy): Promise<SourcesSearch> {
   const file = path.join(root, SOURCES_CACHE_FILE);
-  const { entries, bodies, fetched, problems } = sourceEntries(root, policy);
+  const { entries, loaded } = sourceIndexEntries(root, policy);
+  const { fetched, problems } = loaded;
   if (fetched.length === 0) {
     fs.rmSync(file, { force: true });
     return { lessons: 0, sources: [], problems };
   }
+  const bodies = new Map<string, string>();
+  // Two files of one id: the first one's text, as its index entry is the first one's.
+  for (const item of loaded.lessons) if (!bodies.has(item.qualifiedId)) bodies.set(item.qualifiedId, narrative(item.lesson.body));
   const bytes = buildSegment({
     kind: 'sources',
     entries,

@@ -23,6 +23,16 @@ export interface StatusResult {
 }
 
 /**
+ * `lessons sources status`'s exit code: 1 when a source is behind, missing or mismatched with
+ * the lock (a finding, even when another remote could not be asked), else 2 when a remote could
+ * not be reached (the status is unknown), else 0: every source is current.
+ */
+export function statusExitCode(result: StatusResult): 0 | 1 | 2 {
+  if (result.sources.some((source) => source.state !== 'current' && source.state !== 'unreachable')) return 1;
+  return result.sources.some((source) => source.state === 'unreachable') ? 2 : 0;
+}
+
+/**
  * What is behind, missing or unlocked: the lock against the policy, the checkout against the
  * lock, and the remote's ref against the lock (asked with `git ls-remote`, which fetches nothing).
  */

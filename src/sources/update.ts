@@ -2,7 +2,7 @@ import { findRepoRoot } from '../io/repo.js';
 import { withLock } from '../io/lock.js';
 import { silentProgress, type Progress } from '../io/progress.js';
 import { loadPolicy } from '../policy/validate-policy.js';
-import { checkoutCommit, fetchCommit, fetchRef, fetchUrl, followsFrom, hasCommit, prepareCheckout, SourceGitError } from './git.js';
+import { checkoutCommit, fetchCommit, fetchRef, fetchUrl, followsFrom, prepareCheckout, SourceGitError } from './git.js';
 import { policySources, readLock, writeLock } from './lock-file.js';
 import { LOCK_FILE, SOURCES_LOCK, checkoutDir, lockMatches, sparseFolders, type LockEntry, type Source } from './model.js';
 
@@ -99,7 +99,7 @@ async function fetchLatest(root: string, source: Source, entry: LockEntry | unde
   try {
     await prepareCheckout(dir, fetchUrl(root, source.url), sparseFolders(source));
     const commit = await fetchRef(dir, source.ref);
-    const rewritten = previous !== null && previous !== commit && (await hasCommit(dir, previous)) && !(await followsFrom(dir, source.ref, previous, commit));
+    const rewritten = previous !== null && previous !== commit && !(await followsFrom(dir, source.ref, previous, commit));
     await checkoutCommit(dir, commit);
     return {
       name: source.name,

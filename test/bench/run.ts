@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<{ bench: () => Promise<void> }>> = {
   guard: () => import('./guard.js'),
   hooks: () => import('./hooks.js'),
   scale: () => import('./scale.js'),
+  federation: () => import('./federation.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -101,6 +101,12 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(fs.readFileSync(path.join(service, 'lessons/sources.lock.json'), 'utf8')).toBe(lockText);
     const status = runLessons(['sources', 'status', '--json'], { cwd: service });
     expect(json<{ sources: unknown[] }>(status.stdout).sources).toEqual([{ name: 'platform', state: 'current', locked: head, checkout: head, remote: head, message: `at ${head.slice(0, 12)}, as locked` }]);
+    expect(status.exitCode).toBe(0);
+    // A remote that cannot be asked: the status is unknown, an environment error (exit 2), not a finding.
+    fs.renameSync(platform.bare, `${platform.bare}.moved`);
+    const unreachable = runLessons(['sources', 'status'], { cwd: service });
+    expect(unreachable.stdout).toMatch(/^platform: unreachable: cannot reach .*platform\.git: .+\n$/);
+    expect(unreachable.exitCode).toBe(2);
   });
 
   it('status says behind when the source moved; --locked checks out the locked commit, not the newer one', () => {
@@ -113,6 +119,7 @@ describe('lessons sources: a platform repository and a service repository', { ti
     git(platform.work, 'push', '-q', platform.bare, 'main');
     const status = runLessons(['sources', 'status'], { cwd: service });
     expect(status.stdout).toBe(`platform: behind: \`main\` is at ${newer.slice(0, 12)}, the lock at ${locked.slice(0, 12)}: run \`lessons sources update\` to take it\n`);
+    expect(status.exitCode).toBe(1);
     // A checkout away from the lock is a warning by name in lint, never a failure of the local run.
     const checkout = path.join(service, '.lessons/sources/platform');
     git(checkout, 'fetch', '-q', '--depth', '1', 'origin', 'main');
@@ -121,7 +128,7 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(lint.exitCode).toBe(0);
     expect(lint.stdout).toContain(`.lessons/sources/platform: warning [source] source \`platform\`: the checkout is at ${newer.slice(0, 12)}, the lock names ${locked.slice(0, 12)}: run \`lessons sources update --locked\`\n`);
     fs.rmSync(path.join(service, '.lessons'), { recursive: true });
-    expect(runLessons(['sources', 'status'], { cwd: service }).stdout).toBe('platform: missing: not fetched: run `lessons sources update --locked`\n');
+    expect(runLessons(['sources', 'status'], { cwd: service })).toMatchObject({ exitCode: 1, stdout: 'platform: missing: not fetched: run `lessons sources update --locked`\n' });
     const ci = runLessons(['sources', 'update', '--locked'], { cwd: service });
     expect(ci).toMatchObject({ exitCode: 0, stdout: `platform: checked-out at ${locked.slice(0, 12)}\n` });
     expect(git(path.join(service, '.lessons/sources/platform'), 'rev-parse', 'HEAD').trim()).toBe(locked);
@@ -162,6 +169,43 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(ci.stderr).toMatch(/^platform: failed: cannot check out the locked commit f{40}: .+ \(was the ref rewritten\? run `lessons sources update` to lock a commit the remote has\)\n$/);
   });
 
+  it('a rewritten ref is detected from the remote when the locked commit is not in the checkout: kept unreachable there, or gone', () => {
+    const platform = platformRepo();
+    const service = serviceRepo(platform.bare);
+    const checkout = path.join(service, '.lessons/sources/platform');
+    const update = (): { status: string; previous: string; commit: string; rewritten: boolean; message: string | null } => {
+      // A fresh checkout each time, as in CI: the locked commit is not local.
+      fs.rmSync(path.join(service, '.lessons'), { recursive: true, force: true });
+      const result = runLessons(['sources', 'update', '--json'], { cwd: service });
+      expect(result.exitCode).toBe(0);
+      return json<{ sources: [{ status: string; previous: string; commit: string; rewritten: boolean; message: string | null }] }>(result.stdout).sources[0];
+    };
+    update();
+    const first = git(platform.work, 'rev-parse', 'HEAD').trim();
+    writeFiles(platform.work, prefixed('org/', lessonFile({ id: 'case-2026-04-01-new', title: 'Newer' })));
+    const second = commit(platform.work, 'newer');
+    git(platform.work, 'push', '-q', platform.bare, 'main');
+    // A fast-forward is no rewrite.
+    expect(update()).toMatchObject({ status: 'updated', previous: first, commit: second, rewritten: false, message: null });
+    expect(git(checkout, 'rev-parse', 'HEAD').trim()).toBe(second);
+    git(platform.work, 'commit', '-q', '--amend', '-m', 'rewritten');
+    const third = git(platform.work, 'rev-parse', 'HEAD').trim();
+    git(platform.work, 'push', '-q', '-f', platform.bare, 'main');
+    // The remote still holds the locked commit, though no ref reaches it.
+    const kept = update();
+    expect(kept).toMatchObject({ status: 'updated', previous: second, commit: third, rewritten: true });
+    expect(kept.message).toBe(`\`main\` was rewritten: the locked commit ${second.slice(0, 12)} is not in its history any more; review the source's changes before committing the lock file`);
+    git(platform.work, 'commit', '-q', '--amend', '-m', 'rewritten again');
+    const fourth = git(platform.work, 'rev-parse', 'HEAD').trim();
+    git(platform.work, 'push', '-q', '-f', platform.bare, 'main');
+    git(platform.bare, 'gc', '-q', '--prune=now');
+    expect(() => git(platform.bare, 'cat-file', '-e', third)).toThrow();
+    // The remote no longer has the locked commit at all.
+    expect(update()).toMatchObject({ status: 'updated', previous: third, commit: fourth, rewritten: true });
+    const text = runLessons(['sources', 'update'], { cwd: service });
+    expect(text.stdout).toBe(`platform: unchanged at ${fourth.slice(0, 12)}\n`);
+  });
+
   it('an unreachable source is reported by name; the other sources are fetched and locked', () => {
     const platform = platformRepo();
     const service = serviceRepo(platform.bare);
@@ -175,7 +219,16 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(update.stdout).toMatch(/^platform: updated at [0-9a-f]{12}\n/);
     const lock = json<{ sources: { name: string }[] }>(fs.readFileSync(path.join(service, 'lessons/sources.lock.json'), 'utf8'));
     expect(lock.sources.map((entry) => entry.name)).toEqual(['platform']);
-    expect(runLessons(['sources', 'status'], { cwd: service }).stdout.split('\n')[0]).toBe('gone: unlocked: not in lessons/sources.lock.json: run `lessons sources update`');
+    const status = runLessons(['sources', 'status'], { cwd: service });
+    expect(status.stdout.split('\n')[0]).toBe('gone: unlocked: not in lessons/sources.lock.json: run `lessons sources update`');
+    expect(status.exitCode).toBe(1);
+    // A locked source the policy no longer names is a mismatch too.
+    policy.sources = [{ name: 'other', url: platform.bare, ref: 'main', path: 'org/lessons' }];
+    fs.writeFileSync(policyFile, JSON.stringify(policy));
+    expect(runLessons(['sources', 'update', '--locked'], { cwd: service }).exitCode).toBe(1);
+    const dropped = runLessons(['sources', 'status'], { cwd: service });
+    expect(dropped.stdout.split('\n')).toContain('platform: not-in-policy: in lessons/sources.lock.json but not in the policy: run `lessons sources update` to drop it');
+    expect(dropped.exitCode).toBe(1);
   });
 
   it('the loaded lessons carry provenance, retired ones are marked, malformed ones and symbolic links are left out by name', () => {
@@ -243,14 +296,29 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     const origin = path.basename(service);
-    const out = json<{ branch: string; commit: string; path: string; evidence: string[] }>(result.stdout);
-    expect(out).toMatchObject({ branch: 'lessons/promote-pattern-tokens-out-of-ci', path: 'org/lessons/patterns/pattern-tokens-out-of-ci.md', evidence: [`${origin}:case-2026-05-01-token-in-log`, `${origin}:case-2026-06-01-token-in-artifact`] });
+    const out = json<{ branch: string; commit: string; path: string; evidence: string[]; recorded: string[] }>(result.stdout);
+    expect(out).toMatchObject({
+      branch: 'lessons/promote-pattern-tokens-out-of-ci',
+      path: 'org/lessons/patterns/pattern-tokens-out-of-ci.md',
+      evidence: ['case-2026-05-01-token-in-log', 'case-2026-06-01-token-in-artifact'],
+      recorded: [],
+    });
     const checkout = path.join(service, '.lessons/sources/platform');
     expect(git(checkout, 'log', '-1', '--format=%B', out.branch)).toBe(
-      `Add pattern pattern-tokens-out-of-ci: Keep tokens out of CI output\n\nPromoted in ${origin} from 2 independent cases, its evidence:\n- ${origin}:case-2026-05-01-token-in-log: A token printed in a CI log\n- ${origin}:case-2026-06-01-token-in-artifact: A token inside a build artifact\n\n`,
+      `Add pattern pattern-tokens-out-of-ci: Keep tokens out of CI output\n\nPromoted in ${origin} from 2 independent cases, its evidence:\n- \`case-2026-05-01-token-in-log\` of ${origin}: A token printed in a CI log\n- \`case-2026-06-01-token-in-artifact\` of ${origin}: A token inside a build artifact\n\n`,
     );
     expect(git(checkout, 'rev-parse', `${out.branch}^`).trim()).toBe(locked);
-    expect(git(checkout, 'show', `${out.branch}:${out.path}`)).toContain('source_case_ids:');
+    const written = git(checkout, 'show', `${out.branch}:${out.path}`);
+    // The evidence is named in the lesson's Sources section; its fields name only what the source can resolve.
+    expect(written).toContain(`## Sources\n\nPromoted from 2 cases; they stay as supporting evidence.\n\n- \`case-2026-05-01-token-in-log\` of ${origin}: A token printed in a CI log\n`);
+    expect(written).not.toMatch(/source_case_ids: \[./);
+    // The platform's own lint, on the branch as it would be pushed: no error, and nothing about the new lesson but the evidence it has to gather there.
+    git(platform.work, 'fetch', '-q', checkout, `${out.branch}:${out.branch}`);
+    git(platform.work, 'checkout', '-q', out.branch);
+    const lint = runLessons(['-C', 'org', 'lint', '--json'], { cwd: platform.work });
+    expect(lint.exitCode).toBe(0);
+    const findings = json<{ findings: { file: string; rule: string; severity: string }[] }>(lint.stdout).findings.filter((finding) => finding.file === `lessons/patterns/pattern-tokens-out-of-ci.md`);
+    expect(findings.map((finding) => `${finding.severity} ${finding.rule}`)).toEqual(['warning evidence']);
     // Nothing pushed, the checkout back at the locked commit, nothing local written.
     expect(git(platform.bare, 'for-each-ref', '--format=%(refname)').trim()).toBe('refs/heads/main');
     expect(git(checkout, 'rev-parse', 'HEAD').trim()).toBe(locked);

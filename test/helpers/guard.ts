@@ -72,6 +72,6 @@ export const NEUTRAL_ENV: Record<string, string> = {
 };
 
 /** The built CLI with NEUTRAL_ENV under the test's own variables. */
-export function runLessons(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliResult {
+export function runLessons(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): CliResult {
   return runCli(args, { ...options, env: { ...NEUTRAL_ENV, ...options.env } });
 }

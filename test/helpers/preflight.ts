@@ -1,7 +1,8 @@
 import type { IndexEntry } from '../../src/index/build.js';
 import { emptyTriggers, type Triggers } from '../../src/lesson/model.js';
-import { buildSearchIndex, type SearchExtras } from '../../src/preflight/search-build.js';
+import { buildSearchIndex, buildSegment, type SearchExtras } from '../../src/preflight/search-build.js';
 import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
+import { Segment } from '../../src/preflight/search-segment.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
 import { lessonFile } from './lessons.js';
 
@@ -43,6 +44,15 @@ export function indexEntry(fields: Partial<Omit<IndexEntry, 'triggers'>> & { id:
 
 export function searchIndexOf(entries: readonly IndexEntry[], extras: SearchExtras = {}): SearchIndex {
   return SearchIndex.open(memorySource(buildSearchIndex(entries, { digest: 'test', stat: null, verifiedMtimeMs: 0 }, extras)))!;
+}
+
+/**
+ * The local lessons' search index with other repositories' lessons beside it, as `lessons sources
+ * update` builds them: `sources` carry their `<source>:<id>` ids.
+ */
+export function searchIndexWithSources(local: readonly IndexEntry[], sources: readonly IndexEntry[]): SearchIndex {
+  const segment = Segment.open(memorySource(buildSegment({ kind: 'sources', entries: sources, source: { digest: 'sources', stat: null, verifiedMtimeMs: 0 } })))!;
+  return SearchIndex.open(memorySource(buildSearchIndex(local, { digest: 'test', stat: null, verifiedMtimeMs: 0 })), undefined, undefined, segment)!;
 }
 
 export function taskInput(task: string, context: Partial<PreflightInput> = {}): PreflightInput {

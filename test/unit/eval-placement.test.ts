@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
 import { placeLessons } from '../../src/preflight/placement.js';
-import { indexEntry, NOW, searchIndexOf, taskInput } from '../helpers/preflight.js';
+import { indexEntry, NOW, searchIndexOf, searchIndexWithSources, taskInput } from '../helpers/preflight.js';
 
 const INDEX = searchIndexOf([
   indexEntry({ id: 'case-a-lockfile-drift', title: 'Lockfile drift broke the release build', tags: ['lockfile', 'release'], triggers: { tools: ['Edit'], paths: ['**/package-lock.json'] } }),
@@ -52,6 +52,24 @@ describe('where an expected lesson stood in the preflight run', () => {
     expect(placeLessons(index, input, two, NOW, ['case-c-dropped-table', left])).toEqual([
       expect.objectContaining({ rank: 1, dropped: null }),
       expect.objectContaining({ rank: 3, dropped: 'hook-max' }),
+    ]);
+  });
+
+  it("never ranks a source's lesson whose id a local lesson has, in preflight's selection and in eval's placement alike", () => {
+    const drift = { title: 'Lockfile drift broke the release build', tags: ['lockfile', 'release'] };
+    const index = searchIndexWithSources(
+      [indexEntry({ id: 'case-a-lockfile-drift', ...drift })],
+      [
+        indexEntry({ id: 'platform:case-a-lockfile-drift', ...drift, path: '.lessons/sources/platform/lessons/cases/case-a-lockfile-drift.md' }),
+        indexEntry({ id: 'platform:case-b-lockfile-merge', title: 'Lockfile merge conflict broke the release build', tags: ['lockfile', 'release'] }),
+      ],
+    );
+    const input = taskInput('the lockfile broke the release build');
+    const selected = selectFromIndex(index, input, DEFAULT_POLICY, NOW).selected.map((lesson) => lesson.id);
+    expect(selected.sort()).toEqual(['case-a-lockfile-drift', 'platform:case-b-lockfile-merge']);
+    expect(placeLessons(index, input, DEFAULT_POLICY, NOW, ['platform:case-a-lockfile-drift', 'platform:case-b-lockfile-merge'])).toEqual([
+      { id: 'platform:case-a-lockfile-drift', rank: null, ranked: 2, score: null, dropped: 'not-ranked', reasons: [] },
+      expect.objectContaining({ id: 'platform:case-b-lockfile-merge', dropped: null }),
     ]);
   });
 });

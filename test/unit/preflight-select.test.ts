@@ -5,7 +5,7 @@ import { buildQuery } from '../../src/preflight/query.js';
 import { rankLessons } from '../../src/preflight/rank.js';
 import { VOCABULARY } from '../../src/preflight/vocabulary.js';
 import type { IndexEntry } from '../../src/index/build.js';
-import { indexEntry, NOW, searchIndexOf, taskInput } from '../helpers/preflight.js';
+import { indexEntry, NOW, searchIndexOf, searchIndexWithSources, taskInput } from '../helpers/preflight.js';
 
 const CORPUS: IndexEntry[] = [
   indexEntry({
@@ -162,6 +162,25 @@ describe('preflight selection', () => {
     expect(ids('release the ledger export', { project: 'search' }, policy, scoped).sort()).toEqual(['case-any-release', 'case-search-release']);
     expect(ids('release the ledger export', { project: 'payments' }, policy, scoped)).toEqual(['case-any-release']);
     expect(ids('release the ledger export', {}, policy, scoped).sort()).toEqual(['case-any-release', 'case-billing-release', 'case-search-release']);
+  });
+
+  it("scopes other repositories' lessons by project too: a project a source and this repository share is one project", () => {
+    const release = { title: 'Quarterly ledger export to the tax office failed', tags: ['ledger'] };
+    const index = searchIndexWithSources(
+      [...CORPUS, indexEntry({ id: 'case-billing-release', ...release, project: 'billing' }), indexEntry({ id: 'case-payments-release', ...release, project: 'payments' })].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      [
+        indexEntry({ id: 'platform:case-any-release', ...release }),
+        indexEntry({ id: 'platform:case-billing-release-too', ...release, project: 'billing' }),
+        indexEntry({ id: 'platform:case-search-release', ...release, project: 'search' }),
+      ],
+    );
+    const selected = (project: string | null): string[] =>
+      selectFromIndex(index, taskInput('the quarterly ledger export for the tax office', { project }), policy, NOW)
+        .selected.map((lesson) => lesson.id)
+        .sort();
+    expect(selected('billing')).toEqual(['case-billing-release', 'platform:case-any-release', 'platform:case-billing-release-too']);
+    expect(selected('search')).toEqual(['platform:case-any-release', 'platform:case-search-release']);
+    expect(index.meta(index.docCount - 1).project).toBe('search');
   });
 
   it('ranks what a lesson is: severity, status and source break a tie in text', () => {
