@@ -104,7 +104,7 @@ export function sourcesKey(root: string): string {
  * The sources segment (src/sources/search.ts), when there is one of this version built for the
  * lock file as it is; otherwise a warning naming it, and the local lessons alone are searched.
  */
-function openSources(root: string): { segment?: Segment; close: () => void; warning?: string } {
+export function openSources(root: string): { segment?: Segment; close: () => void; warning?: string } {
   const file = fileSource(path.join(root, SOURCES_CACHE_FILE));
   if (!file) return { close: () => undefined };
   const segment = Segment.open(file.source, packageVersion());

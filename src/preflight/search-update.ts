@@ -9,7 +9,7 @@ import type { LoadedLesson } from '../lesson/load.js';
 import { packageVersion } from '../package-root.js';
 import type { FileStamp, IndexLine } from './search-delta.js';
 import { memorySource, SearchIndex } from './search-index.js';
-import { CACHE_FILE, DELTA_FILE, isFresh, lessonFoldersMtime, openCached, opened, SEARCH_LOCK, statIndex, type Cached, type IndexStat, type OpenedSearch } from './search-open.js';
+import { CACHE_FILE, DELTA_FILE, isFresh, lessonFoldersMtime, openCached, opened, openSources, SEARCH_LOCK, statIndex, type Cached, type IndexStat, type OpenedSearch } from './search-open.js';
 
 /** How long an update waits for another process updating the cache. */
 const LOCK_WAIT_MS = 120_000;
@@ -141,11 +141,15 @@ export async function searchFromLessons(lessons: readonly LoadedLesson[]): Promi
 export async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {
   const tree = scanned ?? (await scanTree(root));
   const digest = await sha256(tree.text);
+  const { buildSearchIndex } = await import('./search-build.js');
+  const bytes = buildSearchIndex(tree.entries, { digest, stat: null, verifiedMtimeMs: 0 }, { bodies: tree.bodies, thesaurus: await readThesaurus() });
+  // The fetched sources are searched with the scanned tree as with the cache.
+  const sources = openSources(root);
   return {
-    index: await inMemory(tree.entries, digest, tree.bodies),
+    index: SearchIndex.open(memorySource(bytes), undefined, undefined, sources.segment)!,
     digest,
-    warning: `${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`,
-    close: () => undefined,
+    warning: [`${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`, sources.warning].filter(Boolean).join('; '),
+    close: sources.close,
   };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeInRepo } from '../io/fs.js';
@@ -30,9 +31,30 @@ export interface SourcesSearch {
   problems: Finding[];
 }
 
+/** Beside the segment: what it was built from (lock, the policy's sources, version), so an update that changed nothing keeps it. */
+const SOURCES_BUILT_FILE = '.lessons/cache/sources-built.txt';
+
+/** What the sources segment is a function of: the lock as written, the policy's sources (levels, paths) and this version of lessons. */
+function buildKey(root: string, policy: Policy): string {
+  return createHash('sha256').update(JSON.stringify([sourcesKey(root), policy.sources, packageVersion()])).digest('hex');
+}
+
+/**
+ * Whether the sources segment on disk was built from exactly what an update would build it
+ * from now: then the checkouts hold the same commits and it is kept as it is.
+ */
+export function sourcesSearchIsCurrent(root: string, policy: Policy): boolean {
+  try {
+    return fs.existsSync(path.join(root, SOURCES_CACHE_FILE)) && fs.readFileSync(path.join(root, SOURCES_BUILT_FILE), 'utf8') === buildKey(root, policy);
+  } catch {
+    return false;
+  }
+}
+
 /** Builds (or, without sources, removes) the sources segment of the repository at `root`. */
 export async function buildSourcesSearch(root: string, policy: Policy): Promise<SourcesSearch> {
   const file = path.join(root, SOURCES_CACHE_FILE);
+  fs.rmSync(path.join(root, SOURCES_BUILT_FILE), { force: true });
   const { entries, loaded } = sourceIndexEntries(root, policy);
   const { fetched, problems } = loaded;
   if (fetched.length === 0) {
@@ -51,5 +73,6 @@ export async function buildSourcesSearch(root: string, policy: Policy): Promise<
   });
   ensureStateDir(root);
   writeInRepo(root, SOURCES_CACHE_FILE, bytes, { durable: false });
+  writeInRepo(root, SOURCES_BUILT_FILE, buildKey(root, policy), { durable: false });
   return { lessons: entries.filter((entry) => entry.status !== 'retired').length, sources: fetched, problems };
 }

@@ -62,8 +62,11 @@ export async function updateSources(options: UpdateOptions): Promise<UpdateResul
       }
     }
     const lockWritten = options.locked ? false : writeLock(root, nextLock(sources, lock, updates));
-    // Preflight and the hooks search the fetched lessons through a segment built here, never on their hot path.
-    await (await import('./search.js')).buildSourcesSearch(root, policy);
+    // Preflight and the hooks search the fetched lessons through a segment built here, never on
+    // their hot path; when every source is at the commit the segment was built from, it stays.
+    const search = await import('./search.js');
+    const moved = updates.some((update) => update.status === 'updated' || update.status === 'failed');
+    if (moved || !search.sourcesSearchIsCurrent(root, policy)) await search.buildSourcesSearch(root, policy);
     return { locked: options.locked, sources: updates, lock_written: lockWritten, failed: updates.filter((update) => update.status === 'failed').length };
   });
 }

@@ -109,6 +109,31 @@ describe('lessons sources: a platform repository and a service repository', { ti
     expect(unreachable.exitCode).toBe(2);
   });
 
+  it('an update that changes nothing keeps the sources search cache; new levels, or a missing cache, build it again; a scan of the local files searches it too', () => {
+    const platform = platformRepo();
+    const service = serviceRepo(platform.bare);
+    expect(runLessons(['sources', 'update'], { cwd: service }).exitCode).toBe(0);
+    const cache = path.join(service, '.lessons/cache/sources.bin');
+    const first = fs.statSync(cache).ino;
+    expect(runLessons(['sources', 'update'], { cwd: service }).exitCode).toBe(0);
+    expect(fs.statSync(cache).ino).toBe(first);
+    // The policy now takes principles too: same commit, another segment.
+    const policyFile = path.join(service, 'policy/workflow-policy.json');
+    const policy = JSON.parse(fs.readFileSync(policyFile, 'utf8'));
+    policy.sources[0].levels = ['case', 'pattern', 'principle'];
+    fs.writeFileSync(policyFile, `${JSON.stringify(policy, null, 2)}\n`);
+    expect(runLessons(['sources', 'update'], { cwd: service }).exitCode).toBe(0);
+    const second = fs.statSync(cache).ino;
+    expect(second).not.toBe(first);
+    fs.rmSync(cache);
+    expect(runLessons(['sources', 'update'], { cwd: service }).exitCode).toBe(0);
+    expect(fs.existsSync(cache)).toBe(true);
+    // With no lessons/index.json, preflight scans the local files and still searches the sources.
+    const found = runLessons(['preflight', 'pin the third-party CI actions', '--json'], { cwd: service });
+    expect(found.stderr).toContain('lessons/index.json is missing; scanned the lesson files instead');
+    expect(json<{ selected: { id: string }[] }>(found.stdout).selected.map((lesson) => lesson.id)).toContain(`platform:${PATTERN}`);
+  });
+
   it('status says behind when the source moved; --locked checks out the locked commit, not the newer one', () => {
     const platform = platformRepo();
     const locked = git(platform.work, 'rev-parse', 'HEAD').trim();
