@@ -162,7 +162,7 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     input.secrets!.push(...sourceSecrets(root, { ...policy, sources: fetched }, compiled(compileSecretRules(policy.secrets))));
   }
   if (on('quality')) input.quality = await runQuality(policy, root);
-  if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, policy, plan.now);
+  if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, root, policy, plan.now);
   if (plan.policyChange) input.policyChange = plan.policyChange;
   return { input, ...(range ? { range } : {}) };
 }

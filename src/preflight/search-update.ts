@@ -9,6 +9,7 @@ import type { LoadedLesson } from '../lesson/load.js';
 import { packageVersion } from '../package-root.js';
 import type { FileStamp, IndexLine } from './search-delta.js';
 import { memorySource, SearchIndex } from './search-index.js';
+import type { Segment } from './search-segment.js';
 import { CACHE_FILE, DELTA_FILE, isFresh, lessonFoldersMtime, openCached, opened, openSources, SEARCH_LOCK, statIndex, type Cached, type IndexStat, type OpenedSearch } from './search-open.js';
 
 /** How long an update waits for another process updating the cache. */
@@ -122,31 +123,30 @@ async function lineHash(): Promise<(json: string) => string> {
   return (json) => hash('sha1', json, 'base64');
 }
 
-async function inMemory(entries: readonly IndexEntry[], digest: string, bodies: ReadonlyMap<string, string>): Promise<SearchIndex> {
+/** A search index of `entries` held in memory, with the sources segment beside it when given. */
+async function inMemory(entries: readonly IndexEntry[], digest: string, bodies: ReadonlyMap<string, string>, sources?: Segment): Promise<SearchIndex> {
   const { buildSearchIndex } = await import('./search-build.js');
   const bytes = buildSearchIndex(entries, { digest, stat: null, verifiedMtimeMs: 0 }, { bodies, thesaurus: await readThesaurus() });
-  return SearchIndex.open(memorySource(bytes))!;
+  return SearchIndex.open(memorySource(bytes), undefined, undefined, sources)!;
 }
 
 /**
  * The search index of lessons already loaded, held in memory, built as a scan of the lesson
  * files builds it: for lessons that are not the working tree's (a commit the guard checks).
  */
-export async function searchFromLessons(lessons: readonly LoadedLesson[]): Promise<{ index: SearchIndex; digest: string }> {
+export async function searchFromLessons(lessons: readonly LoadedLesson[], sources?: Segment): Promise<{ index: SearchIndex; digest: string }> {
   const tree = await indexTree(lessons);
   const digest = await sha256(tree.text);
-  return { index: await inMemory(tree.entries, digest, tree.bodies), digest };
+  return { index: await inMemory(tree.entries, digest, tree.bodies, sources), digest };
 }
 
 export async function fallback(root: string, why: string, scanned?: ScannedTree): Promise<OpenedSearch> {
   const tree = scanned ?? (await scanTree(root));
   const digest = await sha256(tree.text);
-  const { buildSearchIndex } = await import('./search-build.js');
-  const bytes = buildSearchIndex(tree.entries, { digest, stat: null, verifiedMtimeMs: 0 }, { bodies: tree.bodies, thesaurus: await readThesaurus() });
   // The fetched sources are searched with the scanned tree as with the cache.
   const sources = openSources(root);
   return {
-    index: SearchIndex.open(memorySource(bytes), undefined, undefined, sources.segment)!,
+    index: await inMemory(tree.entries, digest, tree.bodies, sources.segment),
     digest,
     warning: [`${why}; scanned the lesson files instead (run \`lessons index\` to make preflight fast again)`, sources.warning].filter(Boolean).join('; '),
     close: sources.close,

@@ -60,6 +60,11 @@ describe('a platform repository and a service repository, end to end (built bina
     expect(update.stderr).toBe('');
     expect(update.stdout).toMatch(/^platform: updated at [0-9a-f]{12}\nwrote lessons\/sources\.lock\.json: commit it\n$/);
     expect(runLessons(['index'], { cwd: service }).exitCode).toBe(0);
+    // The team's retrieval tests name the platform's pattern as preflight does.
+    fs.writeFileSync(path.join(service, 'lessons/evals.json'), `${JSON.stringify({ version: 1, cases: [{ task: TASK, must: [`platform:${PIN}`] }] }, null, 2)}\n`);
+    const evals = runLessons(['eval'], { cwd: service });
+    expect(evals.stdout).toContain('recall 1: 1 of 1 must lessons selected');
+    expect(evals.exitCode).toBe(0);
     commitAll(service, 'take the platform lessons', 'Lessons-Preflight: none');
     expect(runLessons(['sources', 'status'], { cwd: service }).exitCode).toBe(0);
 
@@ -108,6 +113,10 @@ describe('a platform repository and a service repository, end to end (built bina
     const ci = tempDir();
     git(ci, 'clone', '-q', service, 'repo');
     const clone = path.join(ci, 'repo');
+    // Before the locked sources are fetched, the evals' source lesson is unknown: the retrieval gate blocks and says why.
+    const unfetched = runLessons(['guard', '--stage', 'ci', '--json'], { cwd: clone });
+    expect(unfetched.exitCode).toBe(1);
+    expect(json<{ findings: { gate: string; message: string }[] }>(unfetched.stdout).findings.find((finding) => finding.gate === 'retrieval')?.message).toContain(`platform:${PIN}`);
     const locked = runLessons(['sources', 'update', '--locked'], { cwd: clone });
     expect(locked).toMatchObject({ exitCode: 0, stderr: '' });
     expect(locked.stdout).toMatch(/^platform: checked-out at [0-9a-f]{12}\n$/);
