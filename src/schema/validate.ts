@@ -93,6 +93,7 @@ function describe(error: ErrorObject): string {
 
 function patternMessage(pattern: string): string {
   if (pattern.startsWith('^\\d{4}')) return 'must be a date written YYYY-MM-DD';
+  if (pattern.startsWith('^(?:[a-z0-9]+(?:-[a-z0-9]+)*:)?')) return 'must be a kebab-case lesson id (like `case-2026-05-12-missed-manifest`), or a source\'s as `<source>:<id>`';
   if (pattern.startsWith('^[a-z0-9]+(?:-')) return 'must be kebab-case: lower-case letters, digits and single hyphens (like `case-2026-05-12-missed-manifest`)';
   if (pattern.startsWith('^[a-z0-9]+(?:[-_.]')) return 'must be lower-case letters and digits joined by - _ or .';
   return `must match ${pattern}`;

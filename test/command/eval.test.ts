@@ -195,7 +195,7 @@ describe('lessons eval', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('lessons: lessons/evals.json is invalid:\n');
-    expect(result.stderr).toContain('  cases[0].must[0]: must be kebab-case');
+    expect(result.stderr).toContain("  cases[0].must[0]: must be a kebab-case lesson id (like `case-2026-05-12-missed-manifest`), or a source's as `<source>:<id>`");
     expect(result.stderr).toContain('  cases[4].colour: is not a known field');
     expect(result.stderr).toContain('fix the fields named above (schema: schemas/evals.schema.json)');
     expect(result.stderr).not.toMatch(/\n\s+at /);
