@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareStrings } from '../util/compare.js';
-import { writeInRepo } from './fs.js';
+import { statIdentity, writeInRepo } from './fs.js';
 import { pathInside } from './inside.js';
 import { withLock } from './lock.js';
 import { ensureStateDir } from './state.js';
@@ -33,10 +33,6 @@ const RACY_MS = 2_000;
 /** How long a save waits for another process's save before leaving it to that one. */
 const SAVE_LOCK_MS = 1_000;
 
-/** A worktree file's stat identity; a change of content changes at least one of these (ctime cannot be set back). */
-export function statIdentity(stat: fs.BigIntStats): string {
-  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
-}
 
 interface Meta {
   format: number;

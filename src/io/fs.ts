@@ -118,6 +118,11 @@ export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead 
   }
 }
 
+/** A worktree file's stat identity; a change of content changes at least one of these (ctime cannot be set back). */
+export function statIdentity(stat: fs.BigIntStats): string {
+  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
+}
+
 /** Reused read buffer: one allocation for every lesson file. */
 const scratch = Buffer.allocUnsafe(MAX_LESSON_BYTES + 1);
 
