@@ -290,9 +290,10 @@ export function buildSegment(input: SegmentInput): Uint8Array {
   });
   const docRows = table(docs.map((entry) => encoder.encode(JSON.stringify(recordOf(entry)))));
   const idRows = table(docs.map((entry) => encoder.encode(entry.id)));
-  const linkRows = table(
-    docs.map((entry) => encoder.encode(JSON.stringify([...entry.promoted_into.map((id) => [id, true]), ...entry.promoted_from.map((id) => [id, false])]))),
-  );
+  // Each link with the linked lesson's number in this segment (-1: not in it), so a query follows it without searching the ids.
+  const numbers = new Map(docs.map((entry, doc) => [entry.id, doc]));
+  const link = (id: string, up: boolean): [string, boolean, number] => [id, up, numbers.get(id) ?? -1];
+  const linkRows = table(docs.map((entry) => encoder.encode(JSON.stringify([...entry.promoted_into.map((id) => link(id, true)), ...entry.promoted_from.map((id) => link(id, false))]))));
   const fwdRows = table(forwardBytes);
   const triggerRows = docs.flatMap((entry, doc) =>
     entry.triggers.paths.length + entry.triggers.commands.length > 0 ? [[doc, entry.triggers.tools, entry.triggers.paths, entry.triggers.commands]] : [],

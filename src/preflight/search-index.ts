@@ -301,11 +301,28 @@ export class SearchIndex {
   lineage(doc: number): { doc: number; up: boolean }[] {
     const [segment, local] = this.locate(doc);
     const result: { doc: number; up: boolean }[] = [];
-    for (const [id, up] of segment.links(local)) {
-      const linked = this.findId(id);
+    for (const [id, up, at] of segment.links(local)) {
+      const linked = this.linked(segment, at, id);
       if (linked >= 0) result.push({ doc: linked, up });
     }
     return result;
+  }
+
+  /**
+   * The merged number of a linked lesson that is number `at` of `segment` (-1: not in it), as
+   * findId(id) would find it. A lesson is in one segment only (a changed base lesson is removed
+   * from the base), so only a link out of its segment, or to a base lesson since changed or
+   * removed, needs the search by id.
+   */
+  private linked(segment: Segment, at: number, id: string): number {
+    if (at < 0) return this.findId(id);
+    if (segment === this.sources) {
+      // A local lesson of the same id comes first, as in findId.
+      const local = this.findLocalId(id);
+      return local >= 0 ? local : this.localCount + at;
+    }
+    if (segment !== this.base) return this.merge!.deltaDocs[at]!;
+    return this.isRemoved(at) ? this.findId(id) : this.baseDoc(at);
   }
 
   /** Lessons with path or command triggers (their keyword phrases come from phrases()). */

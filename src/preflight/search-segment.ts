@@ -20,7 +20,8 @@ import type { DocRecord, SearchSource } from './search-index.js';
  *   idTable    u32 per lesson + 1: byte offsets into ids
  *   ids        the lessons' ids, in order
  *   linkTable  u32 per lesson + 1: byte offsets into links
- *   links      per lesson, JSON [[id, up], ...]: promoted_into ids (up), then promoted_from ids
+ *   links      per lesson, JSON [[id, up, doc], ...]: promoted_into ids (up), then promoted_from ids,
+ *              each with the linked lesson's number in this segment (-1 when it is not in it)
  *   triggers   JSON [[lesson, tools, paths, commands], ...] for lessons with path or command triggers
  *   phrases    sorted lines `term term...<TAB>lesson<TAB>tool,tool`: keyword phrases of two or more words, stemmed
  *   related    sorted lines `term<TAB>term term...`: thesaurus relatives among this segment's terms
@@ -36,7 +37,7 @@ import type { DocRecord, SearchSource } from './search-index.js';
  */
 
 export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 3;
+export const SEARCH_FORMAT_VERSION = 4;
 
 export const SECTIONS = [
   'dict',
@@ -248,9 +249,9 @@ export class Segment {
     return lo < this.docCount && this.id(lo) === id ? lo : -1;
   }
 
-  /** Promotion links by id, `up` for a lesson distilled from this one. */
-  links(doc: number): [string, boolean][] {
-    return JSON.parse(decoder.decode(this.row('linkTable', 'links', doc))) as [string, boolean][];
+  /** Promotion links: the linked lesson's id, `up` for a lesson distilled from this one, and its number in this segment (-1: not in it). */
+  links(doc: number): [string, boolean, number][] {
+    return JSON.parse(decoder.decode(this.row('linkTable', 'links', doc))) as [string, boolean, number][];
   }
 
   triggers(): [number, string[], string[], string[]][] {
