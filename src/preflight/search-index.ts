@@ -54,6 +54,14 @@ export interface DocRecord {
   insight?: Insight | null;
 }
 
+/** Lessons that share their path and command triggers. */
+export interface TriggerGroup {
+  tools: string[];
+  paths: string[];
+  commands: string[];
+  docs: number[];
+}
+
 export interface TriggerRow {
   doc: number;
   tools: string[];
@@ -255,19 +263,25 @@ export class SearchIndex {
     out.set(this.sources.meta, local.length);
     // The sources' project codes, in the merged list of projects.
     const view = new DataView(out.buffer);
-    const names = this.sources.header.projects;
+    const codes = new Map<string, number>();
+    this.projects.forEach((name, code) => (codes.has(name) ? undefined : codes.set(name, code)));
+    const names = this.sources.projects;
     for (let at = local.length + META.project; at < out.length; at += META_BYTES) {
       const code = view.getUint16(at, true);
-      if (code !== NO_PROJECT) view.setUint16(at, this.projects.indexOf(names[code]!), true);
+      if (code !== NO_PROJECT) view.setUint16(at, codes.get(names[code]!) ?? -1, true);
     }
     return (this.metaCache = view);
   }
 
   private get projects(): string[] {
     if (this.projectsCache) return this.projectsCache;
-    const local = (this.merge?.delta ?? this.base).header.projects;
+    const local = (this.merge?.delta ?? this.base).projects;
     const known = new Set(local);
-    return (this.projectsCache = this.sources ? [...local, ...this.sources.header.projects.filter((name) => !known.has(name))] : local);
+    return (this.projectsCache = this.sources ? [...local, ...this.sources.projects.filter((name) => !known.has(name))] : local);
+  }
+
+  private projectName(code: number): string | null {
+    return (this.sources ? this.projects[code] : (this.merge?.delta ?? this.base).projectName(code)) ?? null;
   }
 
   /** The number the meta table uses for a project, or -1 when no lesson has it. */
@@ -287,7 +301,7 @@ export class SearchIndex {
       confidence: view.getUint8(at + META.confidence),
       transferability: view.getUint8(at + META.transferability),
       occurrences: view.getUint16(at + META.occurrences, true),
-      project: project === NO_PROJECT ? null : (this.projects[project] ?? null),
+      project: project === NO_PROJECT ? null : this.projectName(project),
       validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }
@@ -325,16 +339,28 @@ export class SearchIndex {
     return this.isRemoved(at) ? this.findId(id) : this.baseDoc(at);
   }
 
-  /** Lessons with path or command triggers (their keyword phrases come from phrases()). */
-  triggers(): TriggerRow[] {
-    const rows: TriggerRow[] = [];
-    for (const [doc, tools, paths, commands] of this.base.triggers()) {
-      if (!this.isRemoved(doc)) rows.push({ doc: this.baseDoc(doc), tools, paths, commands, phrases: [] });
-    }
+  /**
+   * The lessons with path or command triggers, grouped by their (tools, paths, commands), in
+   * lesson order within a group (their keyword phrases come from phrases()). Each segment has
+   * its own groups, so two groups may hold the same triggers.
+   */
+  triggerGroups(): TriggerGroup[] {
+    const groups: TriggerGroup[] = [];
+    const add = (segment: Segment, docOf: (local: number) => number): void => {
+      for (const [tools, paths, commands, locals] of segment.triggers()) {
+        const docs: number[] = [];
+        for (const local of locals) {
+          const doc = docOf(local);
+          if (doc >= 0) docs.push(doc);
+        }
+        if (docs.length > 0) groups.push({ tools, paths, commands, docs });
+      }
+    };
+    add(this.base, (i) => (this.isRemoved(i) ? -1 : this.baseDoc(i)));
     const m = this.merge;
-    if (m) for (const [doc, tools, paths, commands] of m.delta.triggers()) rows.push({ doc: m.deltaDocs[doc]!, tools, paths, commands, phrases: [] });
-    if (this.sources) for (const [doc, tools, paths, commands] of this.sources.triggers()) rows.push({ doc: this.localCount + doc, tools, paths, commands, phrases: [] });
-    return m ? rows.sort((a, b) => a.doc - b.doc) : rows;
+    if (m) add(m.delta, (j) => m.deltaDocs[j]!);
+    if (this.sources) add(this.sources, (j) => this.localCount + j);
+    return groups;
   }
 
   /** Keyword phrases that begin with one of `terms`. */
