@@ -103,3 +103,26 @@ export function printTable(title: string, baseline: Timing, rows: Timing[], note
   for (const row of rows) console.log(formatRow(row, baseline));
   for (const note of notes) console.log(note);
 }
+
+/**
+ * How a command's time above `node -e 0` grows between corpus sizes, as the exponent e in
+ * time ~ size^e: 1 is linear in the corpus, 0 flat. Above-baseline times under 1 ms count as 1 ms.
+ */
+export function growthExponent(sizes: readonly [number, number], above: readonly [number, number]): number {
+  return Math.log(Math.max(1, above[1]) / Math.max(1, above[0])) / Math.log(sizes[1] / sizes[0]);
+}
+
+/** A markdown table of growth exponents between consecutive sizes, one row per command; `above(size)` is its median above the baseline, undefined when not measured. */
+export function growthTable(sizes: readonly number[], rows: readonly { label: string; above: (size: number) => number | undefined }[]): string[] {
+  if (sizes.length < 2) return [];
+  const pairs = sizes.slice(1).map((size, i) => [sizes[i]!, size] as const);
+  const lines = [`| command | ${pairs.map(([a, b]) => `${a} -> ${b}`).join(' | ')} |`, `|---|${pairs.map(() => '---:').join('|')}|`];
+  for (const row of rows) {
+    const cells = pairs.map(([a, b]) => {
+      const [x, y] = [row.above(a), row.above(b)];
+      return x === undefined || y === undefined ? '' : growthExponent([a, b], [x, y]).toFixed(2);
+    });
+    lines.push(`| ${row.label} | ${cells.join(' | ')} |`);
+  }
+  return lines;
+}
