@@ -17,7 +17,7 @@ const word = commandWord(args);
 const esm = (file: string): Promise<unknown> => import(new URL(file, import.meta.url).href);
 
 if (word !== undefined && BUNDLED.has(word)) {
-  stopQuietlyOnClosedPipe();
+  stopQuietlyOnClosedPipe(word);
   void main(args, {
     fast: (name) => {
       if (name !== word) return undefined;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createRequire } from 'node:module';
 import { bundledCommand } from './fast/bundle.js';
+import { commandWord } from './fast/args.js';
 import { main, stopQuietlyOnClosedPipe, type FastCommand } from './main.js';
 
 /**
@@ -29,7 +30,7 @@ const FAST_COMMANDS: Record<string, () => Promise<FastCommand>> = {
   hook: () => bundled('hook', () => import('./fast/hook.js')),
 };
 
-stopQuietlyOnClosedPipe();
+stopQuietlyOnClosedPipe(commandWord(process.argv.slice(2)));
 process.exitCode = await main(process.argv.slice(2), {
   fast: (word) => FAST_COMMANDS[word]?.(),
   yargs: async () => ({ run: (await import('./app.js')).runYargs }),

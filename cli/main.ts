@@ -67,8 +67,14 @@ export async function main(argv: string[], commands: CommandSource): Promise<num
   }
 }
 
-/** A reader that goes away early (`lessons list | head`) is not an error: stop quietly, as git does. */
-export function stopQuietlyOnClosedPipe(): void {
+/**
+ * A reader that goes away early (`lessons list | head`) is not an error: stop quietly, as git
+ * does. Not for `lessons hook`: it writes its answer with fs.writeSync and survives a closed
+ * pipe itself, and making process.stdout and stderr (sockets, when a harness pipes them) cost a
+ * few milliseconds of every tool call.
+ */
+export function stopQuietlyOnClosedPipe(word: string | undefined): void {
+  if (word === 'hook') return;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
