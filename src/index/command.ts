@@ -5,6 +5,7 @@ import { readIndexText } from '../io/index-file.js';
 import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
+import { statMark } from '../io/file-cache.js';
 import { INDEX_MEMO, listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, trustedPairs, type FactsTree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { gitBlobId } from '../util/digest.js';
@@ -74,7 +75,7 @@ function rememberedIndex(cache: LessonFileCache, listing: WorktreeListing): { bl
 /** Whether lessons/index.json holds the blob `blob`, by its stat when the cache vouches for it, else by its bytes. */
 function indexFileIs(root: string, cache: LessonFileCache, blob: string): boolean {
   try {
-    const stat = fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true });
+    const stat = statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true }));
     const trusted = cache.trustedBlob(INDEX_FILE, stat);
     if (trusted !== undefined) return trusted === blob;
     const text = readIndexText(root);
@@ -93,7 +94,7 @@ function rememberIndex(root: string, cache: LessonFileCache, loaded: FactsTree, 
   cache.setMemo(INDEX_MEMO, `${treeDigest(loaded.files)} ${blob} ${count}`);
   if (!onDisk) return;
   try {
-    cache.noteStat(INDEX_FILE, blob, fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true }));
+    cache.noteStat(INDEX_FILE, blob, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
   } catch {
     // Gone again: the next run reads it.
   }

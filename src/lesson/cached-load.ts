@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { FileCache } from '../io/file-cache.js';
+import path from 'node:path';
+import { FileCache, statMark, type StatMark } from '../io/file-cache.js';
 import { listMarkdownFiles, readMarkdownEntry, toPosixRelative, type MarkdownEntry } from '../io/fs.js';
 import { packageFile } from '../package-root.js';
 import { POLICY_FILE, lessonDirs } from '../io/repo.js';
@@ -40,7 +41,7 @@ interface Listed {
   path: string;
   level: Level;
   entry: MarkdownEntry;
-  stat?: fs.BigIntStats;
+  stat?: StatMark;
   blob?: string;
 }
 
@@ -55,11 +56,14 @@ export function listWorktree(root: string, cache: LessonFileCache): WorktreeList
   const files: Listed[] = [];
   let irregular = false;
   for (const { level, dir } of lessonDirs(root)) {
+    // Every entry is directly inside `dir` (listMarkdownFiles): its relative path is the folder's and its name.
+    const folder = `${toPosixRelative(root, dir)}/`;
+    const nameAt = dir.length + (dir.endsWith(path.sep) ? 0 : 1);
     for (const entry of listMarkdownFiles(root, dir)) {
-      const item: Listed = { path: toPosixRelative(root, entry.file), level, entry };
+      const item: Listed = { path: entry.kind === 'outside' ? toPosixRelative(root, entry.file) : `${folder}${entry.file.slice(nameAt)}`, level, entry };
       if (entry.kind === 'file') {
         try {
-          item.stat = fs.statSync(entry.file, { bigint: true });
+          item.stat = statMark(fs.statSync(entry.file, { bigint: true }));
           const blob = cache.trustedBlob(item.path, item.stat);
           if (blob !== undefined) item.blob = blob;
         } catch {
