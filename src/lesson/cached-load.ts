@@ -82,7 +82,9 @@ export const INDEX_MEMO = 'index';
 
 /** A digest of a tree's (path, blob id) pairs: whole-tree results are memoised under it. */
 export function treeDigest(files: readonly { path: string; blob: string }[]): string {
-  const lines = files.map((file) => `${file.path}\0${file.blob}\n`).sort(compareStrings);
+  const lines = files.map((file) => `${file.path}\0${file.blob}\n`);
+  // A listing comes in path order already: the sort (100,000 comparisons in JavaScript) only when it is not.
+  if (lines.some((line, i) => i > 0 && lines[i - 1]! > line)) lines.sort(compareStrings);
   return sha256(lines.join(''));
 }
 

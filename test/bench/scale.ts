@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN as BUILT_BIN, growthTable, peakRssMiB, runOnce, summarize, type Timing } from './shared.js';
+import { BIN, BUILT_BIN, growthTable, peakRssMiB, runOnce, summarize, type Timing } from './shared.js';
 import { generateRepo } from './synthetic.js';
 
 /**
@@ -15,7 +15,6 @@ import { generateRepo } from './synthetic.js';
  * time above node's start. LESSONS_BENCH_BIN runs another build of the CLI (a before/after).
  */
 
-const BIN = process.env.LESSONS_BENCH_BIN ?? BUILT_BIN;
 const GIT_ENV = { GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 const STAGED = 10;
 
