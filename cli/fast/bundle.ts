@@ -48,6 +48,11 @@ interface Made {
 interface Header extends Made {
   /** The length of V8's data. */
   bytes: number;
+  /**
+   * The runs whose functions the data holds (`hook claude PreToolUse`, `preflight`): a run of
+   * another kind compiles its own code and writes the cache again, with both.
+   */
+  runs: string[];
 }
 
 function madeFrom(bundle: fs.BigIntStats): Made {
@@ -66,8 +71,11 @@ export function encodeCodeCache(header: Header, data: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from(`${line.padEnd(length - 1)}\n`), data, Buffer.alloc(pad), data]);
 }
 
-/** V8's data from a cache file's bytes, when the header says it was made from exactly this bundle by this Node and both copies agree; undefined otherwise. */
-export function decodeCodeCache(bytes: Buffer, bundle: fs.BigIntStats): Buffer | undefined {
+/**
+ * V8's data from a cache file's bytes and the runs it holds, when the header says it was made
+ * from exactly this bundle by this Node and both copies agree; undefined otherwise.
+ */
+export function decodeCodeCache(bytes: Buffer, bundle: fs.BigIntStats): { data: Buffer; runs: string[] } | undefined {
   const end = bytes.indexOf(10);
   if (end < 0 || (end + 1) % ALIGN !== 0) return undefined;
   let header: Header;
@@ -79,9 +87,20 @@ export function decodeCodeCache(bytes: Buffer, bundle: fs.BigIntStats): Buffer |
   for (const [key, value] of Object.entries(madeFrom(bundle))) if (header[key as keyof Made] !== value) return undefined;
   const first = end + 1;
   const second = first + Math.ceil(header.bytes / ALIGN) * ALIGN;
-  if (!Number.isInteger(header.bytes) || second + header.bytes !== bytes.length) return undefined;
+  if (!Number.isInteger(header.bytes) || second + header.bytes !== bytes.length || !Array.isArray(header.runs)) return undefined;
   const data = bytes.subarray(first, first + header.bytes);
-  return data.equals(bytes.subarray(second)) ? data : undefined;
+  return data.equals(bytes.subarray(second)) ? { data, runs: header.runs.filter((run) => typeof run === 'string') } : undefined;
+}
+
+/** What kind of run this is, for the cache's `runs`: the command and its words (`hook claude PreToolUse`), without options. */
+export function runKind(args: readonly string[]): string {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-C') i++;
+    else if (!args[i]!.startsWith('-')) words.push(args[i]!);
+  }
+  // preflight's words are the task: one kind whatever the task says.
+  return words[0] === 'hook' ? words.slice(0, 3).join(' ') : (words[0] ?? '');
 }
 
 /** The repository whose .lessons/ holds the cache: the one the command runs in (`-C`, else the working directory). */
@@ -90,7 +109,7 @@ function cacheRoot(args: readonly string[]): string | undefined {
   return lessonsRootAbove(at >= 0 && args[at + 1] !== undefined ? path.resolve(args[at + 1]!) : process.cwd());
 }
 
-function readCache(root: string | undefined, name: string, bundle: fs.BigIntStats): Buffer | undefined {
+function readCache(root: string | undefined, name: string, bundle: fs.BigIntStats): ReturnType<typeof decodeCodeCache> {
   if (root === undefined) return undefined;
   try {
     // A .lessons/ linked out of the repository is neither read nor written.
@@ -110,8 +129,9 @@ function readCache(root: string | undefined, name: string, bundle: fs.BigIntStat
 
 /**
  * The fast command in dist/fast/<name>.cjs, compiled with the repository's code cache; its run
- * writes the cache afterwards when there was none that fit. Undefined when the bundle is not
- * built (a source checkout): the caller loads the modules one by one instead.
+ * writes the cache afterwards when there was none that fit, or none that held a run of its
+ * kind (the first hook of a session is SessionStart, the next ones mostly PreToolUse). Undefined
+ * when the bundle is not built (a source checkout): the caller loads the modules one by one instead.
  */
 export function bundledCommand(name: 'preflight' | 'hook', args: readonly string[], load: NodeJS.Require): FastCommand | undefined {
   const file = packageFile('dist', 'fast', `${name}.cjs`);
@@ -131,33 +151,35 @@ export function bundledCommand(name: 'preflight' | 'hook', args: readonly string
   }
   const root = cacheRoot(args);
   const cacheName = `${name}.bin`;
-  const cachedData = readCache(root, cacheName, bundle);
+  const cached = readCache(root, cacheName, bundle);
   const script = new vm.Script(`${WRAP_START}${source}${WRAP_END}`, {
     filename: file,
-    ...(cachedData ? { cachedData } : {}),
+    ...(cached ? { cachedData: cached.data } : {}),
   });
   const module = { exports: {} as FastCommand };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, load, module, file, path.dirname(file));
-  const stale = cachedData === undefined || script.cachedDataRejected === true;
+  const kind = runKind(args);
+  // V8 keeps what it read from the cache compiled, so a cache written again holds both runs' functions.
+  const runs = cached && script.cachedDataRejected !== true ? cached.runs : [];
   return {
     run: async (argv) => {
       // Code compiled from the cache cannot call import() on Node 20 (V8 11 drops the script's
       // host options when it deserializes), so the bundle's one import() (preflight --rerank) is ours.
       const code = await module.exports.run(argv, (url) => import(url));
-      if (stale && root !== undefined) saveCache(root, cacheName, bundle, script);
+      if (!runs.includes(kind) && root !== undefined) saveCache(root, cacheName, bundle, script, [...runs, kind].sort());
       return code;
     },
   };
 }
 
 /** After a run, so the cache holds every function the run compiled. Never fails the command: an unwritten cache only costs the compile next time. */
-function saveCache(root: string, name: string, bundle: fs.BigIntStats, script: vm.Script): void {
+function saveCache(root: string, name: string, bundle: fs.BigIntStats, script: vm.Script, runs: string[]): void {
   try {
     pathInside(root, `${CODE_CACHE_DIR}/${name}`);
     ensureStateDir(root);
     const data = script.createCachedData();
     // Durable: a cache is bytecode; after a crash it is the old file or the whole new one.
-    writeInRepo(root, `${CODE_CACHE_DIR}/${name}`, encodeCodeCache({ ...madeFrom(bundle), bytes: data.length }, data));
+    writeInRepo(root, `${CODE_CACHE_DIR}/${name}`, encodeCodeCache({ ...madeFrom(bundle), bytes: data.length, runs }, data));
   } catch {
     // Not writable (a read-only checkout, a full disk): compile again next time.
   }

@@ -74,9 +74,19 @@ export function timeInterleaved(cases: readonly Case[], rounds: number, cwd?: st
   return cases.map((c, i) => summarize(c.label, samples[i]!));
 }
 
-const PROBE = `process.on('exit', () => { require('fs').writeFileSync(process.env.LESSONS_RSS_FILE, String(process.resourceUsage().maxRSS)); });`;
+/**
+ * At exit: the process's peak resident memory in KiB. Linux's VmHWM is this process's own; its
+ * getrusage maxRSS counts the parent's resident memory at the fork too (a benchmark holding a
+ * 100,000-lesson repository made every child report 235 MiB), so it is only the fallback.
+ */
+const PROBE = `process.on('exit', () => {
+  const fs = require('fs');
+  let kib = process.resourceUsage().maxRSS;
+  try { kib = Number(/^VmHWM:\\s*(\\d+) kB$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]); } catch {}
+  fs.writeFileSync(process.env.LESSONS_RSS_FILE, String(kib));
+});`;
 
-/** Peak resident memory of one run of a node script, in MiB (a preload records maxRSS at exit). */
+/** Peak resident memory of one run of a node script, in MiB (a preload records it at exit). */
 export function peakRssMiB(script: string, args: string[], cwd?: string, env: Record<string, string | undefined> = {}, input?: string): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-rss-'));
   try {

@@ -34,6 +34,20 @@ describe('the code cache of preflight and the hook', () => {
     expect(answers()).toEqual(first);
   });
 
+  it('is written again, holding both, when a run of another kind comes (a session starts with SessionStart, then mostly PreToolUse)', async () => {
+    const root = await hookRepo();
+    const cache = path.join(root, '.lessons/cache/code/hook.bin');
+    const runs = (): unknown => (JSON.parse(fs.readFileSync(cache, 'utf8').slice(0, fs.readFileSync(cache).indexOf(10))) as { runs: string[] }).runs;
+    expect(runCli(['hook', 'claude', 'SessionStart'], { cwd: root, input: JSON.stringify({ cwd: root, hook_event_name: 'SessionStart' }) }).exitCode).toBe(0);
+    expect(runs()).toEqual(['hook claude SessionStart']);
+    const first = runCli(['hook', 'claude', 'PreToolUse'], { cwd: root, input: preToolUse(root) });
+    expect(first.stdout).toContain(MANIFEST_ID);
+    expect(runs()).toEqual(['hook claude PreToolUse', 'hook claude SessionStart']);
+    const written = fs.statSync(cache, { bigint: true }).mtimeNs;
+    expect(runCli(['hook', 'claude', 'PreToolUse'], { cwd: root, input: preToolUse(root) })).toEqual(first);
+    expect(fs.statSync(cache, { bigint: true }).mtimeNs).toBe(written);
+  });
+
   it('is neither read nor written through a .lessons folder linked outside the repository', async () => {
     const root = await hookRepo();
     const outside = tempDir();
