@@ -6,6 +6,7 @@ import { helpText } from '../options.js';
 import { PREFLIGHT } from '../tables/preflight.js';
 import { OUTPUT_FORMATS, isOutputFormat } from '../../src/reporters/registry.js';
 import { listWords } from '../../src/util/plural.js';
+import type { ImportModule } from '../main.js';
 
 const USAGE = helpText(PREFLIGHT);
 
@@ -21,15 +22,17 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
  * The reviewer's second opinion, loaded only with --rerank. The module path is computed so the
  * bundler leaves it out of the fast preflight bundle (it loads ajv and the subprocess code);
  * from the bundle (dist/fast/) and from the module tree (dist/cli/fast/) it is the same file.
+ * `importModule` is the loader's import(): code compiled from V8's code cache cannot call
+ * import() itself on Node 20 (cli/fast/bundle.ts).
  */
-async function reranker(cwd: string, task: string): Promise<NonNullable<Parameters<typeof import('../../src/preflight/command.js').preflight>[0]['rerank']>> {
+async function reranker(cwd: string, task: string, importModule: ImportModule): Promise<NonNullable<Parameters<typeof import('../../src/preflight/command.js').preflight>[0]['rerank']>> {
   const fromBundle = import.meta.url.includes('/dist/fast/');
   const file = fromBundle ? '../src/preflight/rerank.js' : '../../src/preflight/rerank.js';
-  const { repositoryReranker } = (await import(new URL(file, import.meta.url).href)) as typeof import('../../src/preflight/rerank.js');
+  const { repositoryReranker } = (await importModule(new URL(file, import.meta.url).href)) as typeof import('../../src/preflight/rerank.js');
   return repositoryReranker(cwd, task);
 }
 
-export async function run(args: string[]): Promise<0 | 1 | 2> {
+export async function run(args: string[], importModule: ImportModule = (url) => import(url)): Promise<0 | 1 | 2> {
   const { values, positionals: words } = parseFastArgs(args, PREFLIGHT.options, HELP_HINT);
   if (values.help) {
     io.out(USAGE);
@@ -58,7 +61,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     format,
     ...(budget === undefined ? {} : { budget }),
     ...(limit === undefined ? {} : { limit }),
-    ...(values.rerank ? { rerank: await reranker(cwd, task) } : {}),
+    ...(values.rerank ? { rerank: await reranker(cwd, task, importModule) } : {}),
   });
   if (result.warning) io.err(`lessons: warning: ${result.warning}`);
   io.out(result.output);

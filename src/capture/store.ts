@@ -48,7 +48,7 @@ export async function storeDrafts(options: { cwd: string; drafts: Draft[]; now: 
     if (draft.title.trim() === '') throw new UsageError('a captured lesson has no title: give each block a `title:` line');
   }
   if (options.drafts.length === 0) return [];
-  return changeLessons({ cwd: options.cwd, now: options.now, summaries: true }, (state) => planCapture(state, options.drafts));
+  return changeLessons({ cwd: options.cwd, now: options.now }, (state) => planCapture(state, options.drafts));
 }
 
 interface Known {

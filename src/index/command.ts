@@ -5,7 +5,8 @@ import { readIndexText } from '../io/index-file.js';
 import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
-import { INDEX_MEMO, listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, trustedPairs, type FactsTree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
+import { statMark } from '../io/file-cache.js';
+import { INDEX_MEMO, listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, listingPairs, type FactsTree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { gitBlobId } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
@@ -61,11 +62,11 @@ function indexBlockers(tree: LoadedTree): Finding[] {
 }
 
 /**
- * The index the cache remembers for this tree, when every lesson file's stat vouches for its
- * content (nothing was read): its blob id and lesson count. Undefined otherwise.
+ * The index the cache remembers for this tree (each lesson file known by its stat, or read and
+ * hashed when only a few are not): its blob id and lesson count. Undefined otherwise.
  */
-function rememberedIndex(cache: LessonFileCache, listing: WorktreeListing): { blob: string; count: number } | undefined {
-  const pairs = trustedPairs(listing);
+function rememberedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { blob: string; count: number } | undefined {
+  const pairs = listingPairs(root, cache, listing);
   const memo = cache.memo(INDEX_MEMO)?.split(' ');
   if (pairs === undefined || memo?.length !== 3 || memo[0] !== treeDigest(pairs)) return undefined;
   return { blob: memo[1]!, count: Number(memo[2]) };
@@ -74,7 +75,7 @@ function rememberedIndex(cache: LessonFileCache, listing: WorktreeListing): { bl
 /** Whether lessons/index.json holds the blob `blob`, by its stat when the cache vouches for it, else by its bytes. */
 function indexFileIs(root: string, cache: LessonFileCache, blob: string): boolean {
   try {
-    const stat = fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true });
+    const stat = statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true }));
     const trusted = cache.trustedBlob(INDEX_FILE, stat);
     if (trusted !== undefined) return trusted === blob;
     const text = readIndexText(root);
@@ -93,7 +94,7 @@ function rememberIndex(root: string, cache: LessonFileCache, loaded: FactsTree, 
   cache.setMemo(INDEX_MEMO, `${treeDigest(loaded.files)} ${blob} ${count}`);
   if (!onDisk) return;
   try {
-    cache.noteStat(INDEX_FILE, blob, fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true }));
+    cache.noteStat(INDEX_FILE, blob, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
   } catch {
     // Gone again: the next run reads it.
   }
@@ -122,7 +123,7 @@ export async function writeIndex(options: { cwd: string }): Promise<IndexResult>
     const cache = openLessonCache(root);
     try {
       const listing = listWorktree(root, cache);
-      const known = rememberedIndex(cache, listing);
+      const known = rememberedIndex(root, cache, listing);
       if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
       const loaded = loadWorktreeFacts(root, cache, {}, listing);
       const { text, count } = indexTextOf(loaded.tree);
@@ -144,7 +145,7 @@ export async function checkIndex(options: { cwd: string }): Promise<IndexCheckRe
   const cache = openLessonCache(root);
   try {
     const listing = listWorktree(root, cache);
-    const known = rememberedIndex(cache, listing);
+    const known = rememberedIndex(root, cache, listing);
     if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
     const loaded = loadWorktreeFacts(root, cache, {}, listing);
     const { text, count, entries } = indexTextOf(loaded.tree);

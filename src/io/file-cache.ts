@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareStrings } from '../util/compare.js';
-import { writeInRepo } from './fs.js';
+import { statIdentity, writeInRepo } from './fs.js';
 import { pathInside } from './inside.js';
 import { withLock } from './lock.js';
 import { ensureStateDir } from './state.js';
@@ -24,6 +24,20 @@ import { STATE_DIR } from './repo.js';
  * that does not parse is ignored and rewritten; it is never an error.
  */
 
+/**
+ * A worktree file as the cache knows it: its stat identity, and its mtime for the racy rule.
+ * Kept instead of the stat object itself: 100,000 of those, each with its BigInts and Dates,
+ * cost more to collect than the stats cost to take.
+ */
+export interface StatMark {
+  identity: string;
+  mtimeNs: bigint;
+}
+
+export function statMark(stat: fs.BigIntStats): StatMark {
+  return { identity: statIdentity(stat), mtimeNs: stat.mtimeNs };
+}
+
 export const FILE_CACHE_DIR = `${STATE_DIR}/cache/files`;
 const META = 'meta.json';
 const SHARDS = 64;
@@ -33,10 +47,6 @@ const RACY_MS = 2_000;
 /** How long a save waits for another process's save before leaving it to that one. */
 const SAVE_LOCK_MS = 1_000;
 
-/** A worktree file's stat identity; a change of content changes at least one of these (ctime cannot be set back). */
-export function statIdentity(stat: fs.BigIntStats): string {
-  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
-}
 
 interface Meta {
   format: number;
@@ -117,15 +127,15 @@ export class FileCache<T> {
   }
 
   /** The blob id of a worktree file whose stat is as recorded and older than the cache itself; undefined when it must be hashed. */
-  trustedBlob(relPath: string, stat: fs.BigIntStats): string | undefined {
+  trustedBlob(relPath: string, mark: StatMark): string | undefined {
     const known = this.meta.files[relPath];
-    if (!known || known[1] !== statIdentity(stat)) return undefined;
-    return stat.mtimeNs < this.writtenNs ? known[0] : undefined;
+    if (!known || known[1] !== mark.identity) return undefined;
+    return mark.mtimeNs < this.writtenNs ? known[0] : undefined;
   }
 
   /** Records what a worktree file's stat stood for in this run (the table is replaced by the run's). */
-  noteStat(relPath: string, blob: string, stat: fs.BigIntStats): void {
-    const identity = statIdentity(stat);
+  noteStat(relPath: string, blob: string, mark: StatMark): void {
+    const { identity } = mark;
     const known = this.meta.files[relPath];
     if (known && known[0] === blob && known[1] === identity) return;
     this.statRun ??= {};

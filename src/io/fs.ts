@@ -35,8 +35,10 @@ export function listMarkdownFiles(root: string, dir: string): MarkdownEntry[] {
   }
   const names = entries.filter((entry) => entry.name.endsWith('.md'));
   names.sort((a, b) => compareStrings(a.name, b.name));
+  // `dir` is a normalised path and a name from readdir has no separator: this is path.join, without its cost per file.
+  const prefix = dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`;
   return names.map((entry) => ({
-    file: path.join(dir, entry.name),
+    file: `${prefix}${entry.name}`,
     kind: entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : 'other',
   }));
 }
@@ -116,6 +118,11 @@ export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead 
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A worktree file's stat identity; a change of content changes at least one of these (ctime cannot be set back). */
+export function statIdentity(stat: fs.BigIntStats): string {
+  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
 }
 
 /** Reused read buffer: one allocation for every lesson file. */

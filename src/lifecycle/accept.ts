@@ -25,7 +25,7 @@ export async function acceptLesson(options: AcceptOptions): Promise<AcceptResult
     const from = item.lesson.status;
     const to: Status = options.canonical || from === 'canonical' ? 'canonical' : 'validated';
     const lesson = {
-      ...item.lesson,
+      ...state.whole(item),
       status: to,
       last_validated_at: state.today,
       ...(from === 'retired' ? { superseded_by: null, retired_reason: null } : {}),

@@ -81,6 +81,6 @@ export async function applyPattern(options: ApplyOptions): Promise<ApplyResult> 
     }
     const application: Application = { context, ref, validated_at: options.date ?? state.today };
     const result = applicationResult(lesson.id, item.path, lesson.applications, application);
-    return { writes: result.action === 'unchanged' ? [] : [{ lesson: { ...lesson, applications: [...lesson.applications, application] } }], result };
+    return { writes: result.action === 'unchanged' ? [] : [{ lesson: { ...state.whole(item), applications: [...lesson.applications, application] } }], result };
   });
 }

@@ -7,7 +7,7 @@ import { INDEX_FILE, LESSONS_DIR, findRepoRoot } from '../io/repo.js';
 import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from '../io/transaction.js';
 import { readMarkdownEntry } from '../io/fs.js';
 import { loadWorktreeFacts, openLessonCache } from '../lesson/cached-load.js';
-import { loadLessons, parseRead, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
+import { parseRead, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
 import { LEVEL_FOLDERS, type Lesson } from '../lesson/model.js';
 import { parseLessonText } from '../lesson/parse.js';
 import { lessonNotFound } from '../lesson/query.js';
@@ -28,11 +28,12 @@ export interface TreeState {
   policy: Policy;
   /** Today as YYYY-MM-DD, from the clock passed in. */
   today: string;
-  lessons: LoadedLesson[];
   /**
-   * The whole lesson of an item of `lessons`, body and all, to write it back: the item itself,
-   * or, when the tree was read as the file cache's summaries, its file parsed again.
+   * Every lesson as the file cache's summary: its fields, checklist and derivations, with an
+   * empty body and no unknown keys (only files changed since the last run are parsed).
    */
+  lessons: LoadedLesson[];
+  /** The whole lesson of an item of `lessons`, body and all, its file parsed again: what a plan changes and writes back. */
   whole: (item: LoadedLesson) => Lesson;
 }
 
@@ -51,23 +52,19 @@ export interface ChangeOptions {
   cwd: string;
   now: Date;
   hooks?: CommitHooks | undefined;
-  /**
-   * Read the tree as the file cache's summaries (no body; only files changed since the last
-   * run are parsed): for a plan that reads fields and writes few lessons, through `whole`.
-   */
-  summaries?: boolean;
 }
 
 /**
  * Read-modify-write of the lessons tree as one change: under the lessons lock, an unfinished
- * earlier change is rolled back, the tree is loaded, `plan` (pure) decides what to write, and
- * the lessons it returns are written with lessons/index.json all or nothing.
+ * earlier change is rolled back, the tree is loaded through the file cache, `plan` (pure)
+ * decides what to write (each lesson it changes taken whole through `state.whole`), and the
+ * lessons it returns are written with lessons/index.json all or nothing.
  */
 export async function changeLessons<R>(options: ChangeOptions, plan: (state: TreeState) => Plan<R>): Promise<R> {
   const root = findRepoRoot(options.cwd);
   return withLock(root, LESSONS_LOCK, async () => {
     recoverChanges(root);
-    const tree = options.summaries ? await summarisedTree(root) : loadLessons(root);
+    const tree = await summarisedTree(root);
     const state: TreeState = { root, policy: loadPolicy(root), today: toIsoDate(options.now), lessons: tree.lessons, whole: (item) => wholeLesson(root, item) };
     const { writes, result } = plan(state);
     if (writes.length === 0) return result;

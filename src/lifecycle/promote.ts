@@ -40,7 +40,13 @@ export async function promoteLessons(options: PromoteOptions): Promise<PromoteRe
   const fromSources = options.sources.some((id) => id.includes(':')) ? await sourcesLookup(options.cwd) : new Map<string, Lesson>();
   return changeLessons(options, (state) => {
     const local = lookupIn(state);
-    const lookup = (id: string): Lesson | undefined => local(id) ?? fromSources.get(id);
+    // The local sources whole: their checklists are gathered, and they are written back with the back-link.
+    const whole = new Map<string, Lesson>();
+    for (const id of options.sources) {
+      const item = state.lessons.find((candidate) => candidate.lesson.id === id);
+      if (item && !whole.has(id)) whole.set(id, state.whole(item));
+    }
+    const lookup = (id: string): Lesson | undefined => whole.get(id) ?? local(id) ?? fromSources.get(id);
     const unknown = options.sources.find((id) => lookup(id) === undefined);
     if (unknown !== undefined && unknown.includes(':')) throw refuse(`cannot promote: no lesson \`${unknown}\` in the fetched sources: check the id, or run \`lessons sources update\``);
     const evidence = options.to === 'pattern' ? patternEvidence(options.sources, lookup) : principleEvidence(options.sources, lookup);

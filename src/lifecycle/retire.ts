@@ -41,7 +41,7 @@ export async function retireLesson(options: RetireOptions): Promise<RetireResult
         throw refuse(`\`${replacement.id}\` is retired too: name the lesson that replaces both${replacement.superseded_by ? ` (perhaps \`${replacement.superseded_by}\`)` : ''}`);
       }
     }
-    const retired = { ...lesson, status: 'retired' as const, superseded_by: options.supersededBy ?? null, retired_reason: reason ?? null };
+    const retired = { ...state.whole(item), status: 'retired' as const, superseded_by: options.supersededBy ?? null, retired_reason: reason ?? null };
     const referencedBy = uniqueSorted(
       state.lessons
         .filter(({ lesson: other }) => other.id !== lesson.id && other.status !== 'retired')

@@ -31,9 +31,17 @@ export function propagateLineage(
     const previous = inherited;
     const textOf = (doc: number): number => text[doc]! + (previous.get(doc)?.text ?? 0);
     const evidenceOf = (doc: number): number => Math.max(evidence[doc]!, previous.get(doc)?.evidence ?? 0);
-    const reached = [...docs, ...[...previous.keys()].filter((doc) => text[doc] === 0)];
-    const threshold = kthLargest(Float64Array.from(reached, textOf), LINEAGE.sources);
-    const sources = reached.filter((doc) => textOf(doc) > 0 && textOf(doc) >= threshold).sort((a, b) => textOf(b) - textOf(a) || a - b);
+    // Every lesson reached so far (the candidates, then the ones only inherited into), with its
+    // text score: plain loops, as this runs over every candidate.
+    const extra: number[] = [];
+    for (const doc of previous.keys()) if (text[doc] === 0) extra.push(doc);
+    const values = new Float64Array(docs.length + extra.length);
+    for (let i = 0; i < docs.length; i++) values[i] = textOf(docs[i]!);
+    for (let i = 0; i < extra.length; i++) values[docs.length + i] = textOf(extra[i]!);
+    const threshold = kthLargest(values, LINEAGE.sources);
+    const sources: number[] = [];
+    for (let i = 0; i < values.length; i++) if (values[i]! > 0 && values[i]! >= threshold) sources.push(i < docs.length ? docs[i]! : extra[i - docs.length]!);
+    sources.sort((a, b) => textOf(b) - textOf(a) || a - b);
     inherited = new Map();
     for (const doc of sources.slice(0, LINEAGE.sources)) {
       for (const link of index.lineage(doc)) {
@@ -54,8 +62,34 @@ export function propagateLineage(
   return via;
 }
 
-/** The `k`-th largest of `values` (or -Infinity when there are fewer), by a native numeric sort; sorts `values`. */
+/**
+ * The `k`-th largest of `values` (or -Infinity when there are fewer): the value an ascending
+ * sort puts at `length - k`. One pass keeping the `k` largest in a min-heap (k is small: 50,
+ * 200), cheaper than sorting every candidate's score.
+ */
 export function kthLargest(values: Float64Array, k: number): number {
   if (values.length < k) return Number.NEGATIVE_INFINITY;
-  return values.sort()[values.length - k]!;
+  const heap = values.slice(0, k);
+  for (let i = (k >>> 1) - 1; i >= 0; i--) siftDown(heap, i);
+  for (let i = k; i < values.length; i++) {
+    if (values[i]! > heap[0]!) {
+      heap[0] = values[i]!;
+      siftDown(heap, 0);
+    }
+  }
+  return heap[0]!;
+}
+
+function siftDown(heap: Float64Array, from: number): void {
+  let at = from;
+  for (;;) {
+    const left = 2 * at + 1;
+    if (left >= heap.length) return;
+    const child = left + 1 < heap.length && heap[left + 1]! < heap[left]! ? left + 1 : left;
+    if (!(heap[child]! < heap[at]!)) return;
+    const swap = heap[at]!;
+    heap[at] = heap[child]!;
+    heap[child] = swap;
+    at = child;
+  }
 }

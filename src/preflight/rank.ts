@@ -170,6 +170,9 @@ export function notShadowed(index: SearchIndex): (doc: number) => boolean {
   return index.hasSources ? (doc) => !index.isShadowed(doc) : () => true;
 }
 
+/** A match in these fields is a tag match. */
+const TAG_BITS = FIELD_BIT.tags | FIELD_BIT.tagWords;
+
 /** Lessons past this rank are never shown; only these get a full record of their matches. */
 const RANKED_MAX = 200;
 
@@ -191,6 +194,8 @@ interface TextScores {
   tags: Uint8Array;
   keywords: Uint8Array;
   docs: number[];
+  /** 1 for every lesson in `docs`. */
+  isCandidate: Uint8Array;
 }
 
 interface Candidate {
@@ -247,15 +252,18 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
   const dictionary = query.terms.length > 0 ? index.terms : [];
   const weighted = new Float64Array(n);
   const proof = new Float64Array(n);
-  const scores: TextScores = { states: [], text: new Float64Array(n), evidence: new Float64Array(n), coverage: new Float64Array(n), tags: new Uint8Array(n), keywords: new Uint8Array(n), docs: [] };
   const isCandidate = new Uint8Array(n);
+  const scores: TextScores = { states: [], text: new Float64Array(n), evidence: new Float64Array(n), coverage: new Float64Array(n), tags: new Uint8Array(n), keywords: new Uint8Array(n), docs: [], isCandidate };
   const strength = strengthTable();
+  // The lessons a concept reached, in the order it reached them: one scratch list for every concept.
+  const touched = new Int32Array(n);
   let totalInformation = 0;
   // A stand-in (prefix, misspelling, relative) that is another task word itself is that word's concept, not a second one.
   const own = new Set(query.terms.map((qt) => qt.term));
   for (const qt of query.terms) {
     const state: WordState = { word: qt.word, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
-    const touched: number[] = [];
+    const { expansion, fields } = state;
+    let reached = 0;
     let information = 1;
     const share = qt.from === 'context' ? FLOOR.context : qt.from === 'file' ? FLOOR.file : 1;
     for (const candidate of candidates(index, dictionary, qt)) {
@@ -267,34 +275,43 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
       if (candidate.kind !== 'exact' && informative < FLOOR.standIn) continue;
       if (candidate.kind === 'exact') information = informative;
       const id = state.expansions.push({ term: candidate.term, kind: candidate.kind }) - 1;
-      for (let i = 0; i < postings.docs.length; i++) {
-        const doc = postings.docs[i]!;
-        const w = candidate.weight * postings.scores[i]!;
-        const e = share * informative * candidate.quality * strength[postings.fields[i]!]!;
-        const first = state.expansion[doc] === -1;
-        if (first) touched.push(doc);
+      const { docs: postingDocs, scores: postingScores, fields: postingFields } = postings;
+      const weight = candidate.weight;
+      const proofScale = share * informative * candidate.quality;
+      for (let i = 0; i < postingDocs.length; i++) {
+        const doc = postingDocs[i]!;
+        const bits = postingFields[i]!;
+        const w = weight * postingScores[i]!;
+        const e = proofScale * strength[bits]!;
+        const first = expansion[doc] === -1;
+        if (first) touched[reached++] = doc;
         if (first || w > weighted[doc]!) {
           weighted[doc] = w;
-          state.expansion[doc] = id;
-          state.fields[doc] = postings.fields[i]!;
+          expansion[doc] = id;
+          fields[doc] = bits;
         }
         if (first || e > proof[doc]!) proof[doc] = e;
       }
     }
     information *= share;
     totalInformation += information;
+    const related = Uint8Array.from(state.expansions, (e) => Number(e.kind === 'related'));
+    const perInformation = Math.max(information, 1e-9);
+    const { text, evidence, coverage, tags, keywords, docs } = scores;
     // Fold this concept into the sums now, so the scratch arrays serve the next one.
-    for (const doc of touched) {
+    for (let k = 0; k < reached; k++) {
+      const doc = touched[k]!;
       if (isCandidate[doc] === 0) {
         isCandidate[doc] = 1;
-        scores.docs.push(doc);
+        docs.push(doc);
       }
-      scores.text[doc]! += weighted[doc]!;
-      scores.evidence[doc]! += proof[doc]!;
-      scores.coverage[doc]! += information * Math.min(1, proof[doc]! / Math.max(information, 1e-9));
-      const bits = state.fields[doc]!;
-      if (state.expansions[state.expansion[doc]!]!.kind !== 'related' && (bits & (FIELD_BIT.tags | FIELD_BIT.tagWords)) !== 0) scores.tags[doc]!++;
-      if ((bits & FIELD_BIT.keywords) !== 0) scores.keywords[doc]!++;
+      const p = proof[doc]!;
+      text[doc]! += weighted[doc]!;
+      evidence[doc]! += p;
+      coverage[doc]! += information * Math.min(1, p / perInformation);
+      const bits = fields[doc]!;
+      if (related[expansion[doc]!] === 0 && (bits & TAG_BITS) !== 0) tags[doc]!++;
+      if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
     }
     scores.states.push(state);
   }
@@ -312,25 +329,42 @@ function wordMatches(states: readonly WordState[], doc: number): WordMatch[] {
 }
 
 /**
- * The trigger rows that may match: path and command triggers when the call has paths or a
- * command, and the lessons with a keyword phrase that begins with a query word.
+ * The lessons whose triggers match, in lesson order: path and command triggers when the call
+ * has paths or a command, and the lessons with a keyword phrase that begins with a query word.
+ * Lessons that share their path and command triggers and have no phrase in play share one
+ * match, computed once for the group (each gets its own copy).
  */
-function triggerRows(index: SearchIndex, query: Query): TriggerRow[] {
-  const rows = new Map<number, TriggerRow>();
-  if (query.paths.length > 0 || query.command !== null) for (const row of index.triggers()) rows.set(row.doc, row);
+function triggerMatches(index: SearchIndex, query: Query): [number, TriggerMatch][] {
+  const phrases = new Map<number, TriggerRow>();
   for (const phrase of index.phrases(query.sequence)) {
-    let row = rows.get(phrase.doc);
-    if (!row) rows.set(phrase.doc, (row = { doc: phrase.doc, tools: phrase.tools, paths: [], commands: [], phrases: [] }));
+    let row = phrases.get(phrase.doc);
+    if (!row) phrases.set(phrase.doc, (row = { doc: phrase.doc, tools: phrase.tools, paths: [], commands: [], phrases: [] }));
     row.phrases.push(phrase.terms);
   }
-  return [...rows.values()].sort((a, b) => a.doc - b.doc);
+  const matches: [number, TriggerMatch][] = [];
+  const matchRow = (row: TriggerRow): void => {
+    const match = matchTriggers(row, query, query.sequence);
+    if (match) matches.push([row.doc, match]);
+  };
+  if (query.paths.length > 0 || query.command !== null) {
+    for (const { tools, paths, commands, docs } of index.triggerGroups()) {
+      const shared = matchTriggers({ tools, paths, commands, phrases: [] }, query, query.sequence);
+      for (const doc of docs) {
+        const own = phrases.get(doc);
+        if (own) {
+          phrases.delete(doc);
+          matchRow({ doc, tools, paths, commands, phrases: own.phrases });
+        } else if (shared) matches.push([doc, { reasons: [...shared.reasons], kinds: [...shared.kinds] }]);
+      }
+    }
+  }
+  for (const row of phrases.values()) matchRow(row);
+  return matches.sort((a, b) => a[0] - b[0]);
 }
 
 /** Scores every lesson the query's words reach with enough evidence to be shown, and every lesson whose triggers match; best first. */
 export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
-  const { states, text, evidence, coverage, tags, keywords, docs } = scoreText(index, query);
-  const isCandidate = new Uint8Array(index.docCount);
-  for (const doc of docs) isCandidate[doc] = 1;
+  const { states, text, evidence, coverage, tags, keywords, docs, isCandidate } = scoreText(index, query);
   const add = (doc: number): void => {
     if (isCandidate[doc] === 0) {
       isCandidate[doc] = 1;
@@ -338,15 +372,12 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     }
   };
   const triggers = new Map<number, TriggerMatch>();
-  for (const row of triggerRows(index, query)) {
-    const match = matchTriggers(row, query, query.sequence);
-    if (match) {
-      triggers.set(row.doc, match);
-      add(row.doc);
-      // A trigger match is relevance in its own right: it passes the floor and flows to the lesson's pattern and principle.
-      text[row.doc]! += WEIGHTS.trigger;
-      evidence[row.doc] = Math.max(evidence[row.doc]!, 2 * FLOOR.evidence);
-    }
+  for (const [doc, match] of triggerMatches(index, query)) {
+    triggers.set(doc, match);
+    add(doc);
+    // A trigger match is relevance in its own right: it passes the floor and flows to the lesson's pattern and principle.
+    text[doc]! += WEIGHTS.trigger;
+    evidence[doc] = Math.max(evidence[doc]!, 2 * FLOOR.evidence);
   }
   const via = propagateLineage(index, docs, text, evidence, add);
   const scores = new Float64Array(index.docCount);

@@ -174,7 +174,7 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
     const word = base.terms[term]!;
     if (base.postingCount(term) === count && !statistics.postings.has(word)) dead.push(word);
   }
-  const projects = [...base.header.projects];
+  const projects = [...base.projects];
   const added = new Set(changed.map((entry) => entry.project).filter((project): project is string => project !== null && !projects.includes(project)));
   projects.push(...[...added].sort(compareStrings));
   const extras: SearchExtras = { bodies, stemmedThesaurus: base.text('thesaurus') };

@@ -54,6 +54,14 @@ export interface DocRecord {
   insight?: Insight | null;
 }
 
+/** Lessons that share their path and command triggers. */
+export interface TriggerGroup {
+  tools: string[];
+  paths: string[];
+  commands: string[];
+  docs: number[];
+}
+
 export interface TriggerRow {
   doc: number;
   tools: string[];
@@ -294,7 +302,7 @@ export class SearchIndex {
     const view = new DataView(out.buffer);
     const localProjects = this.localProjects;
     const own = new Map(localProjects.map((name, code) => [name, code] as const));
-    const codes = this.sources.header.projects.map((name, code) => own.get(name) ?? localProjects.length + code);
+    const codes = this.sources.projects.map((name, code) => own.get(name) ?? localProjects.length + code);
     for (let at = local.length + META.project; at < out.length; at += META_BYTES) {
       const code = view.getUint16(at, true);
       if (code !== NO_PROJECT) view.setUint16(at, codes[code]!, true);
@@ -303,7 +311,7 @@ export class SearchIndex {
   }
 
   private get localProjects(): string[] {
-    return (this.merge?.delta ?? this.base).header.projects;
+    return (this.merge?.delta ?? this.base).projects;
   }
 
   /**
@@ -313,7 +321,11 @@ export class SearchIndex {
    */
   private get projects(): string[] {
     if (this.projectsCache) return this.projectsCache;
-    return (this.projectsCache = this.sources ? [...this.localProjects, ...this.sources.header.projects] : this.localProjects);
+    return (this.projectsCache = this.sources ? [...this.localProjects, ...this.sources.projects] : this.localProjects);
+  }
+
+  private projectName(code: number): string | null {
+    return (this.sources ? this.projects[code] : (this.merge?.delta ?? this.base).projectName(code)) ?? null;
   }
 
   /** The number the meta table uses for a project, or -1 when no lesson has it. */
@@ -333,7 +345,7 @@ export class SearchIndex {
       confidence: view.getUint8(at + META.confidence),
       transferability: view.getUint8(at + META.transferability),
       occurrences: view.getUint16(at + META.occurrences, true),
-      project: project === NO_PROJECT ? null : (this.projects[project] ?? null),
+      project: project === NO_PROJECT ? null : this.projectName(project),
       validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }
@@ -347,23 +359,52 @@ export class SearchIndex {
   lineage(doc: number): { doc: number; up: boolean }[] {
     const [segment, local] = this.locate(doc);
     const result: { doc: number; up: boolean }[] = [];
-    for (const [id, up] of segment.links(local)) {
-      const linked = this.findId(id);
+    for (const [id, up, at] of segment.links(local)) {
+      const linked = this.linked(segment, at, id);
       if (linked >= 0) result.push({ doc: linked, up });
     }
     return result;
   }
 
-  /** Lessons with path or command triggers (their keyword phrases come from phrases()). */
-  triggers(): TriggerRow[] {
-    const rows: TriggerRow[] = [];
-    for (const [doc, tools, paths, commands] of this.base.triggers()) {
-      if (!this.isRemoved(doc)) rows.push({ doc: this.baseDoc(doc), tools, paths, commands, phrases: [] });
+  /**
+   * The merged number of a linked lesson that is number `at` of `segment` (-1: not in it), as
+   * findId(id) would find it. A lesson is in one segment only (a changed base lesson is removed
+   * from the base), so only a link out of its segment, or to a base lesson since changed or
+   * removed, needs the search by id.
+   */
+  private linked(segment: Segment, at: number, id: string): number {
+    if (at < 0) return this.findId(id);
+    if (segment === this.sources) {
+      // A local lesson of the same id comes first, as in findId.
+      const local = this.findLocalId(id);
+      return local >= 0 ? local : this.localCount + at;
     }
+    if (segment !== this.base) return this.merge!.deltaDocs[at]!;
+    return this.isRemoved(at) ? this.findId(id) : this.baseDoc(at);
+  }
+
+  /**
+   * The lessons with path or command triggers, grouped by their (tools, paths, commands), in
+   * lesson order within a group (their keyword phrases come from phrases()). Each segment has
+   * its own groups, so two groups may hold the same triggers.
+   */
+  triggerGroups(): TriggerGroup[] {
+    const groups: TriggerGroup[] = [];
+    const add = (segment: Segment, docOf: (local: number) => number): void => {
+      for (const [tools, paths, commands, locals] of segment.triggers()) {
+        const docs: number[] = [];
+        for (const local of locals) {
+          const doc = docOf(local);
+          if (doc >= 0) docs.push(doc);
+        }
+        if (docs.length > 0) groups.push({ tools, paths, commands, docs });
+      }
+    };
+    add(this.base, (i) => (this.isRemoved(i) ? -1 : this.baseDoc(i)));
     const m = this.merge;
-    if (m) for (const [doc, tools, paths, commands] of m.delta.triggers()) rows.push({ doc: m.deltaDocs[doc]!, tools, paths, commands, phrases: [] });
-    if (this.sources) for (const [doc, tools, paths, commands] of this.sources.triggers()) rows.push({ doc: this.localCount + doc, tools, paths, commands, phrases: [] });
-    return m ? rows.sort((a, b) => a.doc - b.doc) : rows;
+    if (m) add(m.delta, (j) => m.deltaDocs[j]!);
+    if (this.sources) add(this.sources, (j) => this.localCount + j);
+    return groups;
   }
 
   /** Keyword phrases that begin with one of `terms`. */

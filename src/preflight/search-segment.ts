@@ -20,8 +20,10 @@ import type { DocRecord, SearchSource } from './search-index.js';
  *   idTable    u32 per lesson + 1: byte offsets into ids
  *   ids        the lessons' ids, in order
  *   linkTable  u32 per lesson + 1: byte offsets into links
- *   links      per lesson, JSON [[id, up], ...]: promoted_into ids (up), then promoted_from ids
- *   triggers   JSON [[lesson, tools, paths, commands], ...] for lessons with path or command triggers
+ *   links      per lesson, JSON [[id, up, doc], ...]: promoted_into ids (up), then promoted_from ids,
+ *              each with the linked lesson's number in this segment (-1 when it is not in it)
+ *   triggers   JSON [[tools, paths, commands, [lesson, ...]], ...]: the lessons with path or command
+ *              triggers, grouped by their triggers (a query matches each distinct set once)
  *   phrases    sorted lines `term term...<TAB>lesson<TAB>tool,tool`: keyword phrases of two or more words, stemmed
  *   related    sorted lines `term<TAB>term term...`: thesaurus relatives among this segment's terms
  *   lengths    u32 per lesson and field: the field's length in terms
@@ -35,10 +37,12 @@ import type { DocRecord, SearchSource } from './search-index.js';
  *   thesaurus  sorted lines `term<TAB>term term...`: the whole thesaurus, stemmed (base only)
  *   bareIds    u32 pairs per lesson, sorted: idHash of its id without `<source>:`, its number
  *              (sources only): which of them a local lesson's id shadows, without reading the ids
+ *   projects   one JSON string a line: the project names meta codes refer to; a delta's list starts
+ *              with its base's
  */
 
 export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 4;
+export const SEARCH_FORMAT_VERSION = 6;
 
 export const SECTIONS = [
   'dict',
@@ -63,6 +67,7 @@ export const SECTIONS = [
   'dead',
   'thesaurus',
   'bareIds',
+  'projects',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
@@ -82,8 +87,6 @@ export interface SegmentHeader extends SearchSource {
   base: string | null;
   docCount: number;
   termCount: number;
-  /** Project names meta codes refer to; a delta's list starts with its base's. */
-  projects: string[];
   lengthSums: number[];
   /** A delta: the statistics of base and delta together. */
   merged: CorpusStats | null;
@@ -150,6 +153,8 @@ export class Segment {
   /** The whole id section, once idReader read it. */
   private idsCache: Uint8Array | undefined;
   private tables = new Map<SectionName, Uint32Array>();
+  private projectsCache: string[] | undefined;
+  private projectStarts: Uint32Array | undefined;
   private texts = new Map<SectionName, string>();
 
   private constructor(private readonly bytes: ByteSource, readonly header: SegmentHeader) {}
@@ -274,14 +279,33 @@ export class Segment {
     return lo < this.docCount && this.id(lo) === id ? lo : -1;
   }
 
-  /** Promotion links by id, `up` for a lesson distilled from this one. */
-  links(doc: number): [string, boolean][] {
-    return JSON.parse(decoder.decode(this.row('linkTable', 'links', doc))) as [string, boolean][];
+  /** Promotion links: the linked lesson's id, `up` for a lesson distilled from this one, and its number in this segment (-1: not in it). */
+  links(doc: number): [string, boolean, number][] {
+    return JSON.parse(decoder.decode(this.row('linkTable', 'links', doc))) as [string, boolean, number][];
   }
 
-  triggers(): [number, string[], string[], string[]][] {
+  /** The lessons with path or command triggers, by their distinct (tools, paths, commands). */
+  triggers(): [string[], string[], string[], number[]][] {
     const text = this.text('triggers');
-    return text === '' ? [] : (JSON.parse(text) as [number, string[], string[], string[]][]);
+    return text === '' ? [] : (JSON.parse(text) as [string[], string[], string[], number[]][]);
+  }
+
+  /** Project names meta codes refer to (a delta's list starts with its base's). */
+  get projects(): string[] {
+    return (this.projectsCache ??= this.lines('projects').map((line) => JSON.parse(line) as string));
+  }
+
+  /** The name of project `code`, without parsing the others (a large corpus has thousands). */
+  projectName(code: number): string | undefined {
+    const text = this.text('projects');
+    if (!this.projectStarts) {
+      const starts = [0];
+      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+      starts.push(text.length + 1);
+      this.projectStarts = Uint32Array.from(text === '' ? [0] : starts);
+    }
+    if (code + 1 >= this.projectStarts.length) return undefined;
+    return JSON.parse(text.slice(this.projectStarts[code]!, this.projectStarts[code + 1]! - 1)) as string;
   }
 
   /** Phrase lines `term term...<TAB>lesson<TAB>tools` that begin with `term`. */

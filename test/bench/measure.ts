@@ -74,9 +74,19 @@ export function timeInterleaved(cases: readonly Case[], rounds: number, cwd?: st
   return cases.map((c, i) => summarize(c.label, samples[i]!));
 }
 
-const PROBE = `process.on('exit', () => { require('fs').writeFileSync(process.env.LESSONS_RSS_FILE, String(process.resourceUsage().maxRSS)); });`;
+/**
+ * At exit: the process's peak resident memory in KiB. Linux's VmHWM is this process's own; its
+ * getrusage maxRSS counts the parent's resident memory at the fork too (a benchmark holding a
+ * 100,000-lesson repository made every child report 235 MiB), so it is only the fallback.
+ */
+const PROBE = `process.on('exit', () => {
+  const fs = require('fs');
+  let kib = process.resourceUsage().maxRSS;
+  try { kib = Number(/^VmHWM:\\s*(\\d+) kB$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]); } catch {}
+  fs.writeFileSync(process.env.LESSONS_RSS_FILE, String(kib));
+});`;
 
-/** Peak resident memory of one run of a node script, in MiB (a preload records maxRSS at exit). */
+/** Peak resident memory of one run of a node script, in MiB (a preload records it at exit). */
 export function peakRssMiB(script: string, args: string[], cwd?: string, env: Record<string, string | undefined> = {}, input?: string): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-rss-'));
   try {
@@ -102,4 +112,27 @@ export function printTable(title: string, baseline: Timing, rows: Timing[], note
   console.log(formatRow(baseline, baseline));
   for (const row of rows) console.log(formatRow(row, baseline));
   for (const note of notes) console.log(note);
+}
+
+/**
+ * How a command's time above `node -e 0` grows between corpus sizes, as the exponent e in
+ * time ~ size^e: 1 is linear in the corpus, 0 flat. Above-baseline times under 1 ms count as 1 ms.
+ */
+export function growthExponent(sizes: readonly [number, number], above: readonly [number, number]): number {
+  return Math.log(Math.max(1, above[1]) / Math.max(1, above[0])) / Math.log(sizes[1] / sizes[0]);
+}
+
+/** A markdown table of growth exponents between consecutive sizes, one row per command; `above(size)` is its median above the baseline, undefined when not measured. */
+export function growthTable(sizes: readonly number[], rows: readonly { label: string; above: (size: number) => number | undefined }[]): string[] {
+  if (sizes.length < 2) return [];
+  const pairs = sizes.slice(1).map((size, i) => [sizes[i]!, size] as const);
+  const lines = [`| command | ${pairs.map(([a, b]) => `${a} -> ${b}`).join(' | ')} |`, `|---|${pairs.map(() => '---:').join('|')}|`];
+  for (const row of rows) {
+    const cells = pairs.map(([a, b]) => {
+      const [x, y] = [row.above(a), row.above(b)];
+      return x === undefined || y === undefined ? '' : growthExponent([a, b], [x, y]).toFixed(2);
+    });
+    lines.push(`| ${row.label} | ${cells.join(' | ')} |`);
+  }
+  return lines;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN as BUILT_BIN, peakRssMiB, runOnce, summarize, type Timing } from './shared.js';
+import { BIN, BUILT_BIN, growthTable, peakRssMiB, runOnce, summarize, type Timing } from './shared.js';
 import { generateRepo } from './synthetic.js';
 
 /**
@@ -15,7 +15,6 @@ import { generateRepo } from './synthetic.js';
  * time above node's start. LESSONS_BENCH_BIN runs another build of the CLI (a before/after).
  */
 
-const BIN = process.env.LESSONS_BENCH_BIN ?? BUILT_BIN;
 const GIT_ENV = { GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 const STAGED = 10;
 
@@ -152,15 +151,8 @@ export async function bench(): Promise<void> {
     if (counts.length < 2) return;
     out('\nGrowth exponent of the time above node -e 0 (CA variable unset) between sizes: 1 is linear in the corpus, 0 flat');
     out('');
-    out(`| command | ${counts.slice(1).map((count, i) => `${counts[i]} -> ${count}`).join(' | ')} |`);
-    out(`|---|${counts.slice(1).map(() => '---:').join('|')}|`);
-    for (const [n, row] of results.get(counts[0]!)!.rows.entries()) {
-      const cells = counts.slice(1).map((count, i) => {
-        const above = (size: number): number => Math.max(1, results.get(size)!.rows[n]!.noCa.median - results.get(size)!.baseNoCa.median);
-        return (Math.log(above(count) / above(counts[i]!)) / Math.log(count / counts[i]!)).toFixed(2);
-      });
-      out(`| ${row.row} | ${cells.join(' | ')} |`);
-    }
+    const above = (size: number, n: number): number => results.get(size)!.rows[n]!.noCa.median - results.get(size)!.baseNoCa.median;
+    for (const line of growthTable(counts, results.get(counts[0]!)!.rows.map((row, n) => ({ label: row.row, above: (size: number) => above(size, n) })))) out(line);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

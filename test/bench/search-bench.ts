@@ -47,11 +47,23 @@ export function toggleIndexLine(root: string, round: number): void {
   fs.renameSync(`${file}.tmp`, file);
 }
 
-/** Waits until no process holds the search-cache lock (a background update has finished). */
-export async function untilUnlocked(root: string, timeoutMs = 120_000): Promise<void> {
+/**
+ * Waits until no process holds the search-cache lock (a background update has finished). A
+ * hook starts its updater detached, so the lock may not be taken yet: it is given `startMs` to
+ * appear first.
+ */
+export async function untilUnlocked(root: string, timeoutMs = 120_000, startMs = 500): Promise<void> {
   const lock = path.join(root, '.lessons/locks/search-cache.lock');
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  const started = Date.now();
+  while (!fs.existsSync(lock) && Date.now() - started < startMs) await sleep(25);
   const deadline = Date.now() + timeoutMs;
-  while (fs.existsSync(lock) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (fs.existsSync(lock) && Date.now() < deadline) await sleep(50);
+}
+
+/** Removes a benchmark's repository; a detached cache updater may still be writing in it, so removal is retried. */
+export function removeRepo(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 
 export function cacheBytes(root: string): number {

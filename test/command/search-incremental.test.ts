@@ -44,7 +44,8 @@ function snapshot(index: SearchIndex): unknown {
     meta: docs.map((doc) => index.meta(doc)),
     records: docs.map((doc) => index.record(doc)),
     lineage: docs.map((doc) => index.lineage(doc)),
-    triggers: index.triggers(),
+    // Per lesson, as a query reads them: the groups are each segment's own.
+    triggers: index.triggerGroups().flatMap(({ docs: numbers, ...triggers }) => numbers.map((doc) => ({ doc, ...triggers }))).sort((a, b) => a.doc - b.doc),
     phrases: index.phrases(terms).sort((a, b) => a.doc - b.doc || a.terms.join(' ').localeCompare(b.terms.join(' '))),
     related: terms.map((term) => index.related(term)),
     projects: ['ledger', 'nope', ...docs.slice(0, 50).map((doc) => index.meta(doc).project ?? '')].map((project) => index.projectCode(project) >= 0),

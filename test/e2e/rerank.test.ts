@@ -68,7 +68,7 @@ describe('lessons preflight --rerank (built CLI)', () => {
     const result = runCli(['preflight', '--path', 'package.json', '--rerank'], { cwd: root });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain('--rerank needs the task as text: it is not for hook mode');
-    const bundle = fs.readFileSync(path.join(PACKAGE_ROOT, 'dist/fast/preflight.js'), 'utf8');
+    const bundle = fs.readFileSync(path.join(PACKAGE_ROOT, 'dist/fast/preflight.cjs'), 'utf8');
     expect(bundle).not.toContain('lesson-rerank');
     expect(bundle).not.toContain('askReviewer');
     // Nor the policy validation and ajv loader it needs.

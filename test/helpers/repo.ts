@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = path.join(PACKAGE_ROOT, 'dist/cli/lessons.js');
+/** The binary package.json names (the CommonJS launcher, cli/bin.ts). */
+export const BIN = path.join(PACKAGE_ROOT, 'dist/cli/lessons.cjs');
 
 const made: string[] = [];
 

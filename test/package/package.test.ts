@@ -84,7 +84,9 @@ describe('the npm package', () => {
   it('ships the CLI, the schemas, the policy and the licence, and no compiled tests', () => {
     expect(files).toContain('package/LICENSE');
     expect(files).toContain('package/dist/cli/lessons.js');
-    expect(files).toContain('package/dist/fast/preflight.js');
+    expect(files).toContain('package/dist/cli/lessons.cjs');
+    expect(files).toContain('package/dist/fast/hook.cjs');
+    expect(files).toContain('package/dist/fast/preflight.cjs');
     expect(files).toContain('package/schemas/lesson.schema.json');
     expect(files).toContain('package/policy/workflow-policy.json');
     expect(files.filter((file) => file.startsWith('package/dist/test/') || file.startsWith('package/test/'))).toEqual([]);

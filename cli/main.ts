@@ -1,0 +1,84 @@
+import { UsageError, environmentError, errorMessage, isLessonsError } from '../src/errors.js';
+import { io } from './command.js';
+import { commandWord } from './fast/args.js';
+
+/**
+ * What both entries of the binary share (cli/lessons.ts, ESM, and cli/bin.ts, the CommonJS
+ * launcher): the command word, global options, and the one place that turns results and errors
+ * into an exit code.
+ */
+
+/** import() of a module by URL, for code that cannot call it itself (cli/fast/bundle.ts). */
+export type ImportModule = (url: string) => Promise<unknown>;
+
+export type FastCommand = { run: (args: string[], importModule?: ImportModule) => Promise<0 | 1 | 2> };
+
+/** Where a command's code comes from: a fast command (no yargs) for the words that have one, else the yargs application. */
+export interface CommandSource {
+  fast: (word: string) => Promise<FastCommand> | undefined;
+  yargs: () => Promise<FastCommand>;
+}
+
+/** `lessons help <command>` is `lessons <command> --help`, as in git and npm. */
+function helpArgs(args: string[]): string[] {
+  const at = args.indexOf('help');
+  const target = args.slice(at + 1).find((arg) => !arg.startsWith('-'));
+  return target === undefined ? ['--help'] : [target, '--help'];
+}
+
+/** `-C` with no directory after it (`lessons -C -C lint`, `lessons -C`): a usage error, said plainly. */
+export function checkGlobalOptions(args: readonly string[]): void {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '-C') continue;
+    const dir = args[i + 1];
+    if (dir === undefined || dir.startsWith('-')) throw new UsageError('-C needs a directory after it: lessons -C <dir> <command>');
+    i++;
+  }
+}
+
+/** The one place that turns results and errors into an exit code. */
+export async function main(argv: string[], commands: CommandSource): Promise<number> {
+  const debug = argv.includes('--debug');
+  try {
+    checkGlobalOptions(argv);
+    let args = argv;
+    let word = commandWord(args);
+    if (word === undefined && (args.includes('--version') || args.includes('-V'))) {
+      const { packageVersion } = await import('../src/package-root.js');
+      io.out(packageVersion());
+      return 0;
+    }
+    if (word === 'help') {
+      args = helpArgs(args);
+      word = commandWord(args);
+    }
+    const fast = word === undefined ? undefined : commands.fast(word);
+    return await (await (fast ?? commands.yargs())).run(args);
+  } catch (error) {
+    const known = isLessonsError(error) ? error : environmentError(error);
+    if (known) {
+      io.err(`lessons: ${known.message}`);
+      if (debug && error instanceof Error && error.stack) io.err(error.stack);
+      return known.exitCode;
+    }
+    io.err(`lessons: internal error: ${errorMessage(error)}${debug ? '' : ' (run again with --debug for details)'}`);
+    if (debug && error instanceof Error && error.stack) io.err(error.stack);
+    return 2;
+  }
+}
+
+/**
+ * A reader that goes away early (`lessons list | head`) is not an error: stop quietly, as git
+ * does. Not for `lessons hook`: it writes its answer with fs.writeSync and survives a closed
+ * pipe itself, and making process.stdout and stderr (sockets, when a harness pipes them) cost a
+ * few milliseconds of every tool call.
+ */
+export function stopQuietlyOnClosedPipe(word: string | undefined): void {
+  if (word === 'hook') return;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The build's second step (after tsc): the `lessons` binary and the hot commands as CommonJS
+ * bundles, from tsc's output in dist/.
+ *
+ * - dist/cli/lessons.cjs, the binary: reads the command word, runs `preflight` and `hook` from
+ *   their bundles and hands every other command to dist/cli/lessons.js (ESM, yargs).
+ * - dist/fast/preflight.cjs and dist/fast/hook.cjs: one file each, so a run loads one file
+ *   instead of 25 to 35 modules. CommonJS because only a classic script can be compiled with
+ *   V8's code cache on Node 20 (cli/fast/bundle.ts), and because its `require`s of Node's own
+ *   modules run when the module that needs them first runs, not all at start.
+ *
+ * Node's own modules are imported as tiny ESM modules that re-export `require(name)` and the
+ * names our code imports from it (found in dist/ below): esbuild would otherwise copy every
+ * property of `fs` into a fresh object at each of the ~40 places that import it, which cost
+ * more than the rest of the start. Most of them are required at their first use (EAGER).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const INJECT = path.join(root, 'scripts/import-meta-url.js');
+
+function walk(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    return entry.isDirectory() ? walk(file) : file.endsWith('.js') ? [file] : [];
+  });
+}
+
+/** For each `node:` module, the names dist/cli and dist/src import from it (static imports, and destructured dynamic ones). */
+function importedNames() {
+  const names = new Map();
+  const add = (module, list) => {
+    const set = names.get(module) ?? new Set();
+    names.set(module, set);
+    for (const part of list.split(',')) {
+      const name = part.trim().split(/\s+as\s+|\s*:\s*/)[0];
+      if (name) set.add(name);
+    }
+  };
+  for (const file of [...walk(path.join(dist, 'cli')), ...walk(path.join(dist, 'src')), INJECT]) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/import\s+(?:[\w$]+\s*,\s*)?\{([^{}]*)\}\s*from\s*'node:([^']+)'/g)) add(match[2], match[1]);
+    for (const match of text.matchAll(/\{([^{}]*)\}\s*=\s*await import\('node:([^']+)'\)/g)) add(match[2], match[1]);
+    for (const match of text.matchAll(/(?:from\s*|import\()'node:([^']+)'/g)) add(match[1], '');
+  }
+  return names;
+}
+
+/**
+ * Node's modules every run needs, or that Node has loaded before our code runs; the others
+ * (crypto, child_process, os, net, ...) cost a few milliseconds each and are required only when
+ * something of theirs is first called.
+ */
+const EAGER = new Set(['fs', 'path', 'url', 'util', 'buffer', 'vm']);
+
+const builtins = {
+  name: 'node-builtins',
+  setup(context) {
+    const names = importedNames();
+    // The stand-in's own require(name) is Node's.
+    context.onResolve({ filter: /^node:/ }, (args) => (args.namespace === 'node-builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'node-builtin' }));
+    context.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => {
+      const module = args.path.slice('node:'.length);
+      const wanted = [...(names.get(module) ?? [])].sort();
+      const name = JSON.stringify(args.path);
+      if (EAGER.has(module)) {
+        const lines = [`const m = require(${name});`, 'export default m;', ...wanted.map((key) => `export const ${key} = m.${key};`)];
+        return { contents: lines.join('\n'), loader: 'js' };
+      }
+      // Loaded at the first use: what we import from these are functions and classes.
+      const lines = [
+        'let m;',
+        `const load = () => (m ??= require(${name}));`,
+        'export default new Proxy({}, { get: (_, key) => load()[key] });',
+        ...wanted.map((key) => `export function ${key}(...args) { return new.target ? new (load().${key})(...args) : load().${key}(...args); }`),
+      ];
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+  // Fewer bytes to read on every run; names are kept, so a --debug stack trace still reads.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [builtins],
+  // import.meta.url in CommonJS: the bundle's own file URL (the loader passes __filename).
+  define: { 'import.meta.url': 'import_meta_url' },
+  inject: [INJECT],
+};
+
+// Earlier builds' bundles must not outlive their sources.
+fs.rmSync(path.join(dist, 'fast'), { recursive: true, force: true });
+await build({ ...common, entryPoints: { preflight: path.join(dist, 'cli/fast/preflight.js'), hook: path.join(dist, 'cli/fast/hook.js') }, outdir: path.join(dist, 'fast'), outExtension: { '.js': '.cjs' } });
+await build({ ...common, entryPoints: [path.join(dist, 'cli/bin.js')], outfile: path.join(dist, 'cli/lessons.cjs') });
+
+for (const file of ['fast/preflight.cjs', 'fast/hook.cjs', 'cli/lessons.cjs']) {
+  const text = fs.readFileSync(path.join(dist, file), 'utf8');
+  // Every Node module must go through the plugin above (a missed name would be undefined at run time).
+  if (/__toESM\(require\("node:/.test(text)) throw new Error(`${file}: a node: module was bundled without the builtins plugin`);
+}
+fs.chmodSync(path.join(dist, 'cli/lessons.cjs'), 0o755);
