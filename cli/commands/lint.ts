@@ -1,17 +1,20 @@
 import { defineCommand } from '../command.js';
 
-export default defineCommand<{ json: boolean }>({
+export default defineCommand<{ json: boolean; quiet: boolean }>({
   command: 'lint',
   describe: 'Validate every lesson: schema, ids, levels, references, checklists, evidence',
   example: 'lessons lint --json',
   options: {
     json: { type: 'boolean', default: false, describe: 'Print findings as JSON' },
+    quiet: { type: 'boolean', default: false, describe: 'No progress on the terminal (shown only on a terminal, never with --json or NO_COLOR)' },
   },
   run: async (argv, io) => {
     const { lint } = await import('../../src/lint/command.js');
     const { lintReporters } = await import('../../src/reporters/lint.js');
     const { renderStdout } = await import('../../src/reporters/registry.js');
-    const result = await lint({ cwd: argv.C ?? process.cwd(), now: new Date() });
+    const { progressFor } = await import('../../src/io/progress.js');
+    const progress = progressFor('lint', { stream: process.stderr, env: process.env, quiet: argv.json || argv.quiet });
+    const result = await lint({ cwd: argv.C ?? process.cwd(), now: new Date(), progress });
     io.out(renderStdout(lintReporters, argv.json ? 'json' : 'text', result, process.env));
     return result.errors > 0 ? 1 : 0;
   },

@@ -19,14 +19,23 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
   const cwd = resolveCwd(values.C);
   const { writeIndex, checkIndex } = await import('../../src/index/command.js');
+  const { progressFor } = await import('../../src/io/progress.js');
+  const progress = progressFor('index', { stream: process.stderr, env: process.env, quiet: values.json === true || values.quiet === true });
   if (!values.check) {
-    const result = await writeIndex({ cwd });
+    const result = await writeIndex({ cwd, progress });
     // A person waits here anyway: bring preflight's search cache along, so the next preflight or hook finds it fresh.
-    if (result.written) await (await import('../../src/preflight/search-cache.js')).updateExistingSearch(cwd);
+    if (result.written) {
+      progress.say('updating the search cache');
+      try {
+        await (await import('../../src/preflight/search-cache.js')).updateExistingSearch(cwd);
+      } finally {
+        progress.end();
+      }
+    }
     io.out(values.json ? JSON.stringify(result, null, 2) : `${result.written ? 'wrote' : 'unchanged:'} ${result.path} (${plural(result.lessons, 'lesson')})`);
     return 0;
   }
-  const result = await checkIndex({ cwd });
+  const result = await checkIndex({ cwd, progress });
   if (values.json) {
     io.out(JSON.stringify(result, null, 2));
     return result.fresh ? 0 : 1;

@@ -3,7 +3,7 @@ import type { CommandTable } from '../options.js';
 export const INDEX = {
   command: 'index',
   describe: 'Write lessons/index.json from the lessons (--check: fail when the committed one is stale)',
-  usage: ['index [--check] [--json] [-C <dir>]', 'index --merge <base> <ours> <theirs> [<path>]'],
+  usage: ['index [--check] [--json] [--quiet] [-C <dir>]', 'index --merge <base> <ours> <theirs> [<path>]'],
   options: {
     check: {
       type: 'boolean',
@@ -16,6 +16,7 @@ export const INDEX = {
       describe: "git's merge driver for lessons/index.json (set up by `lessons init` and\n`lessons hooks install`): merges the three versions lesson by lesson into <ours>;\nexit 1 when both sides changed one lesson differently",
     },
     json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
+    quiet: { type: 'boolean', default: false, describe: 'no progress on the terminal (it shows only on a terminal, never with\n--json or NO_COLOR)' },
   },
   example: 'lessons index && git add lessons/index.json',
   epilog: 'Writes lessons/index.json from the lesson files (atomically; the same bytes for an unchanged tree).',

@@ -6,6 +6,7 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
 import { statMark } from '../io/file-cache.js';
+import { silentProgress, type Progress } from '../io/progress.js';
 import { INDEX_MEMO, listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, listingPairs, type FactsTree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { gitBlobId } from '../util/digest.js';
@@ -116,7 +117,8 @@ export function indexTextOf(tree: LoadedTree): { text: string; count: number; en
  * Under the lessons lock, like every other writer of lessons or the index: an index built from a
  * tree read before a concurrent capture, and written after it, would leave the capture out.
  */
-export async function writeIndex(options: { cwd: string }): Promise<IndexResult> {
+export async function writeIndex(options: { cwd: string; progress?: Progress }): Promise<IndexResult> {
+  const progress = options.progress ?? silentProgress;
   const root = findRepoRoot(options.cwd);
   return withLock(root, LESSONS_LOCK, async () => {
     recoverChanges(root);
@@ -125,13 +127,15 @@ export async function writeIndex(options: { cwd: string }): Promise<IndexResult>
       const listing = listWorktree(root, cache);
       const known = rememberedIndex(root, cache, listing);
       if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
-      const loaded = loadWorktreeFacts(root, cache, {}, listing);
+      const loaded = loadWorktreeFacts(root, cache, {}, listing, progress);
+      progress.say(`writing ${INDEX_FILE}`);
       const { text, count } = indexTextOf(loaded.tree);
       const written = readIndexText(root) !== text;
       if (written) writeInRepo(root, INDEX_FILE, text);
       rememberIndex(root, cache, loaded, text, count, true);
       return { path: INDEX_FILE, lessons: count, written };
     } finally {
+      progress.end();
       await cache.save();
     }
   });
@@ -140,14 +144,15 @@ export async function writeIndex(options: { cwd: string }): Promise<IndexResult>
 const NO_CHANGES: IndexDiff = { added: [], removed: [], changed: [] };
 
 /** `lessons index --check`: the committed index against the cached entries; what differs is read and compared only when it does. */
-export async function checkIndex(options: { cwd: string }): Promise<IndexCheckResult> {
+export async function checkIndex(options: { cwd: string; progress?: Progress }): Promise<IndexCheckResult> {
   const root = findRepoRoot(options.cwd);
+  const progress = options.progress ?? silentProgress;
   const cache = openLessonCache(root);
   try {
     const listing = listWorktree(root, cache);
     const known = rememberedIndex(root, cache, listing);
     if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
-    const loaded = loadWorktreeFacts(root, cache, {}, listing);
+    const loaded = loadWorktreeFacts(root, cache, {}, listing, progress);
     const { text, count, entries } = indexTextOf(loaded.tree);
     const current = readIndexText(root);
     rememberIndex(root, cache, loaded, text, count, current === text);
@@ -155,6 +160,7 @@ export async function checkIndex(options: { cwd: string }): Promise<IndexCheckRe
     if (current === text) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
     return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(parseIndexEntries(current) ?? [], entries) };
   } finally {
+    progress.end();
     await cache.save();
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FileCache, statMark, type StatMark } from '../io/file-cache.js';
+import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
 import { listMarkdownFiles, readMarkdownEntry, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { packageFile } from '../package-root.js';
 import { POLICY_FILE, lessonDirs } from '../io/repo.js';
@@ -128,11 +129,13 @@ export interface FactsTree {
  * content are cached. Facts are recorded with the stat taken before the read, so a file that
  * changes during the run is hashed again next time.
  */
-export function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: FactsWanted, listing = listWorktree(root, cache)): FactsTree {
+export function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: FactsWanted, listing = listWorktree(root, cache), progress: Progress = silentProgress): FactsTree {
   const tree: LoadedTree = { lessons: [], problems: [] };
   const files: FactsTree['files'] = [];
   const bytes = new Map<string, Uint8Array>();
-  for (const item of listing.files) {
+  const step = fileSteps(progress, listing.files.length);
+  for (const [i, item] of listing.files.entries()) {
+    step(i + 1, item.path);
     let blob = item.blob;
     let facts = blob === undefined ? undefined : cache.get(item.path, blob);
     if (facts === undefined || !factsCover(facts, wanted)) {

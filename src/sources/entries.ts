@@ -1,5 +1,6 @@
 import { buildIndex, type IndexEntry } from '../index/build.js';
 import { LessonsError } from '../errors.js';
+import type { Progress } from '../io/progress.js';
 import type { Policy } from '../policy/policy.js';
 import { validateAgainst } from '../schema/validate.js';
 import { compareStrings } from '../util/compare.js';
@@ -18,8 +19,8 @@ export interface SourceEntries {
  * as its own index has them, qualified by source: what the sources' search segment, export and
  * ask take beside the local index.
  */
-export function sourceIndexEntries(root: string, policy: Policy): SourceEntries {
-  const loaded = loadSourceLessons(root, policy, { schemaErrors: (data) => validateAgainst('lesson', data) });
+export function sourceIndexEntries(root: string, policy: Policy, progress?: Progress): SourceEntries {
+  const loaded = loadSourceLessons(root, policy, { schemaErrors: (data) => validateAgainst('lesson', data), ...(progress ? { progress } : {}) });
   const entries: IndexEntry[] = [];
   for (const name of loaded.fetched) {
     const qualify = (id: string): string => qualifiedId(name, id);

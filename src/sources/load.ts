@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { listMarkdownFiles, readMarkdownEntry, toPosixRelative } from '../io/fs.js';
+import type { Progress } from '../io/progress.js';
 import { addLessonFile, fileStem, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
 import { LEVEL_FOLDERS } from '../lesson/model.js';
 import type { Finding } from '../lint/finding.js';
@@ -37,6 +38,8 @@ export interface SourceLessons {
 export interface LoadSourcesOptions {
   /** Validates frontmatter against the local lesson schema. */
   schemaErrors: (data: unknown) => SchemaError[];
+  /** Steps once per source read. */
+  progress?: Progress;
 }
 
 /**
@@ -54,7 +57,10 @@ export function loadSourceLessons(root: string, policy: Policy, options: LoadSou
   } catch (error) {
     result.problems.push(warning(LOCK_FILE, (error as Error).message));
   }
-  for (const source of sources) loadSource(root, source, lock.find((entry) => entry.name === source.name), options, result);
+  for (const [i, source] of sources.entries()) {
+    options.progress?.step(i + 1, sources.length, `reading source ${source.name}`);
+    loadSource(root, source, lock.find((entry) => entry.name === source.name), options, result);
+  }
   return result;
 }
 

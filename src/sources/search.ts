@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeInRepo } from '../io/fs.js';
+import { silentProgress, type Progress } from '../io/progress.js';
 import { ensureStateDir } from '../io/state.js';
 import { packageVersion } from '../package-root.js';
 import type { Policy } from '../policy/policy.js';
@@ -52,10 +53,10 @@ export function sourcesSearchIsCurrent(root: string, policy: Policy): boolean {
 }
 
 /** Builds (or, without sources, removes) the sources segment of the repository at `root`. */
-export async function buildSourcesSearch(root: string, policy: Policy): Promise<SourcesSearch> {
+export async function buildSourcesSearch(root: string, policy: Policy, progress: Progress = silentProgress): Promise<SourcesSearch> {
   const file = path.join(root, SOURCES_CACHE_FILE);
   fs.rmSync(path.join(root, SOURCES_BUILT_FILE), { force: true });
-  const { entries, loaded } = sourceIndexEntries(root, policy);
+  const { entries, loaded } = sourceIndexEntries(root, policy, progress);
   const { fetched, problems } = loaded;
   if (fetched.length === 0) {
     fs.rmSync(file, { force: true });
@@ -64,6 +65,7 @@ export async function buildSourcesSearch(root: string, policy: Policy): Promise<
   const bodies = new Map<string, string>();
   // Two files of one id: the first one's text, as its index entry is the first one's.
   for (const item of loaded.lessons) if (!bodies.has(item.qualifiedId)) bodies.set(item.qualifiedId, narrative(item.lesson.body));
+  progress.say(`building the search cache of ${entries.length} source lessons`);
   const bytes = buildSegment({
     kind: 'sources',
     entries,

@@ -48,7 +48,7 @@ export async function updateSources(options: UpdateOptions): Promise<UpdateResul
     const updates: SourceUpdate[] = [];
     try {
       for (const [i, source] of sources.entries()) {
-        progress.step(i + 1, sources.length, source.name);
+        progress.step(i + 1, sources.length, `${options.locked ? 'checking out' : 'fetching'} ${source.name}`);
         const entry = lock.find((candidate) => candidate.name === source.name);
         updates.push(options.locked ? await checkOutLocked(root, source, entry) : await fetchLatest(root, source, entry));
       }
@@ -66,7 +66,13 @@ export async function updateSources(options: UpdateOptions): Promise<UpdateResul
     // their hot path; when every source is at the commit the segment was built from, it stays.
     const search = await import('./search.js');
     const moved = updates.some((update) => update.status === 'updated' || update.status === 'failed');
-    if (moved || !search.sourcesSearchIsCurrent(root, policy)) await search.buildSourcesSearch(root, policy);
+    if (moved || !search.sourcesSearchIsCurrent(root, policy)) {
+      try {
+        await search.buildSourcesSearch(root, policy, progress);
+      } finally {
+        progress.end();
+      }
+    }
     return { locked: options.locked, sources: updates, lock_written: lockWritten, failed: updates.filter((update) => update.status === 'failed').length };
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { progressFor } from '../../src/io/progress.js';
+import { FILES_PER_STEP, fileSteps, progressFor } from '../../src/io/progress.js';
 
 function stream(isTTY: boolean): { isTTY: boolean; text: string; write(text: string): void } {
   return {
@@ -19,6 +19,29 @@ describe('the progress reporter', () => {
     progress.step(2, 2, 'security');
     progress.end();
     expect(tty.text).toBe('\r\x1b[Ksources 1/2 platform\r\x1b[Ksources 2/2 security\r\x1b[K');
+  });
+
+  it('says a step without a count, and clears nothing when nothing was shown', () => {
+    const tty = stream(true);
+    const progress = progressFor('index', { stream: tty, env: {}, quiet: false });
+    progress.end();
+    expect(tty.text).toBe('');
+    progress.say('writing lessons/index.json');
+    progress.end();
+    expect(tty.text).toBe('\r\x1b[Kindex: writing lessons/index.json\r\x1b[K');
+  });
+
+  it('counts files every FILES_PER_STEP and at the last one, not at each', () => {
+    const tty = stream(true);
+    const progress = progressFor('lint', { stream: tty, env: {}, quiet: false });
+    const total = FILES_PER_STEP * 2 + 3;
+    const step = fileSteps(progress, total);
+    for (let done = 1; done <= total; done++) step(done, `lessons/cases/c${done}.md`);
+    expect(tty.text.split('\r\x1b[K').filter(Boolean)).toEqual([
+      `lint ${FILES_PER_STEP}/${total} lessons/cases/c${FILES_PER_STEP}.md`,
+      `lint ${FILES_PER_STEP * 2}/${total} lessons/cases/c${FILES_PER_STEP * 2}.md`,
+      `lint ${total}/${total} lessons/cases/c${total}.md`,
+    ]);
   });
 
   it('is quiet without a TTY, under NO_COLOR, and with --json or --quiet', () => {
