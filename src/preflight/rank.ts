@@ -3,7 +3,7 @@ import type { Policy } from '../policy/policy.js';
 import { expandTerm, lowerBound } from './expand.js';
 import { kthLargest, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, NO_PROJECT, type DocMeta, type Field, type SearchIndex, type TriggerRow } from './search-index.js';
+import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, type DocMeta, type Field, type SearchIndex, type TriggerRow } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -122,7 +122,7 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
   const source = Float64Array.from(SOURCES, (s) => WEIGHTS.source[s]);
   const today = Math.floor(now.getTime() / 86_400_000);
   const staleDays = Math.max(1, policy.lessons.stale_after_days);
-  const project = query.project === null ? -2 : index.projectCode(query.project);
+  const sameProject = query.project === null ? undefined : index.projectMatch(query.project);
   const view = index.docCount > 0 ? index.metaView : new DataView(new ArrayBuffer(0));
   const clamp = (v: number): number => Math.min(5, Math.max(1, v));
   return (doc) => {
@@ -140,10 +140,7 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
       // Frequency is loud: a lesson seen 8 times counts 30% more than one seen once.
       (1 + 0.1 * Math.min(3, Math.log2(Math.max(1, occurrences)))) *
       (1 - 0.1 * Math.min(1, age / staleDays));
-    if (project !== -2) {
-      const own = view.getUint16(at + META.project, true);
-      if (own !== NO_PROJECT && own === project) factor *= WEIGHTS.project.same;
-    }
+    if (sameProject?.(doc) === 1) factor *= WEIGHTS.project.same;
     return factor;
   };
 }
@@ -154,12 +151,8 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
  */
 export function projectFilter(index: SearchIndex, query: Pick<Query, 'project'>): (doc: number) => boolean {
   if (query.project === null || index.docCount === 0) return () => true;
-  const project = index.projectCode(query.project);
-  const view = index.metaView;
-  return (doc) => {
-    const own = view.getUint16(doc * META_BYTES + META.project, true);
-    return own === NO_PROJECT || own === project;
-  };
+  const match = index.projectMatch(query.project);
+  return (doc) => match(doc) >= 0;
 }
 
 /**

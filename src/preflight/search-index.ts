@@ -111,7 +111,6 @@ export class SearchIndex {
   private readonly scoring: Renumbering | undefined;
   private dictCache: string[] | undefined;
   private metaCache: DataView | undefined;
-  private projectsCache: string[] | undefined;
   private shadowed: Set<number> | undefined;
 
   private constructor(private readonly base: Segment, delta: Segment | undefined, sources: Segment | undefined) {
@@ -295,42 +294,34 @@ export class SearchIndex {
     const m = this.merge;
     const local = m ? mergeMeta(this.base.meta, m.delta.meta, m) : this.base.meta;
     if (!this.sources) return (this.metaCache = new DataView(local.buffer, local.byteOffset, local.length));
+    // The sources' rows as they are: their project codes are the sources segment's (projectMatch, meta).
     const out = new Uint8Array(this.docCount * META_BYTES);
     out.set(local);
     out.set(this.sources.meta, local.length);
-    // The sources' project codes, in the merged list of projects.
-    const view = new DataView(out.buffer);
-    const localProjects = this.localProjects;
-    const own = new Map(localProjects.map((name, code) => [name, code] as const));
-    const codes = this.sources.projects.map((name, code) => own.get(name) ?? localProjects.length + code);
-    for (let at = local.length + META.project; at < out.length; at += META_BYTES) {
-      const code = view.getUint16(at, true);
-      if (code !== NO_PROJECT) view.setUint16(at, codes[code]!, true);
-    }
-    return (this.metaCache = view);
+    return (this.metaCache = new DataView(out.buffer));
   }
 
-  private get localProjects(): string[] {
-    return (this.merge?.delta ?? this.base).projects;
+  /** The local lessons' segment that names their projects (a delta's list starts with its base's). */
+  private get localProjects(): Segment {
+    return this.merge?.delta ?? this.base;
   }
 
   /**
-   * Project names by meta code: the local ones, then the sources' (tens of thousands over 100
-   * sources, so not deduplicated here): a name both have is coded as the local one (metaView),
-   * and projectCode finds that first.
+   * For each lesson: 1 when its project is `project`, 0 when it has none, -1 when it has another.
+   * A local lesson's project code is the local segment's, a source lesson's the sources segment's,
+   * so the sources' tens of thousands of project names are read only when a project is in play.
    */
-  private get projects(): string[] {
-    if (this.projectsCache) return this.projectsCache;
-    return (this.projectsCache = this.sources ? [...this.localProjects, ...this.sources.projects] : this.localProjects);
-  }
-
-  private projectName(code: number): string | null {
-    return (this.sources ? this.projects[code] : (this.merge?.delta ?? this.base).projectName(code)) ?? null;
-  }
-
-  /** The number the meta table uses for a project, or -1 when no lesson has it. */
-  projectCode(project: string): number {
-    return this.projects.indexOf(project);
+  projectMatch(project: string): (doc: number) => -1 | 0 | 1 {
+    if (this.docCount === 0) return () => 0;
+    const view = this.metaView;
+    const local = this.localProjects.projects.indexOf(project);
+    const theirs = this.sources ? this.sources.projects.indexOf(project) : -1;
+    const localCount = this.localCount;
+    return (doc) => {
+      const own = view.getUint16(doc * META_BYTES + META.project, true);
+      if (own === NO_PROJECT) return 0;
+      return own === (doc < localCount ? local : theirs) ? 1 : -1;
+    };
   }
 
   meta(doc: number): DocMeta {
@@ -345,7 +336,7 @@ export class SearchIndex {
       confidence: view.getUint8(at + META.confidence),
       transferability: view.getUint8(at + META.transferability),
       occurrences: view.getUint16(at + META.occurrences, true),
-      project: project === NO_PROJECT ? null : this.projectName(project),
+      project: project === NO_PROJECT ? null : ((this.sources && doc >= this.localCount ? this.sources : this.localProjects).projectName(project) ?? null),
       validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }

@@ -48,7 +48,7 @@ function snapshot(index: SearchIndex): unknown {
     triggers: index.triggerGroups().flatMap(({ docs: numbers, ...triggers }) => numbers.map((doc) => ({ doc, ...triggers }))).sort((a, b) => a.doc - b.doc),
     phrases: index.phrases(terms).sort((a, b) => a.doc - b.doc || a.terms.join(' ').localeCompare(b.terms.join(' '))),
     related: terms.map((term) => index.related(term)),
-    projects: ['ledger', 'nope', ...docs.slice(0, 50).map((doc) => index.meta(doc).project ?? '')].map((project) => index.projectCode(project) >= 0),
+    projects: ['ledger', 'nope', ...docs.slice(0, 50).map((doc) => index.meta(doc).project ?? '')].map((project) => docs.map(index.projectMatch(project))),
   };
 }
 
