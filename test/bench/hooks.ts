@@ -52,7 +52,7 @@ export async function bench(): Promise<void> {
       const postToolUse = rows.slice(5, 7);
       const postRatio = Math.max(...postToolUse.map((row) => row.median / noCa.median));
       const postP95 = Math.max(...postToolUse.map((row) => row.p95));
-      const rss = peakRssMiB(BIN, hook.slice(1), root, NO_CA);
+      const rss = peakRssMiB(BIN, hook.slice(1), root, NO_CA, edit); // the Edit call, as the rows above
 
       // The index changed under the cache: the hook answers at once; a detached process updates the cache.
       const stale: number[] = [];
