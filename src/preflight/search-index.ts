@@ -301,8 +301,8 @@ export class SearchIndex {
     return (this.metaCache = new DataView(out.buffer));
   }
 
-  /** The local lessons' segment that names their projects (a delta's list starts with its base's). */
-  private get localProjects(): Segment {
+  /** The segment whose project names the local lessons' codes refer to (a delta's list starts with its base's). */
+  private get localSegment(): Segment {
     return this.merge?.delta ?? this.base;
   }
 
@@ -314,7 +314,7 @@ export class SearchIndex {
   projectMatch(project: string): (doc: number) => -1 | 0 | 1 {
     if (this.docCount === 0) return () => 0;
     const view = this.metaView;
-    const local = this.localProjects.projects.indexOf(project);
+    const local = this.localSegment.projects.indexOf(project);
     const theirs = this.sources ? this.sources.projects.indexOf(project) : -1;
     const localCount = this.localCount;
     return (doc) => {
@@ -336,7 +336,7 @@ export class SearchIndex {
       confidence: view.getUint8(at + META.confidence),
       transferability: view.getUint8(at + META.transferability),
       occurrences: view.getUint16(at + META.occurrences, true),
-      project: project === NO_PROJECT ? null : ((this.sources && doc >= this.localCount ? this.sources : this.localProjects).projectName(project) ?? null),
+      project: project === NO_PROJECT ? null : ((this.sources && doc >= this.localCount ? this.sources : this.localSegment).projectName(project) ?? null),
       validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }
