@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BIN, BUILT_BIN, growthTable, peakRssMiB, runOnce, summarize, type Timing } from './shared.js';
 import { generateRepo } from './synthetic.js';
+import { NO_CA } from './search-bench.js';
 
 /**
  * What the commands that are not preflight cost as the corpus grows, with a warm file cache:
@@ -33,14 +34,8 @@ interface Row {
   prepare?: (run: number) => void;
 }
 
-/** The environment without the CA bundle variable, for the honest baseline. */
-function withoutCa(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && key !== 'NODE_EXTRA_CA_CERTS') env[key] = value;
-  return env;
-}
-
-function timed(cwd: string, args: string[], input: string | undefined, env: Record<string, string> | undefined): number {
+/** `env` adds to this process's environment; NO_CA names NODE_EXTRA_CA_CERTS to unset it (leaving it out would keep it). */
+function timed(cwd: string, args: string[], input: string | undefined, env: Record<string, string | undefined> | undefined): number {
   return runOnce(process.execPath, args, { cwd, input, env: { ...GIT_ENV, ...env } });
 }
 
@@ -99,13 +94,12 @@ interface Measured {
 }
 
 function measure(dir: string, rows: Row[], rounds: number): { base: Timing; baseNoCa: Timing; rows: Measured[]; first: Map<string, number> } {
-  const noCa = withoutCa();
   const samples = rows.map(() => ({ asIs: [] as number[], noCa: [] as number[] }));
   const base = { asIs: [] as number[], noCa: [] as number[] };
   const first = new Map<string, number>();
   let run = 0;
   for (let round = 0; round <= rounds; round++) {
-    for (const [env, into] of [[undefined, 'asIs'], [noCa, 'noCa']] as const) {
+    for (const [env, into] of [[undefined, 'asIs'], [NO_CA, 'noCa']] as const) {
       const node = timed(dir, ['-e', '0'], undefined, env);
       if (round > 0) base[into].push(node);
       rows.forEach((row, i) => {
