@@ -7,10 +7,11 @@ import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX } from '../export/render.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ID_PATTERN } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
-import { sha256 } from '../util/digest.js';
 import type { LessonFileCache } from '../lesson/cached-load.js';
 import type { FactsWanted } from '../lesson/facts.js';
-import { scanDecoded, scanText, type CompiledRule, type DecodedValue, type SecretMatch } from './secrets.js';
+import { scanDecoded, scanText, type CompiledRule, type SecretMatch } from './secrets.js';
+import { scanFile, scanIndexText, type ScannedIndex } from './index-secrets.js';
+import { sha256 } from '../util/digest.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Files `lessons init` and `lessons export` fill with lesson text: a token in a lesson lands there too. */
@@ -18,34 +19,6 @@ export const GENERATED_FILES = ['CLAUDE.md', 'AGENTS.md'] as const;
 
 function text(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-}
-
-/** Raw text and, for JSON, the decoded string values (`\u0067` escapes hide nothing). */
-function scanFile(rel: string, bytes: Uint8Array, rules: readonly CompiledRule[]): SecretMatch[] {
-  const raw = text(bytes);
-  const matches = scanText(rel, raw, rules, new Set());
-  if (rel.endsWith('.json')) {
-    // A line that holds a whole value (lessons/index.json has one lesson a line) is decoded on
-    // its own, so a match names its line; then the whole document, for what spans lines.
-    const values: DecodedValue[] = [];
-    raw.split('\n').forEach((line, n) => {
-      const value = parsedJson(line.trim().replace(/,$/, ''));
-      if (value !== undefined && typeof value === 'object') values.push({ line: n + 1, value });
-    });
-    const whole = parsedJson(raw);
-    if (whole !== undefined) values.push({ line: 1, value: whole });
-    matches.push(...scanDecoded(rel, values, rules, matches));
-  }
-  return matches;
-}
-
-function parsedJson(text: string): unknown {
-  if (!/^[[{]/.test(text)) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The digest of a policy's secret rules: cached matches hold for the rules they were found with. */
@@ -69,7 +42,18 @@ export function lessonSecretScan(policy: Policy, rules: readonly CompiledRule[])
   };
 }
 
-/** The matches of lessons/index.json, by its blob id from the cache, or scanned (its text read) and kept. */
+/** A version of lessons/index.json scanned before with these rules, and its text, when git still has it. */
+async function scannedBefore(head: Snapshot, blob: string, digest: string, cache: LessonFileCache): Promise<ScannedIndex | undefined> {
+  for (const version of cache.versions(INDEX_FILE)) {
+    const secrets = version.facts.secrets;
+    if (version.blob === blob || secrets?.digest !== digest || secrets.index === undefined) continue;
+    const bytes = await head.readBlob?.(version.blob);
+    if (bytes !== undefined) return { text: text(bytes), scan: secrets.index };
+  }
+  return undefined;
+}
+
+/** The matches of lessons/index.json, by its blob id from the cache, or scanned (its text read, the lines a version scanned before holds taken from it) and kept. */
 async function indexMatches(head: Snapshot, rules: readonly CompiledRule[], digest: string, cache: LessonFileCache): Promise<SecretMatch[]> {
   const blob = head.indexBlob;
   if (blob === undefined) return [];
@@ -77,8 +61,8 @@ async function indexMatches(head: Snapshot, rules: readonly CompiledRule[], dige
   if (cached?.digest === digest) return cached.matches.map((match) => ({ file: INDEX_FILE, ...match }));
   const indexText = await head.readIndex();
   if (indexText === undefined) return [];
-  const matches = scanFile(INDEX_FILE, Buffer.from(indexText), rules);
-  cache.set(INDEX_FILE, blob, { problems: [], secrets: { digest, matches: matches.map(({ file: _file, ...match }) => match) } });
+  const { matches, scan } = scanIndexText(indexText, rules, await scannedBefore(head, blob, digest, cache));
+  cache.set(INDEX_FILE, blob, { problems: [], secrets: { digest, matches: matches.map(({ file: _file, ...match }) => match), ...(scan ? { index: scan } : {}) } });
   return matches;
 }
 

@@ -35,6 +35,8 @@ export interface Snapshot {
   readIndex: () => Promise<string | undefined>;
   /** Reads files of this side by lessons-root-relative path (absent files are left out). */
   readFiles: ReadFiles;
+  /** Reads any blob of the repository by its id (git sides only); undefined when git does not have it. */
+  readBlob?: (blob: string) => Promise<Uint8Array | undefined>;
 }
 
 /** The level a path `lessons/<folder>/<name>.md` stands for; undefined for anything else. */
@@ -158,8 +160,15 @@ async function gitSnapshot(
     const index = (await read([INDEX_FILE])).get(INDEX_FILE);
     return index === undefined ? undefined : Buffer.from(index).toString('utf8');
   };
+  const readBlob = async (blob: string): Promise<Uint8Array | undefined> => {
+    try {
+      return (await readBlobs(repo, [blob])).get(blob);
+    } catch {
+      return undefined;
+    }
+  };
   // Git lists regular files only: links and the like are not lessons on this side.
-  return { label, ...built, regular: true, indexBlob, readIndex, readFiles: readOthers };
+  return { label, ...built, regular: true, indexBlob, readIndex, readFiles: readOthers, readBlob };
 }
 
 /** Reads any file of a side through one listing of the whole tree, made on first use (no pathspec limits). */

@@ -26,17 +26,12 @@ export interface LessonIndex {
   lessons: IndexEntry[];
 }
 
-/** Builds the index from loaded lessons; pure. The first of two lessons with one id wins (lint reports the clash). */
-export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
-  const chosen = new Map<string, LoadedLesson>();
-  for (const item of lessons) if (item.lesson.id !== '' && !chosen.has(item.lesson.id)) chosen.set(item.lesson.id, item);
-  const promotedInto = new Map<string, string[]>();
-  for (const { lesson } of chosen.values()) {
-    for (const source of [...lesson.source_case_ids, ...lesson.source_pattern_ids]) {
-      promotedInto.set(source, [...(promotedInto.get(source) ?? []), lesson.id]);
-    }
-  }
-  const entries = [...chosen.values()].map(({ lesson, path, precomputed }): IndexEntry => ({
+/**
+ * One lesson's entry; pure. `referrers` are the ids of the lessons that name it as a source
+ * (in any order, repeats allowed).
+ */
+export function entryOf({ lesson, path, precomputed }: LoadedLesson, referrers: readonly string[]): IndexEntry {
+  return {
     id: lesson.id,
     path,
     title: lesson.title,
@@ -63,9 +58,27 @@ export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
     duplicate_of: lesson.duplicate_of,
     superseded_by: lesson.superseded_by,
     retired_reason: lesson.retired_reason,
-    promoted_from: uniqueSorted([...lesson.source_case_ids, ...lesson.source_pattern_ids]),
-    promoted_into: uniqueSorted([...(promotedInto.get(lesson.id) ?? []), ...lesson.promoted_to]),
-  }));
+    promoted_from: uniqueSorted(sourcesOf(lesson)),
+    promoted_into: uniqueSorted([...referrers, ...lesson.promoted_to]),
+  };
+}
+
+/** The lessons a lesson was distilled from: its source cases and patterns. */
+export function sourcesOf(lesson: Pick<LessonMeta, 'source_case_ids' | 'source_pattern_ids'>): string[] {
+  return [...lesson.source_case_ids, ...lesson.source_pattern_ids];
+}
+
+/** Builds the index from loaded lessons; pure. The first of two lessons with one id wins (lint reports the clash). */
+export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
+  const chosen = new Map<string, LoadedLesson>();
+  for (const item of lessons) if (item.lesson.id !== '' && !chosen.has(item.lesson.id)) chosen.set(item.lesson.id, item);
+  const promotedInto = new Map<string, string[]>();
+  for (const { lesson } of chosen.values()) {
+    for (const source of sourcesOf(lesson)) {
+      promotedInto.set(source, [...(promotedInto.get(source) ?? []), lesson.id]);
+    }
+  }
+  const entries = [...chosen.values()].map((item) => entryOf(item, promotedInto.get(item.lesson.id) ?? []));
   entries.sort((a, b) => compareStrings(a.id, b.id));
   return { version: INDEX_VERSION, lessons: entries };
 }
@@ -78,6 +91,21 @@ export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
  */
 export function serializeIndex(index: LessonIndex): string {
   if (index.lessons.length === 0) return formatJson(index);
-  const lines = index.lessons.map((entry) => `    ${JSON.stringify(entry)}`);
-  return `{\n  "version": ${JSON.stringify(index.version)},\n  "lessons": [\n${lines.join(',\n')}\n  ]\n}\n`;
+  return indexFromLines(index.lessons.map(entryLine));
+}
+
+/** An entry as its line of the committed index (without the comma that separates it from the next). */
+export function entryLine(entry: IndexEntry): string {
+  return `    ${JSON.stringify(entry)}`;
+}
+
+/** What comes before the first entry's line and after the last one, in an index of at least one entry. */
+export const INDEX_HEAD = `{\n  "version": ${JSON.stringify(INDEX_VERSION)},\n  "lessons": [\n`;
+export const INDEX_TAIL = '\n  ]\n}\n';
+/** Between two entries' lines: a newline inside an entry is always escaped, so this separates lines and nothing else. */
+export const ENTRY_SEPARATOR = ',\n';
+
+/** The committed index from its entries' lines, in id order (at least one). */
+export function indexFromLines(lines: readonly string[]): string {
+  return `${INDEX_HEAD}${lines.join(ENTRY_SEPARATOR)}${INDEX_TAIL}`;
 }

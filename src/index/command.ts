@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import { LessonsError } from '../errors.js';
-import { writeFileAtomic, writeInRepo } from '../io/fs.js';
+import { readMarkdownEntry, writeFileAtomic, writeInRepo } from '../io/fs.js';
 import { readIndexText } from '../io/index-file.js';
 import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
-import { statMark } from '../io/file-cache.js';
 import { silentProgress, type Progress } from '../io/progress.js';
-import { INDEX_MEMO, listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, listingPairs, type FactsTree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
-import type { LoadedTree } from '../lesson/load.js';
+import { listWorktree, loadWorktreeFacts, openLessonCache, listingPairs, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
+import { addFacts, factsOf } from '../lesson/facts.js';
+import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
+import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, type TreePairs } from './memo.js';
+import { updateIndex } from './update.js';
 import { gitBlobId } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
@@ -62,45 +64,6 @@ function indexBlockers(tree: LoadedTree): Finding[] {
   return blockers.sort(compareFindings);
 }
 
-/**
- * The index the cache remembers for this tree (each lesson file known by its stat, or read and
- * hashed when only a few are not): its blob id and lesson count. Undefined otherwise.
- */
-function rememberedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { blob: string; count: number } | undefined {
-  const pairs = listingPairs(root, cache, listing);
-  const memo = cache.memo(INDEX_MEMO)?.split(' ');
-  if (pairs === undefined || memo?.length !== 3 || memo[0] !== treeDigest(pairs)) return undefined;
-  return { blob: memo[1]!, count: Number(memo[2]) };
-}
-
-/** Whether lessons/index.json holds the blob `blob`, by its stat when the cache vouches for it, else by its bytes. */
-function indexFileIs(root: string, cache: LessonFileCache, blob: string): boolean {
-  try {
-    const stat = statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true }));
-    const trusted = cache.trustedBlob(INDEX_FILE, stat);
-    if (trusted !== undefined) return trusted === blob;
-    const text = readIndexText(root);
-    if (text === undefined || gitBlobId(Buffer.from(text)) !== blob) return false;
-    cache.noteStat(INDEX_FILE, blob, stat);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Remembers the index of a tree read in full (never of one with links or other irregular entries). */
-function rememberIndex(root: string, cache: LessonFileCache, loaded: FactsTree, text: string, count: number, onDisk: boolean): void {
-  if (loaded.irregular) return;
-  const blob = gitBlobId(Buffer.from(text));
-  cache.setMemo(INDEX_MEMO, `${treeDigest(loaded.files)} ${blob} ${count}`);
-  if (!onDisk) return;
-  try {
-    cache.noteStat(INDEX_FILE, blob, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
-  } catch {
-    // Gone again: the next run reads it.
-  }
-}
-
 /** The index of a loaded tree, or an error naming what keeps the tree from having one. */
 export function indexTextOf(tree: LoadedTree): { text: string; count: number; entries: IndexEntry[] } {
   const blockers = indexBlockers(tree);
@@ -125,20 +88,66 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
     const cache = openLessonCache(root);
     try {
       const listing = listWorktree(root, cache);
-      const known = rememberedIndex(root, cache, listing);
+      const pairs = listingPairs(root, cache, listing);
+      const known = pairs && rememberedIndex(cache, pairs);
       if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
-      const loaded = loadWorktreeFacts(root, cache, {}, listing, progress);
+      const updated = pairs && updatedIndex(root, cache, listing, pairs);
+      let built: { index: string | Buffer; count: number; written: boolean; pairs: TreePairs | undefined };
+      if (updated) built = { index: updated.bytes, count: updated.count, written: !updated.bytes.equals(updated.before), pairs };
+      else {
+        const loaded = loadWorktreeFacts(root, cache, {}, listing, progress);
+        const { text, count } = indexTextOf(loaded.tree);
+        built = { index: text, count, written: readIndexText(root) !== text, pairs: loaded.irregular ? undefined : loaded.files };
+      }
       progress.say(`writing ${INDEX_FILE}`);
-      const { text, count } = indexTextOf(loaded.tree);
-      const written = readIndexText(root) !== text;
-      if (written) writeInRepo(root, INDEX_FILE, text);
-      rememberIndex(root, cache, loaded, text, count, true);
-      return { path: INDEX_FILE, lessons: count, written };
+      if (built.written) writeInRepo(root, INDEX_FILE, built.index);
+      rememberIndex(root, cache, built.pairs, built.index, built.count, true);
+      return { path: INDEX_FILE, lessons: built.count, written: built.written };
     } finally {
       progress.end();
       await cache.save();
     }
   });
+}
+
+/** How many files may differ from the remembered index's tree for the index to be updated rather than built whole. */
+const UPDATE_MAX = 256;
+
+/**
+ * The index of the working tree as an update of the remembered one (update.ts), reading only
+ * the files that differ from its tree and the lessons whose `promoted_into` they change; undefined
+ * when there is none to update, too much changed, or a changed file stops the index (the whole
+ * build then reports it).
+ */
+function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing, pairs: TreePairs): { bytes: Buffer; count: number; before: Buffer } | undefined {
+  const remembered = rememberedBuild(root, cache);
+  if (remembered === undefined) return undefined;
+  const now = new Set(pairs.map((pair) => pair.path));
+  const changed = listing.files.filter((file) => remembered.pairs.get(file.path) !== file.blob);
+  const removed = new Set([...remembered.pairs.keys()].filter((path) => !now.has(path)));
+  for (const file of changed) if (remembered.pairs.has(file.path)) removed.add(file.path);
+  if (changed.length + removed.size > UPDATE_MAX) return undefined;
+  const byPath = new Map(listing.files.map((file) => [file.path, file]));
+  /** A file's lesson, from bytes that are still the blob the listing has for it. */
+  const lessonOf = (path: string) => {
+    const file = byPath.get(path);
+    const read = file && (file.read ? { kind: 'file' as const, bytes: file.read } : readMarkdownEntry(root, file.entry));
+    if (read?.kind !== 'file' || gitBlobId(read.bytes) !== file!.blob) return undefined;
+    const tree: LoadedTree = { lessons: [], problems: [] };
+    addFacts(tree, path, factsOf(path, read.bytes, file!.level, {}));
+    return tree;
+  };
+  const added: LoadedLesson[] = [];
+  for (const file of changed) {
+    const tree = lessonOf(file.path);
+    if (tree === undefined || tree.lessons.length !== 1 || indexBlockers(tree).length > 0) return undefined;
+    added.push(tree.lessons[0]!);
+  }
+  const update = updateIndex(remembered.bytes, { removed, added }, (path) => {
+    const tree = lessonOf(path);
+    return tree?.lessons.length === 1 ? tree.lessons[0] : undefined;
+  });
+  return update && { ...update, before: remembered.bytes };
 }
 
 const NO_CHANGES: IndexDiff = { added: [], removed: [], changed: [] };
@@ -150,12 +159,13 @@ export async function checkIndex(options: { cwd: string; progress?: Progress }):
   const cache = openLessonCache(root);
   try {
     const listing = listWorktree(root, cache);
-    const known = rememberedIndex(root, cache, listing);
+    const pairs = listingPairs(root, cache, listing);
+    const known = pairs && rememberedIndex(cache, pairs);
     if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
     const loaded = loadWorktreeFacts(root, cache, {}, listing, progress);
     const { text, count, entries } = indexTextOf(loaded.tree);
     const current = readIndexText(root);
-    rememberIndex(root, cache, loaded, text, count, current === text);
+    rememberIndex(root, cache, loaded.irregular ? undefined : loaded.files, text, count, current === text);
     if (current === undefined) return { path: INDEX_FILE, fresh: false, missing: true, diff: diffIndexes([], entries) };
     if (current === text) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
     return { path: INDEX_FILE, fresh: false, missing: false, diff: diffIndexes(parseIndexEntries(current) ?? [], entries) };

@@ -148,6 +148,17 @@ export class FileCache<T> {
     return entry?.facts;
   }
 
+  /** Every version of a path the cache holds (at most two are kept), each then counted as used. */
+  versions(relPath: string): { blob: string; facts: T }[] {
+    const found: { blob: string; facts: T }[] = [];
+    for (const [id, entry] of this.shard(shardOf(relPath))) {
+      if (entry.path !== relPath) continue;
+      this.used.add(id);
+      found.push({ blob: entry.blob, facts: entry.facts });
+    }
+    return found;
+  }
+
   /** Stores facts; ones that would not survive JSON are used for this run only. */
   set(relPath: string, blob: string, facts: T): void {
     const id = `${relPath}\0${blob}`;

@@ -35,7 +35,14 @@ export interface LessonFacts {
     fileFindings?: Finding[];
   };
   /** The secret matches of the file's text and decoded values, under the rule set with this digest. */
-  secrets?: { digest: string; matches: FileSecretMatch[] };
+  secrets?: { digest: string; matches: FileSecretMatch[]; index?: { lines: IndexLineScan[]; unparsed: number[] } };
+}
+
+/** lessons/index.json only: one line's candidate matches, kept so the next version of the file rescans only the lines that differ. */
+export interface IndexLineScan {
+  line: number;
+  raw: FileSecretMatch[];
+  decoded: FileSecretMatch[];
 }
 
 /** What a caller wants computed beyond the parse; each is a function of the file alone. */

@@ -12,6 +12,7 @@ import { lintTree } from '../../src/lint/lint.js';
 import { loadPolicy } from '../../src/policy/validate-policy.js';
 import { validateAgainst } from '../../src/schema/validate.js';
 import { generateRepo } from '../bench/synthetic.js';
+import { fakeToken } from '../helpers/guard.js';
 import { pick, seededRandom } from '../helpers/random.js';
 import { git, initGitRepo, tempDir } from '../helpers/repo.js';
 
@@ -105,6 +106,11 @@ function randomChange(root: string, random: () => number, step: number): string 
   if (roll < 0.72) {
     fs.rmSync(full);
     return `delete ${file}`;
+  }
+  if (roll < 0.8) {
+    // A credential in the first paragraph: the summary carries it into the index's line.
+    fs.writeFileSync(full, text.replace(/## Situation\n\n/, `## Situation\n\nKey ${fakeToken(random() < 0.5 ? 'github' : 'aws')} leaked. `));
+    return `token ${file}`;
   }
   if (roll < 0.84) {
     const folder = pick(random, ['cases', 'patterns', 'principles']);

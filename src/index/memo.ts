@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import { FILE_CACHE_DIR, statMark } from '../io/file-cache.js';
+import { readRegularFile, writeInRepo } from '../io/fs.js';
+import { pathInside } from '../io/inside.js';
+import { INDEX_FILE } from '../io/repo.js';
+import { ensureStateDir } from '../io/state.js';
+import { INDEX_MEMO, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
+import { gitBlobId } from '../util/digest.js';
+
+/**
+ * What the file cache remembers of the last index written or found fresh: the memo
+ * `<tree digest> <blob id of lessons/index.json> <lesson count>`, and beside it the tree's
+ * (path, blob id) pairs, so the next change is applied to that index instead of building it
+ * again. The pairs file starts with the memo it belongs to: one that does not match the memo
+ * (a save that failed, another run's) is not used.
+ */
+export const INDEX_TREE_FILE = `${FILE_CACHE_DIR}/index-tree`;
+
+export type TreePairs = readonly { path: string; blob: string }[];
+
+/** The index the cache remembers for exactly this tree: its blob id and lesson count. */
+export function rememberedIndex(cache: LessonFileCache, pairs: TreePairs): { blob: string; count: number } | undefined {
+  const memo = cache.memo(INDEX_MEMO)?.split(' ');
+  if (memo?.length !== 3 || memo[0] !== treeDigest(pairs)) return undefined;
+  return { blob: memo[1]!, count: Number(memo[2]) };
+}
+
+/** Whether lessons/index.json holds the blob `blob`, by its stat when the cache vouches for it, else by its bytes. */
+export function indexFileIs(root: string, cache: LessonFileCache, blob: string): boolean {
+  return indexBytesIf(root, cache, blob, false) !== undefined;
+}
+
+/**
+ * The bytes of lessons/index.json when the file holds the blob `blob` (its stat vouched for by
+ * the cache before and after the read, or its bytes hashed), else undefined. With `wantBytes`
+ * false, a file the cache vouches for is not read (the result is then empty).
+ */
+function indexBytesIf(root: string, cache: LessonFileCache, blob: string, wantBytes: boolean): Buffer | undefined {
+  try {
+    const file = `${root}/${INDEX_FILE}`;
+    const stat = statMark(fs.statSync(file, { bigint: true }));
+    const trusted = cache.trustedBlob(INDEX_FILE, stat);
+    if (trusted !== undefined && trusted !== blob) return undefined;
+    if (trusted !== undefined && !wantBytes) return Buffer.alloc(0);
+    const bytes = readRegularFile(file);
+    const after = statMark(fs.statSync(file, { bigint: true }));
+    if (trusted === undefined || after.identity !== stat.identity) {
+      if (gitBlobId(bytes) !== blob) return undefined;
+      cache.noteStat(INDEX_FILE, blob, stat);
+    }
+    return bytes;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The remembered index's bytes and the pairs of the tree it was built from, when lessons/index.json still holds it. */
+export function rememberedBuild(root: string, cache: LessonFileCache): { bytes: Buffer; pairs: Map<string, string> } | undefined {
+  const memo = cache.memo(INDEX_MEMO);
+  if (memo === undefined) return undefined;
+  let records: string[];
+  try {
+    records = readRegularFile(pathInside(root, INDEX_TREE_FILE)).toString('utf8').split('\0');
+  } catch {
+    return undefined;
+  }
+  // `<memo>`, then `<path>`, `<blob>` for each file, each ended by a NUL.
+  if (records[0] !== memo || records.length % 2 !== 0 || records.at(-1) !== '') return undefined;
+  const pairs = new Map<string, string>();
+  for (let i = 1; i < records.length - 1; i += 2) pairs.set(records[i]!, records[i + 1]!);
+  const bytes = indexBytesIf(root, cache, memo.split(' ')[1]!, true);
+  return bytes === undefined ? undefined : { bytes, pairs };
+}
+
+/** Remembers the index of a tree of regular files (the caller passes no pairs for one with links or other irregular entries). */
+export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreePairs | undefined, index: string | Buffer, count: number, onDisk: boolean): void {
+  if (pairs === undefined) return;
+  const blob = gitBlobId(typeof index === 'string' ? Buffer.from(index) : index);
+  const memo = `${treeDigest(pairs)} ${blob} ${count}`;
+  cache.setMemo(INDEX_MEMO, memo);
+  try {
+    ensureStateDir(root);
+    writeInRepo(root, INDEX_TREE_FILE, `${memo}\0${pairs.map((pair) => `${pair.path}\0${pair.blob}\0`).join('')}`, { durable: false });
+  } catch {
+    // Not writable: the next change builds the whole index.
+  }
+  if (!onDisk) return;
+  try {
+    cache.noteStat(INDEX_FILE, blob, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
+  } catch {
+    // Gone again: the next run reads it.
+  }
+}

@@ -1,0 +1,165 @@
+import type { LoadedLesson } from '../lesson/load.js';
+import { compareStrings } from '../util/compare.js';
+import { ENTRY_SEPARATOR, INDEX_HEAD, INDEX_TAIL, entryLine, entryOf, sourcesOf } from './build.js';
+
+/** What changed in the tree since the index was built: the files whose entries go, and the lessons of the files that are new or changed. */
+export interface IndexChange {
+  removed: ReadonlySet<string>;
+  added: readonly LoadedLesson[];
+}
+
+/** The start of an entry's line: `    {"id":"<id>","path":"<path>",…`. */
+const ID_AT = '    {"id":"'.length;
+const PATH_KEY = '","path":';
+
+/** A JSON string starting at `start` (its opening quote), and where it ends; undefined when there is none. */
+function jsonStringAt(line: string, start: number): { value: string; end: number } | undefined {
+  if (line[start] !== '"') return undefined;
+  let end = start + 1;
+  while (end < line.length && line[end] !== '"') end += line[end] === '\\' ? 2 : 1;
+  if (end >= line.length) return undefined;
+  const token = line.slice(start, end + 1);
+  return { value: token.includes('\\') ? (JSON.parse(token) as string) : token.slice(1, -1), end: end + 1 };
+}
+
+/** The id and path an entry's line starts with; undefined for a line that does not start so. */
+function headOf(line: string): { id: string; path: string } | undefined {
+  const idEnd = line.indexOf('"', ID_AT);
+  if (!line.startsWith('    {"id":"') || idEnd === -1 || !line.startsWith(PATH_KEY, idEnd)) return undefined;
+  const path = jsonStringAt(line, idEnd + PATH_KEY.length);
+  return path && { id: line.slice(ID_AT, idEnd), path: path.value };
+}
+
+/** A line's start is decoded to read its id and path (the whole line when they run past it). */
+const HEAD_BYTES = 1024;
+
+/** The id and path of the entry whose line is at bytes [start, end). */
+function lineHead(bytes: Buffer, [start, end]: Range): { id: string; path: string } | undefined {
+  const head = headOf(bytes.toString('utf8', start, Math.min(end, start + HEAD_BYTES)));
+  return head ?? (end - start > HEAD_BYTES ? headOf(bytes.toString('utf8', start, end)) : undefined);
+}
+
+const FROM_KEY = Buffer.from('"promoted_from":[');
+const INTO_KEY = Buffer.from(',"promoted_into":[');
+const CLOSE = ']'.charCodeAt(0);
+
+/**
+ * The `promoted_from` of the entry whose line is at bytes [start, end). An entry's last two keys
+ * are `promoted_from` and `promoted_into`, and a quote inside a JSON string is always escaped, so
+ * the keys are found from the line's end.
+ */
+function promotedFrom(bytes: Buffer, [start, end]: Range): string[] {
+  const from = bytes.lastIndexOf(FROM_KEY, end);
+  if (from < start) throw new Error('an index entry without promoted_from');
+  if (bytes[from + FROM_KEY.length] === CLOSE) return [];
+  const into = bytes.lastIndexOf(INTO_KEY, end);
+  return JSON.parse(bytes.toString('utf8', from + FROM_KEY.length - 1, into)) as string[];
+}
+
+type Range = [start: number, end: number];
+
+const HEAD = Buffer.from(INDEX_HEAD);
+const TAIL = Buffer.from(INDEX_TAIL);
+const SEPARATOR = Buffer.from(ENTRY_SEPARATOR);
+
+/** Where each entry's line is in an index as serializeIndex writes it (at least one entry); undefined for any other bytes. */
+function lineRanges(bytes: Buffer): Range[] | undefined {
+  if (bytes.length <= HEAD.length + TAIL.length || !bytes.subarray(0, HEAD.length).equals(HEAD) || !bytes.subarray(bytes.length - TAIL.length).equals(TAIL)) return undefined;
+  const end = bytes.length - TAIL.length;
+  const ranges: Range[] = [];
+  let start = HEAD.length;
+  for (let next = bytes.indexOf(SEPARATOR, start); next !== -1 && next < end; next = bytes.indexOf(SEPARATOR, start)) {
+    ranges.push([start, next]);
+    start = next + SEPARATOR.length;
+  }
+  ranges.push([start, end]);
+  return ranges;
+}
+
+/** Where `id` is in ids sorted by compareStrings; undefined when it is not there. */
+function findId(ids: readonly string[], id: string): number | undefined {
+  let low = 0;
+  let high = ids.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const order = compareStrings(ids[middle]!, id);
+    if (order === 0) return middle;
+    if (order < 0) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
+/**
+ * The index after a change, from the index of the tree before it (`previous`, as serializeIndex
+ * wrote it for a tree that had nothing to stop it): the entries of the changed lessons, and of
+ * the lessons whose sources they join or leave (`promoted_into`), are built again; every other
+ * line is kept as it is. The same bytes as building the whole index of the changed tree.
+ * `lessonAt` gives an unchanged lesson by its path. Undefined when the change is not one this
+ * can apply (ids that would clash, an index left empty, a lesson not at hand): the caller then
+ * builds the whole index, and reports what stops it.
+ */
+export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (path: string) => LoadedLesson | undefined): { bytes: Buffer; count: number } | undefined {
+  const lines = lineRanges(previous);
+  if (lines === undefined) return undefined;
+  const ids: string[] = [];
+  const paths: string[] = [];
+  const byPath = new Map<string, number>();
+  for (const [n, line] of lines.entries()) {
+    const head = lineHead(previous, line);
+    if (head === undefined) return undefined;
+    ids.push(head.id);
+    paths.push(head.path);
+    byPath.set(head.path, n);
+  }
+  const gone = new Set<number>();
+  for (const path of change.removed) {
+    const n = byPath.get(path);
+    if (n === undefined) return undefined;
+    gone.add(n);
+  }
+  const addedIds = new Set<string>();
+  for (const { lesson } of change.added) {
+    const at = findId(ids, lesson.id);
+    if (lesson.id === '' || addedIds.has(lesson.id) || (at !== undefined && !gone.has(at))) return undefined;
+    addedIds.add(lesson.id);
+  }
+  // The lessons whose promoted_into may change: the new ones, and every source a changed lesson names or named.
+  const targets = new Set(addedIds);
+  for (const n of gone) for (const source of promotedFrom(previous, lines[n]!)) targets.add(source);
+  for (const { lesson } of change.added) for (const source of sourcesOf(lesson)) targets.add(source);
+  const referrers = new Map<string, string[]>();
+  const refer = (source: string, id: string): void => {
+    if (targets.has(source)) referrers.set(source, [...(referrers.get(source) ?? []), id]);
+  };
+  lines.forEach((line, n) => {
+    if (!gone.has(n)) for (const source of promotedFrom(previous, line)) refer(source, ids[n]!);
+  });
+  for (const { lesson } of change.added) for (const source of sourcesOf(lesson)) refer(source, lesson.id);
+  const rebuilt = new Map<number, Buffer>();
+  for (const target of targets) {
+    const n = addedIds.has(target) ? undefined : findId(ids, target);
+    if (n === undefined || gone.has(n)) continue;
+    const item = lessonAt(paths[n]!);
+    if (item?.lesson.id !== target) return undefined;
+    rebuilt.set(n, Buffer.from(entryLine(entryOf(item, referrers.get(target) ?? []))));
+  }
+  const fresh = change.added
+    .map((item) => ({ id: item.lesson.id, line: Buffer.from(entryLine(entryOf(item, referrers.get(item.lesson.id) ?? []))) }))
+    .sort((a, b) => compareStrings(a.id, b.id));
+  const parts: Buffer[] = [HEAD];
+  let count = 0;
+  const push = (line: Buffer): void => {
+    if (count++ > 0) parts.push(SEPARATOR);
+    parts.push(line);
+  };
+  let next = 0;
+  for (const [n, line] of lines.entries()) {
+    if (gone.has(n)) continue;
+    while (next < fresh.length && compareStrings(fresh[next]!.id, ids[n]!) < 0) push(fresh[next++]!.line);
+    push(rebuilt.get(n) ?? previous.subarray(line[0], line[1]));
+  }
+  for (; next < fresh.length; next++) push(fresh[next]!.line);
+  parts.push(TAIL);
+  return count === 0 ? undefined : { bytes: Buffer.concat(parts), count };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { buildIndex, serializeIndex } from '../../src/index/build.js';
+import { updateIndex } from '../../src/index/update.js';
+import { addLessonFile, type LoadedLesson, type LoadedTree } from '../../src/lesson/load.js';
+import { lessonText } from '../helpers/lessons.js';
+import { pick, seededRandom } from '../helpers/random.js';
+
+/** A lesson of the tree: its fields, kept apart from its path so a rename keeps the id or changes it. */
+interface Lesson {
+  path: string;
+  fields: Record<string, unknown>;
+}
+
+function loaded({ path, fields }: Lesson): LoadedLesson {
+  const tree: LoadedTree = { lessons: [], problems: [] };
+  addLessonFile(tree, path, Buffer.from(lessonText(fields)), fields.level as 'case' | 'pattern');
+  return tree.lessons[0]!;
+}
+
+const build = (tree: Map<string, Lesson>): string => serializeIndex(buildIndex([...tree.values()].map(loaded)));
+
+describe('updating the index for a change', () => {
+  it('gives the bytes of a whole build after random edits, adds, deletes, renames and promotions', () => {
+    const random = seededRandom(31);
+    const tree = new Map<string, Lesson>();
+    const add = (n: number, level: 'case' | 'pattern'): void => {
+      const id = `${level}-${String(n).padStart(3, '0')}-${pick(random, ['a', 'b'])}`;
+      const path = `lessons/${level}s/${id}${n % 7 === 0 ? ' "quoted\\ü"' : ''}.md`;
+      tree.set(path, { path, fields: { id, level, title: `Lesson ${n}` } });
+    };
+    for (let n = 0; n < 30; n++) add(n, n % 4 === 0 ? 'pattern' : 'case');
+    let updates = 0;
+    for (let step = 0; step < 60; step++) {
+      const before = new Map(tree);
+      for (let change = 0; change < 1 + Math.floor(random() * 3); change++) {
+        const path = pick(random, [...tree.keys()]);
+        const lesson = tree.get(path)!;
+        const ids = [...tree.values()].map((other) => other.fields.id as string);
+        const roll = random();
+        if (roll < 0.3) tree.set(path, { path, fields: { ...lesson.fields, title: `Edited in step ${step}`, status: pick(random, ['candidate', 'validated']) } });
+        else if (roll < 0.5) tree.set(path, { path, fields: { ...lesson.fields, source_case_ids: [pick(random, ids), pick(random, ids), `case-missing-${step}`].slice(0, 1 + Math.floor(random() * 3)) } });
+        else if (roll < 0.6) tree.set(path, { path, fields: { ...lesson.fields, promoted_to: [pick(random, ids)] } });
+        else if (roll < 0.75) add(100 + step * 10 + change, random() < 0.5 ? 'case' : 'pattern');
+        else if (roll < 0.85 && tree.size > 3) tree.delete(path);
+        else {
+          tree.delete(path);
+          const target = `${path.slice(0, -3)}-moved.md`;
+          tree.set(target, { path: target, fields: lesson.fields });
+        }
+      }
+      const same = (path: string): boolean => before.get(path) === tree.get(path);
+      const removed = new Set([...before.keys()].filter((path) => !same(path)));
+      const added = [...tree.keys()].filter((path) => !same(path)).map((path) => loaded(tree.get(path)!));
+      const update = updateIndex(Buffer.from(build(before)), { removed, added }, (path) => (same(path) ? loaded(tree.get(path)!) : undefined));
+      if (update === undefined) continue;
+      updates++;
+      expect(update.bytes.toString('utf8')).toBe(build(tree));
+      expect(update.count).toBe(tree.size);
+    }
+    expect(updates).toBeGreaterThan(50);
+  });
+
+  it('declines a change that makes two lessons share an id, and an index it did not write', () => {
+    const lesson = (path: string, id: string): LoadedLesson => loaded({ path, fields: { id, level: 'case', title: 'T' } });
+    const before = Buffer.from(serializeIndex(buildIndex([lesson('lessons/cases/case-a.md', 'case-a')])));
+    expect(updateIndex(before, { removed: new Set(), added: [lesson('lessons/cases/other.md', 'case-a')] }, () => undefined)).toBeUndefined();
+    expect(updateIndex(Buffer.from(`${before.toString()} `), { removed: new Set(), added: [] }, () => undefined)).toBeUndefined();
+    expect(updateIndex(before, { removed: new Set(['lessons/cases/case-a.md']), added: [] }, () => undefined)).toBeUndefined();
+  });
+});
