@@ -74,9 +74,12 @@ async function indexMatches(head: Snapshot, rules: readonly CompiledRule[], dige
 export async function scanSecrets(policy: Policy, rules: readonly CompiledRule[], head: Snapshot, changed: readonly string[], cache: LessonFileCache): Promise<SecretMatch[]> {
   const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.facts.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
   const lessonPaths = new Set(head.lessonFiles.map((file) => file.path));
+  // A lesson's Cursor rule, `.cursor/rules/lessons-<id>.mdc`, for the rules the side holds (a listing of the folder, not a lookup per lesson).
+  const ids = new Set(head.tree.lessons.map((item) => item.lesson.id).filter((id) => ID_PATTERN.test(id)));
+  const rulePrefix = `${CURSOR_RULES_DIR}/${CURSOR_RULE_PREFIX}`;
   const generated = [
     ...GENERATED_FILES,
-    ...head.tree.lessons.map((item) => item.lesson.id).filter((id) => ID_PATTERN.test(id)).map((id) => `${CURSOR_RULES_DIR}/${CURSOR_RULE_PREFIX}${id}.mdc`),
+    ...(await head.listFolder(CURSOR_RULES_DIR)).filter((rel) => rel.startsWith(rulePrefix) && rel.endsWith('.mdc') && ids.has(rel.slice(rulePrefix.length, -'.mdc'.length))),
   ];
   const others = policy.secrets.scope === 'change' ? changed.filter((rel) => !lessonPaths.has(rel)) : [];
   const extra = [...new Set([...generated, ...others])].filter((rel) => rel !== INDEX_FILE);

@@ -35,6 +35,8 @@ export interface Snapshot {
   readIndex: () => Promise<string | undefined>;
   /** Reads files of this side by lessons-root-relative path (absent files are left out). */
   readFiles: ReadFiles;
+  /** The regular files directly or further inside a folder of this side, lessons-root-relative. */
+  listFolder: (folder: string) => Promise<string[]>;
   /** Reads any blob of the repository by its id (git sides only); undefined when git does not have it. */
   readBlob?: (blob: string) => Promise<Uint8Array | undefined>;
 }
@@ -79,7 +81,16 @@ async function buildTree(items: readonly Listed[], read: ReadFiles, cache: Lesso
 }
 
 export function emptySnapshot(): Snapshot {
-  return { label: 'empty', tree: { lessons: [], problems: [] }, lessonFiles: [], regular: true, indexBlob: undefined, readIndex: async () => undefined, readFiles: async () => new Map() };
+  return {
+    label: 'empty',
+    tree: { lessons: [], problems: [] },
+    lessonFiles: [],
+    regular: true,
+    indexBlob: undefined,
+    readIndex: async () => undefined,
+    readFiles: async () => new Map(),
+    listFolder: async () => [],
+  };
 }
 
 /** The lessons on disk, as `lessons lint` sees them. */
@@ -103,8 +114,17 @@ export async function worktreeSnapshot(root: string, cache: LessonFileCache, wan
     return result;
   };
   const index = readOne(INDEX_FILE);
+  const listFolder = async (folder: string): Promise<string[]> => {
+    try {
+      // Links too: readFiles follows them, as it reads any path it is given.
+      return fs.readdirSync(path.join(root, folder), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() || entry.isSymbolicLink()).map((entry) => toPosixRelative(root, path.join(entry.parentPath, entry.name)));
+    } catch {
+      return [];
+    }
+  };
   return {
     label: 'worktree',
+    listFolder,
     tree: loaded.tree,
     lessonFiles: loaded.files,
     regular: !loaded.irregular,
@@ -141,7 +161,7 @@ async function gitSnapshot(
   label: string,
   listed: TreeFile[],
   cache: LessonFileCache,
-  readOthers: ReadFiles,
+  list: (paths: readonly string[]) => Promise<TreeFile[]>,
   wanted: FactsWanted,
 ): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
@@ -168,27 +188,36 @@ async function gitSnapshot(
     }
   };
   // Git lists regular files only: links and the like are not lessons on this side.
-  return { label, ...built, regular: true, indexBlob, readIndex, readFiles: readOthers, readBlob };
+  const listFolder = async (folder: string): Promise<string[]> =>
+    (await list([`${prefix}${folder}`])).filter((file) => file.path.startsWith(prefix)).map((file) => file.path.slice(prefix.length));
+  return { label, ...built, regular: true, indexBlob, readIndex, readFiles: listedReader(repo, prefix, list), listFolder, readBlob };
 }
 
-/** Reads any file of a side through one listing of the whole tree, made on first use (no pathspec limits). */
-function wholeListing(repo: GitRepo, prefix: string, list: () => Promise<TreeFile[]>): ReadFiles {
-  let reader: ReadFiles | undefined;
+/** Past this many paths, a read lists the whole tree once rather than the paths asked for. */
+const PATHSPEC_MAX = 64;
+
+/**
+ * Reads files of a side by path: a few through a listing of just those paths, more through one
+ * listing of the whole tree, made on first use.
+ */
+function listedReader(repo: GitRepo, prefix: string, list: (paths: readonly string[]) => Promise<TreeFile[]>): ReadFiles {
+  let whole: ReadFiles | undefined;
   return async (paths) => {
     if (paths.length === 0) return new Map();
-    reader ??= blobReader(repo, prefix, await list());
-    return reader(paths);
+    if (whole === undefined && paths.length <= PATHSPEC_MAX) return blobReader(repo, prefix, await list(paths.map((rel) => `${prefix}${rel}`)))(paths);
+    whole ??= blobReader(repo, prefix, await list([]));
+    return whole(paths);
   };
 }
 
 /** What the next commit would hold: the git index (the staging area). */
 export async function indexSnapshot(repo: GitRepo, root: string, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => indexFiles(repo, [])), wanted);
+  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, (paths) => indexFiles(repo, paths), wanted);
 }
 
 /** The tree of a commit, with the facts `wanted` (the base side needs only the lessons' fields). */
 export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
   const prefix = gitPrefix(repo, root);
-  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, wholeListing(repo, prefix, () => treeFiles(repo, commit, [])), wanted);
+  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, (paths) => treeFiles(repo, commit, paths), wanted);
 }

@@ -97,6 +97,8 @@ export class FileCache<T> {
   private used = new Set<string>();
   /** Entries kept for this run only: their facts would not survive JSON. */
   private volatile = new Set<string>();
+  /** The line each entry read from a shard had: written back as it was, not serialised again. */
+  private lines = new Map<string, string>();
   private statRun: Meta['files'] | undefined;
   private dirty = false;
 
@@ -164,6 +166,7 @@ export class FileCache<T> {
     const id = `${relPath}\0${blob}`;
     const shard = shardOf(relPath);
     this.shard(shard).set(id, { path: relPath, blob, facts });
+    this.lines.delete(id);
     this.used.add(id);
     if (isPlainJson(facts)) this.dirtyShards.add(shard);
     else this.volatile.add(id);
@@ -193,7 +196,10 @@ export class FileCache<T> {
         if (line === '') continue;
         const entry = JSON.parse(line) as Entry<T>;
         if (typeof entry.path !== 'string' || typeof entry.blob !== 'string' || entry.facts === undefined) throw new Error('not an entry');
-        if (shardOf(entry.path) === shard) entries.set(`${entry.path}\0${entry.blob}`, entry);
+        if (shardOf(entry.path) !== shard) continue;
+        const id = `${entry.path}\0${entry.blob}`;
+        entries.set(id, entry);
+        this.lines.set(id, line);
       }
     } catch {
       // A missing, truncated or foreign shard holds nothing: its files are computed again.
@@ -234,7 +240,7 @@ export class FileCache<T> {
         return count < 2;
       });
       chosen.sort(([, x], [, y]) => compareStrings(x.path, y.path) || compareStrings(x.blob, y.blob));
-      for (const [, entry] of chosen) lines.push(JSON.stringify(entry));
+      for (const [id, entry] of chosen) lines.push(this.lines.get(id) ?? JSON.stringify(entry));
       writeInRepo(this.root, `${FILE_CACHE_DIR}/${shardName(shard)}`, `${lines.join('\n')}\n`, { durable: false });
     }
     // The run's stats over the old ones: a path the run did not look at keeps its entry.

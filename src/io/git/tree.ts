@@ -21,7 +21,7 @@ export async function indexFiles(repo: GitRepo, folders: readonly string[]): Pro
 
 /** Regular files of a commit's tree under the given folders (all when empty). */
 export async function treeFiles(repo: GitRepo, commit: string, folders: readonly string[]): Promise<TreeFile[]> {
-  const out = await git(repo.topLevel, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', ...folders]);
+  const out = await git(repo.topLevel, ['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit, '--', ...folders]);
   const files: TreeFile[] = [];
   for (const entry of splitZ(out)) {
     const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.*)$/s.exec(entry);
