@@ -1,12 +1,22 @@
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** Dates already judged: a tree of 100,000 lessons holds a few thousand distinct ones, each checked three times a lesson. */
+const judged = new Map<string, boolean>();
+const JUDGED_MAX = 100_000;
+
 /** True for a real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
 export function isIsoDate(value: string): boolean {
+  const known = judged.get(value);
+  if (known !== undefined) return known;
   const match = ISO_DATE.exec(value);
-  if (!match) return false;
-  const [, y, m, d] = match;
-  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  return date.toISOString().slice(0, 10) === value;
+  let real = false;
+  if (match) {
+    const [, y, m, d] = match;
+    real = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d))).toISOString().slice(0, 10) === value;
+  }
+  if (judged.size >= JUDGED_MAX) judged.clear();
+  judged.set(value, real);
+  return real;
 }
 
 /** The UTC calendar date of `now` as YYYY-MM-DD. */
