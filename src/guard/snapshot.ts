@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { toPosixRelative } from '../io/fs.js';
+import { readRegularFile, toPosixRelative } from '../io/fs.js';
 import type { GitRepo } from '../io/git/repo.js';
 import { indexFiles, readBlobs, treeFiles, type TreeFile } from '../io/git/tree.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
@@ -134,6 +134,20 @@ export async function worktreeSnapshot(root: string, cache: LessonFileCache, wan
   };
 }
 
+/**
+ * A file of the working tree when it holds exactly the blob `blob` (hashed to know): reading it
+ * costs less than git's inflating the blob and piping it over (lessons/index.json is 100 MB at
+ * 100,000 lessons, and is usually staged as it stands on disk).
+ */
+function worktreeCopy(root: string, rel: string, blob: string): Buffer | undefined {
+  try {
+    const bytes = readRegularFile(path.join(root, rel));
+    return gitBlobId(bytes) === blob ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Where the lessons root sits inside the git top level, as a path prefix (`''` or `sub/dir/`). */
 export function gitPrefix(repo: GitRepo, root: string): string {
   const rel = toPosixRelative(repo.topLevel, fs.realpathSync(root));
@@ -177,6 +191,9 @@ async function gitSnapshot(
   const read = blobReader(repo, prefix, listed);
   const built = await buildTree(items, read, cache, wanted);
   const readIndex = async (): Promise<string | undefined> => {
+    if (indexBlob === undefined) return undefined;
+    const onDisk = worktreeCopy(root, INDEX_FILE, indexBlob);
+    if (onDisk !== undefined) return onDisk.toString('utf8');
     const index = (await read([INDEX_FILE])).get(INDEX_FILE);
     return index === undefined ? undefined : Buffer.from(index).toString('utf8');
   };

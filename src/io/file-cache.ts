@@ -97,8 +97,8 @@ export class FileCache<T> {
   private used = new Set<string>();
   /** Entries kept for this run only: their facts would not survive JSON. */
   private volatile = new Set<string>();
-  /** The line each entry read from a shard had: written back as it was, not serialised again. */
-  private lines = new Map<string, string>();
+  /** Entries set in this run: the only ones a save serialises; the others are written back as the shard file has them. */
+  private setInRun = new Set<string>();
   private statRun: Meta['files'] | undefined;
   private dirty = false;
 
@@ -166,7 +166,7 @@ export class FileCache<T> {
     const id = `${relPath}\0${blob}`;
     const shard = shardOf(relPath);
     this.shard(shard).set(id, { path: relPath, blob, facts });
-    this.lines.delete(id);
+    this.setInRun.add(id);
     this.used.add(id);
     if (isPlainJson(facts)) this.dirtyShards.add(shard);
     else this.volatile.add(id);
@@ -196,10 +196,7 @@ export class FileCache<T> {
         if (line === '') continue;
         const entry = JSON.parse(line) as Entry<T>;
         if (typeof entry.path !== 'string' || typeof entry.blob !== 'string' || entry.facts === undefined) throw new Error('not an entry');
-        if (shardOf(entry.path) !== shard) continue;
-        const id = `${entry.path}\0${entry.blob}`;
-        entries.set(id, entry);
-        this.lines.set(id, line);
+        if (shardOf(entry.path) === shard) entries.set(`${entry.path}\0${entry.blob}`, entry);
       }
     } catch {
       // A missing, truncated or foreign shard holds nothing: its files are computed again.
@@ -207,6 +204,30 @@ export class FileCache<T> {
       this.dirtyShards.add(shard);
     }
     return entries;
+  }
+
+  /**
+   * The lines of a shard file by entry, read again when it is saved (under the cache lock), so an
+   * entry this run did not set is written back as it stands instead of serialised again. A line
+   * holds the facts of its path and blob under this key whichever run wrote it (a later one may
+   * have computed more of them), so taking it is as good as the entry this run read.
+   */
+  private shardLines(shard: number): Map<string, string> {
+    const lines = new Map<string, string>();
+    try {
+      const text = fs.readFileSync(path.join(this.dir, shardName(shard)), 'utf8').split('\n');
+      if ((JSON.parse(text[0]!) as { key?: string }).key !== this.key) return lines;
+      for (const line of text.slice(1)) {
+        // `{"path":…,"blob":…,"facts":…}`: the quote before a key is never inside a string, where it is escaped.
+        const at = line.indexOf(',"facts":');
+        if (at === -1) continue;
+        const { path: relPath, blob } = JSON.parse(`${line.slice(0, at)}}`) as { path?: unknown; blob?: unknown };
+        if (typeof relPath === 'string' && typeof blob === 'string') lines.set(`${relPath}\0${blob}`, line);
+      }
+    } catch {
+      // Missing or unreadable: every entry is serialised.
+    }
+    return lines;
   }
 
   /**
@@ -240,7 +261,8 @@ export class FileCache<T> {
         return count < 2;
       });
       chosen.sort(([, x], [, y]) => compareStrings(x.path, y.path) || compareStrings(x.blob, y.blob));
-      for (const [id, entry] of chosen) lines.push(this.lines.get(id) ?? JSON.stringify(entry));
+      const onDisk = this.shardLines(shard);
+      for (const [id, entry] of chosen) lines.push((this.setInRun.has(id) ? undefined : onDisk.get(id)) ?? JSON.stringify(entry));
       writeInRepo(this.root, `${FILE_CACHE_DIR}/${shardName(shard)}`, `${lines.join('\n')}\n`, { durable: false });
     }
     // The run's stats over the old ones: a path the run did not look at keeps its entry.
