@@ -3,7 +3,7 @@ import type { Policy } from '../policy/policy.js';
 import { expandTerm, lowerBound } from './expand.js';
 import { kthLargest, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, type DocMeta, type Field, type SearchIndex, type TriggerRow } from './search-index.js';
+import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, type DocMeta, type Field, type PostingPart, type SearchIndex, type TriggerRow } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -123,10 +123,13 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
   const today = Math.floor(now.getTime() / 86_400_000);
   const staleDays = Math.max(1, policy.lessons.stale_after_days);
   const sameProject = query.project === null ? undefined : index.projectMatch(query.project);
-  const view = index.docCount > 0 ? index.metaView : new DataView(new ArrayBuffer(0));
+  const empty = new DataView(new ArrayBuffer(0));
+  const { local, sources, localLessons } = index.docCount > 0 ? index.metaTables : { local: empty, sources: empty, localLessons: 0 };
   const clamp = (v: number): number => Math.min(5, Math.max(1, v));
   return (doc) => {
-    const at = doc * META_BYTES;
+    const mine = doc < localLessons;
+    const view = mine ? local : sources;
+    const at = (mine ? doc : doc - localLessons) * META_BYTES;
     const occurrences = view.getUint16(at + META.occurrences, true);
     const day = view.getInt32(at + META.validatedDay, true);
     const age = day === NO_DATE ? staleDays : Math.max(0, today - day);
@@ -237,6 +240,81 @@ function findTerm(dictionary: readonly string[], term: string): number {
 }
 
 /**
+ * Adds a concept with one expansion to the sums as its postings are read (scoreText): its
+ * match in each lesson is the concept's.
+ */
+function foldPostings(scores: TextScores, state: WordState, part: PostingPart, weight: number, proofScale: number, information: number, tagBits: number, strength: Float64Array): void {
+  const { docs: postingDocs, scores: postingScores, fields: postingFields, offset } = part;
+  const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
+  const { expansion, fields } = state;
+  const perInformation = Math.max(information, 1e-9);
+  for (let i = 0; i < postingDocs.length; i++) {
+    const doc = offset + postingDocs[i]!;
+    const bits = postingFields[i]!;
+    const e = proofScale * strength[bits]!;
+    if (isCandidate[doc] === 0) {
+      isCandidate[doc] = 1;
+      docs.push(doc);
+    }
+    expansion[doc] = 0;
+    fields[doc] = bits;
+    text[doc]! += weight * postingScores[i]!;
+    evidence[doc]! += e;
+    coverage[doc]! += information * Math.min(1, e / perInformation);
+    if ((bits & tagBits) !== 0) tags[doc]!++;
+    if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
+  }
+}
+
+/**
+ * Keeps, per lesson, the best match of a concept's expansions (expansion `id`'s postings in
+ * `part`): the best score in `weighted`, the best evidence in `proof`, the lessons reached
+ * first here in `touched` from `reached`. Returns the new count of lessons reached.
+ */
+function bestPerLesson(state: WordState, id: number, part: PostingPart, weight: number, proofScale: number, strength: Float64Array, weighted: Float64Array, proof: Float64Array, touched: Int32Array, reached: number): number {
+  const { docs: postingDocs, scores: postingScores, fields: postingFields, offset } = part;
+  const { expansion, fields } = state;
+  let count = reached;
+  for (let i = 0; i < postingDocs.length; i++) {
+    const doc = offset + postingDocs[i]!;
+    const bits = postingFields[i]!;
+    const w = weight * postingScores[i]!;
+    const e = proofScale * strength[bits]!;
+    const first = expansion[doc] === -1;
+    if (first) touched[count++] = doc;
+    if (first || w > weighted[doc]!) {
+      weighted[doc] = w;
+      expansion[doc] = id;
+      fields[doc] = bits;
+    }
+    if (first || e > proof[doc]!) proof[doc] = e;
+  }
+  return count;
+}
+
+/** Adds a concept's best match in each lesson it reached (bestPerLesson) to the sums. */
+function foldBest(scores: TextScores, state: WordState, weighted: Float64Array, proof: Float64Array, touched: Int32Array, reached: number, information: number): void {
+  const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
+  const { expansion, fields } = state;
+  const related = Uint8Array.from(state.expansions, (e) => Number(e.kind === 'related'));
+  const perInformation = Math.max(information, 1e-9);
+  for (let k = 0; k < reached; k++) {
+    const doc = touched[k]!;
+    if (isCandidate[doc] === 0) {
+      isCandidate[doc] = 1;
+      docs.push(doc);
+    }
+    const p = proof[doc]!;
+    text[doc]! += weighted[doc]!;
+    evidence[doc]! += p;
+    coverage[doc]! += information * Math.min(1, p / perInformation);
+    const bits = fields[doc]!;
+    if (related[expansion[doc]!] === 0 && (bits & TAG_BITS) !== 0) tags[doc]!++;
+    if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
+  }
+}
+
+/**
  * One pass over the postings of every expansion of every query term. A concept counts once
  * per lesson, by its best expansion for the score and, separately, for the evidence.
  */
@@ -255,57 +333,39 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
   const own = new Set(query.terms.map((qt) => qt.term));
   for (const qt of query.terms) {
     const state: WordState = { word: qt.word, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
-    const { expansion, fields } = state;
-    let reached = 0;
     let information = 1;
     const share = qt.from === 'context' ? FLOOR.context : qt.from === 'file' ? FLOOR.file : 1;
+    const usable: { candidate: Candidate; parts: PostingPart[]; informative: number }[] = [];
     for (const candidate of candidates(index, dictionary, qt)) {
-      if (state.expansions.length >= 0x7fff) break;
+      if (usable.length >= 0x7fff) break;
       if (candidate.kind !== 'exact' && own.has(candidate.term)) continue;
-      const postings = index.postings(candidate.index);
-      const informative = informativeness(n, postings.docs.length);
+      const parts = index.postingParts(candidate.index);
+      let df = 0;
+      for (const part of parts) df += part.docs.length;
+      const informative = informativeness(n, df);
       // A stand-in word (longer, misspelt, related) that most lessons contain says little and costs a pass over most of the corpus.
       if (candidate.kind !== 'exact' && informative < FLOOR.standIn) continue;
       if (candidate.kind === 'exact') information = informative;
-      const id = state.expansions.push({ term: candidate.term, kind: candidate.kind }) - 1;
-      const { docs: postingDocs, scores: postingScores, fields: postingFields } = postings;
-      const weight = candidate.weight;
-      const proofScale = share * informative * candidate.quality;
-      for (let i = 0; i < postingDocs.length; i++) {
-        const doc = postingDocs[i]!;
-        const bits = postingFields[i]!;
-        const w = weight * postingScores[i]!;
-        const e = proofScale * strength[bits]!;
-        const first = expansion[doc] === -1;
-        if (first) touched[reached++] = doc;
-        if (first || w > weighted[doc]!) {
-          weighted[doc] = w;
-          expansion[doc] = id;
-          fields[doc] = bits;
-        }
-        if (first || e > proof[doc]!) proof[doc] = e;
-      }
+      state.expansions.push({ term: candidate.term, kind: candidate.kind });
+      usable.push({ candidate, parts, informative });
     }
     information *= share;
     totalInformation += information;
-    const related = Uint8Array.from(state.expansions, (e) => Number(e.kind === 'related'));
-    const perInformation = Math.max(information, 1e-9);
-    const { text, evidence, coverage, tags, keywords, docs } = scores;
-    // Fold this concept into the sums now, so the scratch arrays serve the next one.
-    for (let k = 0; k < reached; k++) {
-      const doc = touched[k]!;
-      if (isCandidate[doc] === 0) {
-        isCandidate[doc] = 1;
-        docs.push(doc);
-      }
-      const p = proof[doc]!;
-      text[doc]! += weighted[doc]!;
-      evidence[doc]! += p;
-      coverage[doc]! += information * Math.min(1, p / perInformation);
-      const bits = fields[doc]!;
-      if (related[expansion[doc]!] === 0 && (bits & TAG_BITS) !== 0) tags[doc]!++;
-      if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
+    if (usable.length === 1) {
+      // One expansion (the common case): its match is the concept's, folded into the sums as the postings are read.
+      const { candidate, parts, informative } = usable[0]!;
+      const proofScale = share * informative * candidate.quality;
+      const tagBits = candidate.kind === 'related' ? 0 : TAG_BITS;
+      for (const part of parts) foldPostings(scores, state, part, candidate.weight * part.scale, proofScale, information, tagBits, strength);
+      scores.states.push(state);
+      continue;
     }
+    let reached = 0;
+    for (const [id, { candidate, parts, informative }] of usable.entries()) {
+      const proofScale = share * informative * candidate.quality;
+      for (const part of parts) reached = bestPerLesson(state, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
+    }
+    foldBest(scores, state, weighted, proof, touched, reached, information);
     scores.states.push(state);
   }
   for (const doc of scores.docs) scores.coverage[doc] = totalInformation > 0 ? scores.coverage[doc]! / totalInformation : 0;
@@ -377,7 +437,8 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const scoreOf = metaScorer(index, query, policy, now);
   const inProject = projectFilter(index, query);
   const own = notShadowed(index);
-  const scored: number[] = [];
+  const scored = new Int32Array(docs.length);
+  let count = 0;
   for (const doc of docs) {
     // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
     if ((evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) || !inProject(doc) || !own(doc)) continue;
@@ -387,10 +448,13 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
       (1 + WEIGHTS.tagOverlap * tags[doc]!) *
       (1 + WEIGHTS.keywordMatch * keywords[doc]!) *
       scoreOf(doc);
-    scored.push(doc);
+    scored[count++] = doc;
   }
-  const threshold = kthLargest(Float64Array.from(scored, (doc) => scores[doc]!), RANKED_MAX);
-  const kept = scored.filter((doc) => scores[doc]! >= threshold || triggers.has(doc));
+  const values = new Float64Array(count);
+  for (let i = 0; i < count; i++) values[i] = scores[scored[i]!]!;
+  const threshold = kthLargest(values, RANKED_MAX);
+  const kept: number[] = [];
+  for (let i = 0; i < count; i++) if (values[i]! >= threshold || triggers.has(scored[i]!)) kept.push(scored[i]!);
   kept.sort((a, b) => scores[b]! - scores[a]! || a - b);
   return kept.map((doc) => ({
     doc,

@@ -240,9 +240,25 @@ export class Segment {
     return (this.metaCache ??= this.section('meta'));
   }
 
+  /**
+   * Lesson `doc`'s bytes in `blob`. A query reads a few lessons' rows of tables that have one
+   * entry per lesson (hundreds of kilobytes over a hundred thousand lessons): their two offsets
+   * are read alone unless something read the whole table already.
+   */
   private row(table: SectionName, blob: SectionName, doc: number): Uint8Array {
-    const offsets = this.table(table);
-    return this.bytes.read(this.header.sections[blob][0] + offsets[doc]!, offsets[doc + 1]! - offsets[doc]!);
+    let start: number;
+    let end: number;
+    const offsets = this.tables.get(table);
+    if (offsets) {
+      start = offsets[doc]!;
+      end = offsets[doc + 1]!;
+    } else {
+      const pair = this.bytes.read(this.header.sections[table][0] + doc * 4, 8);
+      const view = new DataView(pair.buffer, pair.byteOffset, pair.length);
+      start = view.getUint32(0, true);
+      end = view.getUint32(4, true);
+    }
+    return this.bytes.read(this.header.sections[blob][0] + start, end - start);
   }
 
   record(doc: number): DocRecord {
@@ -269,6 +285,8 @@ export class Segment {
 
   /** The number of the lesson with `id`, or -1 (binary search over the id table). */
   findId(id: string): number {
+    // A search reads a score of rows: the offsets once, whole.
+    this.table('idTable');
     let lo = 0;
     let hi = this.docCount;
     while (lo < hi) {
