@@ -175,9 +175,11 @@ const RANKED_MAX = 200;
 interface WordState {
   word: string;
   expansions: { term: string; kind: WordMatch['kind'] }[];
-  /** Per lesson: which expansion matched best (-1: none) and its field bits. */
-  expansion: Int16Array;
-  fields: Uint8Array;
+  /** Per lesson: which expansion matched best (-1: none) and its field bits (a concept of several expansions). */
+  expansion?: Int16Array;
+  fields?: Uint8Array;
+  /** The postings of a concept's one expansion, where its match in a lesson is looked up (wordMatches). */
+  parts?: PostingPart[];
 }
 
 /** Per-lesson sums over the query's concepts, in arrays indexed by lesson number. */
@@ -185,8 +187,10 @@ interface TextScores {
   states: WordState[];
   text: Float64Array;
   evidence: Float64Array;
-  /** Informativeness-weighted share of the query's concepts matched, for coordination. */
+  /** Informativeness-weighted sum of the query's concepts matched; its share of `information` is the coordination. */
   coverage: Float64Array;
+  /** The query's concepts' informativeness summed. */
+  information: number;
   tags: Uint8Array;
   keywords: Uint8Array;
   docs: number[];
@@ -243,10 +247,9 @@ function findTerm(dictionary: readonly string[], term: string): number {
  * Adds a concept with one expansion to the sums as its postings are read (scoreText): its
  * match in each lesson is the concept's.
  */
-function foldPostings(scores: TextScores, state: WordState, part: PostingPart, weight: number, proofScale: number, information: number, tagBits: number, strength: Float64Array): void {
+function foldPostings(scores: TextScores, part: PostingPart, weight: number, proofScale: number, information: number, tagBits: number, strength: Float64Array): void {
   const { docs: postingDocs, scores: postingScores, fields: postingFields, offset } = part;
   const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
-  const { expansion, fields } = state;
   const perInformation = Math.max(information, 1e-9);
   for (let i = 0; i < postingDocs.length; i++) {
     const doc = offset + postingDocs[i]!;
@@ -256,8 +259,6 @@ function foldPostings(scores: TextScores, state: WordState, part: PostingPart, w
       isCandidate[doc] = 1;
       docs.push(doc);
     }
-    expansion[doc] = 0;
-    fields[doc] = bits;
     text[doc]! += weight * postingScores[i]!;
     evidence[doc]! += e;
     coverage[doc]! += information * Math.min(1, e / perInformation);
@@ -271,9 +272,20 @@ function foldPostings(scores: TextScores, state: WordState, part: PostingPart, w
  * `part`): the best score in `weighted`, the best evidence in `proof`, the lessons reached
  * first here in `touched` from `reached`. Returns the new count of lessons reached.
  */
-function bestPerLesson(state: WordState, id: number, part: PostingPart, weight: number, proofScale: number, strength: Float64Array, weighted: Float64Array, proof: Float64Array, touched: Int32Array, reached: number): number {
+function bestPerLesson(
+  expansion: Int16Array,
+  fields: Uint8Array,
+  id: number,
+  part: PostingPart,
+  weight: number,
+  proofScale: number,
+  strength: Float64Array,
+  weighted: Float64Array,
+  proof: Float64Array,
+  touched: Int32Array,
+  reached: number,
+): number {
   const { docs: postingDocs, scores: postingScores, fields: postingFields, offset } = part;
-  const { expansion, fields } = state;
   let count = reached;
   for (let i = 0; i < postingDocs.length; i++) {
     const doc = offset + postingDocs[i]!;
@@ -293,7 +305,7 @@ function bestPerLesson(state: WordState, id: number, part: PostingPart, weight: 
 }
 
 /** Adds a concept's best match in each lesson it reached (bestPerLesson) to the sums. */
-function foldBest(scores: TextScores, state: WordState, weighted: Float64Array, proof: Float64Array, touched: Int32Array, reached: number, information: number): void {
+function foldBest(scores: TextScores, state: Required<WordState>, weighted: Float64Array, proof: Float64Array, touched: Int32Array, reached: number, information: number): void {
   const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
   const { expansion, fields } = state;
   const related = Uint8Array.from(state.expansions, (e) => Number(e.kind === 'related'));
@@ -324,7 +336,17 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
   const weighted = new Float64Array(n);
   const proof = new Float64Array(n);
   const isCandidate = new Uint8Array(n);
-  const scores: TextScores = { states: [], text: new Float64Array(n), evidence: new Float64Array(n), coverage: new Float64Array(n), tags: new Uint8Array(n), keywords: new Uint8Array(n), docs: [], isCandidate };
+  const scores: TextScores = {
+    states: [],
+    text: new Float64Array(n),
+    evidence: new Float64Array(n),
+    coverage: new Float64Array(n),
+    information: 0,
+    tags: new Uint8Array(n),
+    keywords: new Uint8Array(n),
+    docs: [],
+    isCandidate,
+  };
   const strength = strengthTable();
   // The lessons a concept reached, in the order it reached them: one scratch list for every concept.
   const touched = new Int32Array(n);
@@ -332,7 +354,7 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
   // A stand-in (prefix, misspelling, relative) that is another task word itself is that word's concept, not a second one.
   const own = new Set(query.terms.map((qt) => qt.term));
   for (const qt of query.terms) {
-    const state: WordState = { word: qt.word, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
+    const state: WordState = { word: qt.word, expansions: [] };
     let information = 1;
     const share = qt.from === 'context' ? FLOOR.context : qt.from === 'file' ? FLOOR.file : 1;
     const usable: { candidate: Candidate; parts: PostingPart[]; informative: number }[] = [];
@@ -351,34 +373,53 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
     }
     information *= share;
     totalInformation += information;
+    if (usable.length === 0) {
+      scores.states.push({ ...state, parts: [] });
+      continue;
+    }
     if (usable.length === 1) {
       // One expansion (the common case): its match is the concept's, folded into the sums as the postings are read.
       const { candidate, parts, informative } = usable[0]!;
       const proofScale = share * informative * candidate.quality;
       const tagBits = candidate.kind === 'related' ? 0 : TAG_BITS;
-      for (const part of parts) foldPostings(scores, state, part, candidate.weight * part.scale, proofScale, information, tagBits, strength);
-      scores.states.push(state);
+      for (const part of parts) foldPostings(scores, part, candidate.weight * part.scale, proofScale, information, tagBits, strength);
+      scores.states.push({ ...state, parts });
       continue;
     }
+    const several = { ...state, expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n), parts: [] };
     let reached = 0;
     for (const [id, { candidate, parts, informative }] of usable.entries()) {
       const proofScale = share * informative * candidate.quality;
-      for (const part of parts) reached = bestPerLesson(state, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
+      for (const part of parts) reached = bestPerLesson(several.expansion, several.fields, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
     }
-    foldBest(scores, state, weighted, proof, touched, reached, information);
-    scores.states.push(state);
+    foldBest(scores, several, weighted, proof, touched, reached, information);
+    scores.states.push(several);
   }
-  for (const doc of scores.docs) scores.coverage[doc] = totalInformation > 0 ? scores.coverage[doc]! / totalInformation : 0;
+  scores.information = totalInformation;
   return scores;
 }
 
 function wordMatches(states: readonly WordState[], doc: number): WordMatch[] {
   const matches: WordMatch[] = [];
   for (const state of states) {
-    const id = state.expansion[doc]!;
-    if (id >= 0) matches.push({ word: state.word, term: state.expansions[id]!.term, kind: state.expansions[id]!.kind, fields: state.fields[doc]! });
+    if (state.expansion) {
+      const id = state.expansion[doc]!;
+      if (id >= 0) matches.push({ word: state.word, term: state.expansions[id]!.term, kind: state.expansions[id]!.kind, fields: state.fields![doc]! });
+      continue;
+    }
+    const bits = fieldsIn(state.parts ?? [], doc);
+    if (bits >= 0) matches.push({ word: state.word, term: state.expansions[0]!.term, kind: state.expansions[0]!.kind, fields: bits });
   }
   return matches;
+}
+
+/** The field bits of lesson `doc`'s posting among `parts` (each ascending by lesson), or -1. */
+function fieldsIn(parts: readonly PostingPart[], doc: number): number {
+  for (const { docs, fields, offset } of parts) {
+    const at = lowerBound(docs, doc - offset);
+    if (docs[at] === doc - offset) return fields[at]!;
+  }
+  return -1;
 }
 
 /**
@@ -417,7 +458,7 @@ function triggerMatches(index: SearchIndex, query: Query): [number, TriggerMatch
 
 /** Scores every lesson the query's words reach with enough evidence to be shown, and every lesson whose triggers match; best first. */
 export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
-  const { states, text, evidence, coverage, tags, keywords, docs, isCandidate } = scoreText(index, query);
+  const { states, text, evidence, coverage, information, tags, keywords, docs, isCandidate } = scoreText(index, query);
   const add = (doc: number): void => {
     if (isCandidate[doc] === 0) {
       isCandidate[doc] = 1;
@@ -438,21 +479,23 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const inProject = projectFilter(index, query);
   const own = notShadowed(index);
   const scored = new Int32Array(docs.length);
+  const values = new Float64Array(docs.length);
   let count = 0;
   for (const doc of docs) {
     // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
     if ((evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) || !inProject(doc) || !own(doc)) continue;
-    scores[doc] =
+    const share = information > 0 ? coverage[doc]! / information : 0;
+    const score =
       text[doc]! *
-      (WEIGHTS.coordination.floor + coverage[doc]!) ** WEIGHTS.coordination.power *
+      (WEIGHTS.coordination.floor + share) ** WEIGHTS.coordination.power *
       (1 + WEIGHTS.tagOverlap * tags[doc]!) *
       (1 + WEIGHTS.keywordMatch * keywords[doc]!) *
       scoreOf(doc);
+    scores[doc] = score;
+    values[count] = score;
     scored[count++] = doc;
   }
-  const values = new Float64Array(count);
-  for (let i = 0; i < count; i++) values[i] = scores[scored[i]!]!;
-  const threshold = kthLargest(values, RANKED_MAX);
+  const threshold = kthLargest(values.subarray(0, count), RANKED_MAX);
   const kept: number[] = [];
   for (let i = 0; i < count; i++) if (values[i]! >= threshold || triggers.has(scored[i]!)) kept.push(scored[i]!);
   kept.sort((a, b) => scores[b]! - scores[a]! || a - b);

@@ -155,6 +155,7 @@ export class Segment {
   private tables = new Map<SectionName, Uint32Array>();
   private projectsCache: string[] | undefined;
   private projectStarts: Uint32Array | undefined;
+  private projectBytes: Uint8Array | undefined;
   private texts = new Map<SectionName, string>();
 
   private constructor(private readonly bytes: ByteSource, readonly header: SegmentHeader) {}
@@ -315,15 +316,16 @@ export class Segment {
 
   /** The name of project `code`, without parsing the others (a large corpus has thousands). */
   projectName(code: number): string | undefined {
-    const text = this.text('projects');
+    const bytes = (this.projectBytes ??= this.section('projects'));
     if (!this.projectStarts) {
+      // Where each line starts, found in the bytes: nothing is decoded but the names asked for.
       const starts = [0];
-      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-      starts.push(text.length + 1);
-      this.projectStarts = Uint32Array.from(text === '' ? [0] : starts);
+      for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) starts.push(at + 1);
+      starts.push(bytes.length + 1);
+      this.projectStarts = Uint32Array.from(bytes.length === 0 ? [0] : starts);
     }
     if (code + 1 >= this.projectStarts.length) return undefined;
-    return JSON.parse(text.slice(this.projectStarts[code]!, this.projectStarts[code + 1]! - 1)) as string;
+    return JSON.parse(decoder.decode(bytes.subarray(this.projectStarts[code]!, this.projectStarts[code + 1]! - 1))) as string;
   }
 
   /** Phrase lines `term term...<TAB>lesson<TAB>tools` that begin with `term`. */
