@@ -3,7 +3,7 @@ import type { Policy } from '../policy/policy.js';
 import { expandTerm, lowerBound } from './expand.js';
 import { kthLargest, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, type DocMeta, type Field, type PostingPart, type SearchIndex, type TriggerRow } from './search-index.js';
+import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, type Field, type LessonSignals, type PostingPart, type SearchIndex, type TriggerRow } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -79,7 +79,7 @@ export interface RankedLesson {
   evidence: number;
   /** The linked lesson most of the inherited relevance came from. */
   via: Via | undefined;
-  meta: DocMeta;
+  meta: LessonSignals;
   words: WordMatch[];
   trigger: TriggerMatch | undefined;
 }
@@ -505,7 +505,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     text: text[doc]!,
     evidence: evidence[doc]!,
     via: via.get(doc),
-    meta: index.meta(doc),
+    meta: index.signals(doc),
     words: wordMatches(states, doc),
     trigger: triggers.get(doc),
   }));

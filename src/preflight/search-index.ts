@@ -37,6 +37,8 @@ export interface DocMeta {
   project: string | null;
 }
 
+export type LessonSignals = Omit<DocMeta, 'project'>;
+
 /** What the output shows about a lesson. */
 export interface DocRecord {
   id: string;
@@ -367,12 +369,20 @@ export class SearchIndex {
     };
   }
 
+  /** A lesson's metadata, with its project's name. */
   meta(doc: number): DocMeta {
+    const { local, sources, localLessons } = this.metaTables;
+    const mine = doc < localLessons;
+    const project = (mine ? local : sources).getUint16((mine ? doc : doc - localLessons) * META_BYTES + META.project, true);
+    return { ...this.signals(doc), project: project === NO_PROJECT ? null : ((mine ? this.localSegment : this.sources!).projectName(project) ?? null) };
+  }
+
+  /** What ranking and output read of a lesson's metadata: all of it but the project's name (projectMatch compares codes). */
+  signals(doc: number): LessonSignals {
     const { local, sources, localLessons } = this.metaTables;
     const mine = doc < localLessons;
     const view = mine ? local : sources;
     const at = (mine ? doc : doc - localLessons) * META_BYTES;
-    const project = view.getUint16(at + META.project, true);
     return {
       level: LEVELS[view.getUint8(at + META.level)]!,
       status: STATUSES[view.getUint8(at + META.status)]!,
@@ -381,7 +391,6 @@ export class SearchIndex {
       confidence: view.getUint8(at + META.confidence),
       transferability: view.getUint8(at + META.transferability),
       occurrences: view.getUint16(at + META.occurrences, true),
-      project: project === NO_PROJECT ? null : ((mine ? this.localSegment : this.sources!).projectName(project) ?? null),
       validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }
