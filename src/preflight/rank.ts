@@ -250,18 +250,24 @@ function findTerm(dictionary: readonly string[], term: string): number {
 function foldPostings(scores: TextScores, part: PostingPart, weight: number, proofScale: number, information: number, tagBits: number, strength: Float64Array): void {
   const { docs: postingDocs, scores: postingScores, fields: postingFields, offset } = part;
   const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
+  // What a match adds to the evidence and the coverage depends on its fields alone: worked out once per combination.
   const perInformation = Math.max(information, 1e-9);
+  const proofOf = new Float64Array(strength.length);
+  const coverageOf = new Float64Array(strength.length);
+  for (let bits = 0; bits < strength.length; bits++) {
+    proofOf[bits] = proofScale * strength[bits]!;
+    coverageOf[bits] = information * Math.min(1, proofOf[bits]! / perInformation);
+  }
   for (let i = 0; i < postingDocs.length; i++) {
     const doc = offset + postingDocs[i]!;
     const bits = postingFields[i]!;
-    const e = proofScale * strength[bits]!;
     if (isCandidate[doc] === 0) {
       isCandidate[doc] = 1;
       docs.push(doc);
     }
     text[doc]! += weight * postingScores[i]!;
-    evidence[doc]! += e;
-    coverage[doc]! += information * Math.min(1, e / perInformation);
+    evidence[doc]! += proofOf[bits]!;
+    coverage[doc]! += coverageOf[bits]!;
     if ((bits & tagBits) !== 0) tags[doc]!++;
     if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
   }
