@@ -112,6 +112,9 @@ export function idHash(id: string): number {
 
 export const align4 = (n: number): number => (n + 3) & ~3;
 
+/** A per-lesson table up to this size is read whole for its first row (one read instead of one per row). */
+const WHOLE_TABLE_BYTES = 64 * 1024;
+
 /** Random access to the bytes of a segment: a file read at offsets, or a buffer. */
 export interface ByteSource {
   size: number;
@@ -243,13 +246,13 @@ export class Segment {
 
   /**
    * Lesson `doc`'s bytes in `blob`. A query reads a few lessons' rows of tables that have one
-   * entry per lesson (hundreds of kilobytes over a hundred thousand lessons): their two offsets
-   * are read alone unless something read the whole table already.
+   * entry per lesson: a large table (hundreds of kilobytes over a hundred thousand lessons) has
+   * the row's two offsets read alone unless something read the whole table already.
    */
   private row(table: SectionName, blob: SectionName, doc: number): Uint8Array {
     let start: number;
     let end: number;
-    const offsets = this.tables.get(table);
+    const offsets = this.header.sections[table][1] <= WHOLE_TABLE_BYTES ? this.table(table) : this.tables.get(table);
     if (offsets) {
       start = offsets[doc]!;
       end = offsets[doc + 1]!;
