@@ -149,21 +149,15 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
 }
 
 /**
- * Whether a lesson may be shown for the project in play: lessons of no project, and all of them
- * when no project is in play; a lesson of another project never is (policy `projects`).
+ * The lessons that may not be shown whatever they match, or undefined when there are none to
+ * look for: with a project in play, those of another project (policy `projects`; lessons of no
+ * project are shown); with sources, a source's lesson whose id a local lesson has (the local one
+ * is the lesson, lint says so).
  */
-export function projectFilter(index: SearchIndex, query: Pick<Query, 'project'>): (doc: number) => boolean {
-  if (query.project === null || index.docCount === 0) return () => true;
-  const match = index.projectMatch(query.project);
-  return (doc) => match(doc) >= 0;
-}
-
-/**
- * Whether a lesson may be ranked at all beside the local ones: a source's lesson whose id a local
- * lesson has is the local one's (lint says so), never ranked itself.
- */
-export function notShadowed(index: SearchIndex): (doc: number) => boolean {
-  return index.hasSources ? (doc) => !index.isShadowed(doc) : () => true;
+export function excluded(index: SearchIndex, query: Pick<Query, 'project'>): ((doc: number) => boolean) | undefined {
+  const project = query.project === null || index.docCount === 0 ? undefined : index.projectMatch(query.project);
+  if (project === undefined && !index.hasSources) return undefined;
+  return (doc) => (project !== undefined && project(doc) < 0) || index.isShadowed(doc);
 }
 
 /** A match in these fields is a tag match. */
@@ -472,8 +466,10 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     }
   };
   const triggers = new Map<number, TriggerMatch>();
+  const triggered = new Uint8Array(index.docCount);
   for (const [doc, match] of triggerMatches(index, query)) {
     triggers.set(doc, match);
+    triggered[doc] = 1;
     add(doc);
     // A trigger match is relevance in its own right: it passes the floor and flows to the lesson's pattern and principle.
     text[doc]! += WEIGHTS.trigger;
@@ -482,14 +478,13 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const via = propagateLineage(index, docs, text, evidence, add);
   const scores = new Float64Array(index.docCount);
   const scoreOf = metaScorer(index, query, policy, now);
-  const inProject = projectFilter(index, query);
-  const own = notShadowed(index);
+  const hidden = excluded(index, query);
   const scored = new Int32Array(docs.length);
   const values = new Float64Array(docs.length);
   let count = 0;
   for (const doc of docs) {
     // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
-    if ((evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) || !inProject(doc) || !own(doc)) continue;
+    if ((evidence[doc]! < FLOOR.lesson && triggered[doc] === 0) || (hidden !== undefined && hidden(doc))) continue;
     const share = information > 0 ? coverage[doc]! / information : 0;
     const score =
       text[doc]! *
@@ -503,7 +498,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   }
   const threshold = kthLargest(values.subarray(0, count), RANKED_MAX);
   const kept: number[] = [];
-  for (let i = 0; i < count; i++) if (values[i]! >= threshold || triggers.has(scored[i]!)) kept.push(scored[i]!);
+  for (let i = 0; i < count; i++) if (values[i]! >= threshold || triggered[scored[i]!] === 1) kept.push(scored[i]!);
   kept.sort((a, b) => scores[b]! - scores[a]! || a - b);
   return kept.map((doc) => ({
     doc,
