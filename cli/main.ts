@@ -71,14 +71,29 @@ export async function main(argv: string[], commands: CommandSource): Promise<num
  * A reader that goes away early (`lessons list | head`) is not an error: stop quietly, as git
  * does. Not for `lessons hook`: it writes its answer with fs.writeSync and survives a closed
  * pipe itself, and making process.stdout and stderr (sockets, when a harness pipes them) cost a
- * few milliseconds of every tool call.
+ * few milliseconds of every tool call. process.stderr gets the same handler when something first
+ * uses it: most runs never write to it, and making it costs as much.
  */
 export function stopQuietlyOnClosedPipe(word: string | undefined): void {
   if (word === 'hook') return;
-  for (const stream of [process.stdout, process.stderr]) {
+  const quietly = (stream: NodeJS.WriteStream): NodeJS.WriteStream =>
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
       throw error;
     });
+  quietly(process.stdout);
+  const made = Object.getOwnPropertyDescriptor(process, 'stderr');
+  if (!made?.get || !made.configurable) {
+    quietly(process.stderr);
+    return;
   }
+  Object.defineProperty(process, 'stderr', {
+    configurable: true,
+    enumerable: made.enumerable ?? true,
+    get: () => {
+      const stream = quietly(made.get!.call(process) as NodeJS.WriteStream);
+      Object.defineProperty(process, 'stderr', { configurable: true, enumerable: made.enumerable ?? true, get: () => stream });
+      return stream;
+    },
+  });
 }

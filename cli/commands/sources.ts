@@ -16,7 +16,7 @@ export default defineCommand<SourcesArgs>({
       required: true,
       choices: ['update', 'status'],
       describe:
-        'update: fetch and lock (exit 1 when a source fails); status: compare the lock, the checkouts and the remotes (exit 0 when every source is current, 1 when one is behind, missing or mismatched with the lock, 2 when only a remote could not be reached)',
+        'update: fetch and lock (exit 1 when a source fails); status: compare the lock, the checkouts and the remotes (exit 0 when every source is current, 1 when one is behind, rewritten, missing or mismatched with the lock, 2 when only a remote could not be reached)',
     },
   },
   options: {

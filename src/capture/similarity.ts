@@ -26,6 +26,11 @@ export function words(text: string): string[] {
     .map(stem);
 }
 
+/** The words stem() turns into `word`: itself and its -s, -ed and -ing forms, where stem() strips them. */
+export function spellings(word: string): string[] {
+  return [word, `${word}s`, `${word}ed`, `${word}ing`].filter((form) => stem(form) === word);
+}
+
 /** Plural and -ing/-ed forms of one word count as the word. */
 function stem(word: string): string {
   if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
@@ -191,12 +196,27 @@ export const POSTINGS_CAP = 64;
  * title word. `titleWords` are the words of the print's title.
  */
 export function likelyAlike(print: Fingerprint, titleWords: readonly string[], folded: readonly string[], threshold: number): number[] {
-  const df = new Map<string, number>();
+  const witnesses = prefixWitnesses(print, threshold, (word) => folded.reduce((count, text) => count + Number(text.includes(word)), 0));
+  const found: number[] = [];
+  folded.forEach((text, n) => {
+    const sameTitle = print.title !== '' && titleWords.every((word) => text.includes(word));
+    if (sameTitle || witnesses.some((word) => text.includes(word))) found.push(n);
+  });
+  return found;
+}
+
+/**
+ * Words one of which every text at least `threshold` similar to `print` holds (prefix
+ * filtering, as likelyAlike() says): the rarest word of each term of the print's prefix, with
+ * the terms ordered by how many texts hold that word (`df`, asked once per word). Any order
+ * keeps the guarantee; rarest first keeps the prefix's texts few. None for an empty print.
+ */
+export function prefixWitnesses(print: Fingerprint, threshold: number, df: (word: string) => number): string[] {
+  const counts = new Map<string, number>();
   const wordsOf = (term: number): string[] => TERMS[term]!.split(' ');
-  for (const term of print.terms) for (const word of wordsOf(term)) df.set(word, 0);
-  for (const text of folded) for (const word of df.keys()) if (text.includes(word)) df.set(word, df.get(word)! + 1);
-  const witness = (term: number): string => wordsOf(term).reduce((a, b) => (df.get(b)! < df.get(a)! ? b : a));
-  const order = Array.from(print.terms.keys()).sort((a, b) => df.get(witness(print.terms[a]!))! - df.get(witness(print.terms[b]!))! || a - b);
+  for (const term of print.terms) for (const word of wordsOf(term)) if (!counts.has(word)) counts.set(word, df(word));
+  const witness = (term: number): string => wordsOf(term).reduce((a, b) => (counts.get(b)! < counts.get(a)! ? b : a));
+  const order = Array.from(print.terms.keys()).sort((a, b) => counts.get(witness(print.terms[a]!))! - counts.get(witness(print.terms[b]!))! || a - b);
   const norm = Math.sqrt(print.squared);
   const bound = threshold - 0.0005;
   let suffix = 0;
@@ -208,13 +228,7 @@ export function likelyAlike(print: Fingerprint, titleWords: readonly string[], f
     suffix += weight * weight;
     cut--;
   }
-  const witnesses = [...new Set(order.slice(0, cut).map((position) => witness(print.terms[position]!)))];
-  const found: number[] = [];
-  folded.forEach((text, n) => {
-    const sameTitle = print.title !== '' && titleWords.every((word) => text.includes(word));
-    if (sameTitle || witnesses.some((word) => text.includes(word))) found.push(n);
-  });
-  return found;
+  return [...new Set(order.slice(0, cut).map((position) => witness(print.terms[position]!)))];
 }
 
 export interface SimilarGroup {

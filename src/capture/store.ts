@@ -5,7 +5,11 @@ import { TAG_PATTERN, baseId } from '../lesson/new.js';
 import type { LoadedLesson } from '../lesson/load.js';
 import { normaliseBody } from '../lesson/parse.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
-import { changeLessons, freeId, pathOf, refuse, type LessonWrite, type TreeState } from '../lifecycle/change.js';
+import { LessonsError } from '../errors.js';
+import { changeLessons, firstFreeId, refuse, type LessonWrite, type TreeState } from '../lifecycle/change.js';
+import { changeIndexedLessons, newLessonPath, type IndexedPlan, type IndexedState, type PlacedWrite } from '../lifecycle/indexed-change.js';
+import type { Policy } from '../policy/policy.js';
+import { indexCandidates, searchCandidates, type SearchCandidate } from './candidates.js';
 import { comparableText, fingerprint, foldText, likelyAlike, similarity, words, type Comparable, type Fingerprint } from './similarity.js';
 
 /** A lesson as a tool proposes it, before it is a file. */
@@ -48,70 +52,134 @@ export async function storeDrafts(options: { cwd: string; drafts: Draft[]; now: 
     if (draft.title.trim() === '') throw new UsageError('a captured lesson has no title: give each block a `title:` line');
   }
   if (options.drafts.length === 0) return [];
-  return changeLessons({ cwd: options.cwd, now: options.now }, (state) => planCapture(state, options.drafts));
+  const drafts = options.drafts;
+  return changeLessons(
+    { cwd: options.cwd, now: options.now, shortcut: (root) => changeIndexedLessons(root, options.now, (state) => planIndexedCapture(state, drafts)) },
+    (state) => planCapture(state, drafts),
+  );
 }
 
+/** A lesson a draft is compared with. */
 interface Known {
-  lesson: Lesson;
-  /** The whole lesson, when it is written. */
-  item?: LoadedLesson;
-  /** Its comparable text, folded (foldText): what the candidate search looks in. */
-  folded: string;
+  id: string;
+  path: string;
   comparable: Comparable;
   fingerprint?: Fingerprint;
+  /** The whole lesson, body and all: what a bump changes and writes back. */
+  whole: () => Lesson;
+}
+
+/** The lessons capture plans against: read whole (the tree), or found through the search cache. */
+interface Corpus {
+  policy: Policy;
+  today: string;
+  /** Live lessons that may be at least `threshold` similar to `print` (a superset of them), in id order. */
+  alike: (print: Fingerprint, titleWords: readonly string[], threshold: number) => Known[];
+  /** Whether a lesson uses `id`. */
+  taken: (id: string) => boolean;
+  /** Auto-captured candidates waiting for review. */
+  waiting: number;
+}
+
+/** Decides, draft by draft, what capture writes, from the whole tree. */
+export function planCapture(state: TreeState, drafts: readonly Draft[]): { writes: LessonWrite[]; result: CaptureOutcome[] } {
+  const known = state.lessons
+    .filter((item) => item.lesson.status !== 'retired')
+    .sort((a, b) => compareStrings(a.lesson.id, b.lesson.id))
+    .map((item) => ({ item, comparable: comparableOf(item) }));
+  const folded = known.map(({ comparable }) => foldText(comparableText(comparable)));
+  const fingerprints: (Fingerprint | undefined)[] = [];
+  const ids = new Set(state.lessons.map((item) => item.lesson.id));
+  return planDrafts(
+    {
+      policy: state.policy,
+      today: state.today,
+      alike: (print, titleWords, threshold) =>
+        likelyAlike(print, titleWords, folded, threshold).map((n) => ({
+          id: known[n]!.item.lesson.id,
+          path: known[n]!.item.path,
+          comparable: known[n]!.comparable,
+          fingerprint: (fingerprints[n] ??= fingerprint(known[n]!.comparable)),
+          whole: () => state.whole(known[n]!.item),
+        })),
+      taken: (id) => ids.has(id),
+      waiting: state.lessons.filter((item) => item.lesson.source === 'auto' && item.lesson.status === 'candidate').length,
+    },
+    drafts,
+  );
+}
+
+/** Decides what capture writes from the search cache and the index: only the lessons a draft may repeat are read. */
+function planIndexedCapture(state: IndexedState, drafts: readonly Draft[]): IndexedPlan<CaptureOutcome[]> {
+  const whole = (known: SearchCandidate): Lesson => {
+    const lesson = state.whole(known.path);
+    if (lesson === undefined || lesson.id !== known.id) throw new LessonsError('IO', `${known.path} changed while it was read: run the command again`);
+    return lesson;
+  };
+  return planDrafts(
+    {
+      policy: state.policy,
+      today: state.today,
+      alike: (print, titleWords, threshold) =>
+        (state.search ? searchCandidates(state.search, print, titleWords, threshold) : indexCandidates(state.lines, print, titleWords, threshold)).map((found) => ({ ...found, whole: () => whole(found) })),
+      taken: state.taken,
+      // One entry a line, keys in a fixed order: these literals are the fields' values, never part of a string (its quotes are escaped).
+      waiting: state.count((json) => json.includes('"status":"candidate"') && json.includes('"source":"auto"')),
+    },
+    drafts,
+  );
 }
 
 /** Decides, draft by draft, what capture writes; later drafts can match lessons earlier ones created. */
-export function planCapture(state: TreeState, drafts: readonly Draft[]): { writes: LessonWrite[]; result: CaptureOutcome[] } {
-  const threshold = state.policy.capture.similarity_threshold;
-  const known: Known[] = state.lessons
-    .filter((item) => item.lesson.status !== 'retired')
-    .map((item) => knownOf(item.lesson, comparableOf(item), item))
-    .sort((a, b) => compareStrings(a.lesson.id, b.lesson.id));
-  const changed = new Map<string, { lesson: Lesson; create: boolean }>();
+function planDrafts(corpus: Corpus, drafts: readonly Draft[]): { writes: PlacedWrite[]; result: CaptureOutcome[] } {
+  const threshold = corpus.policy.capture.similarity_threshold;
+  const changed = new Map<string, PlacedWrite>();
+  const created: Known[] = [];
   const taken = new Set<string>();
   const outcomes: CaptureOutcome[] = [];
   for (const draft of drafts) {
     const comparable = comparableOf({ lesson: { title: draft.title, summary: draft.summary ?? null, body: draft.body } });
     const print = fingerprint(comparable);
-    // Only the lessons whose text can reach the threshold are fingerprinted and compared, in id order.
-    const candidates = likelyAlike(print, words(draft.title), known.map((item) => item.folded), threshold);
+    // The lessons whose text can reach the threshold, in id order, then those this capture created.
+    const titleWords = words(draft.title);
+    const candidates = [...corpus.alike(print, titleWords, threshold), ...created.filter((item) => likelyAlike(print, titleWords, [foldText(comparableText(item.comparable))], threshold).length > 0)];
     let best: { item: Known; score: number } | undefined;
-    for (const n of candidates) {
-      const item = known[n]!;
+    for (const item of candidates) {
       const score = similarity(print, (item.fingerprint ??= fingerprint(item.comparable)));
       if (score > (best?.score ?? 0)) best = { item, score };
     }
     if (best && best.score >= threshold) {
-      const current = changed.get(best.item.lesson.id)?.lesson ?? (best.item.item ? state.whole(best.item.item) : best.item.lesson);
+      const before = changed.get(best.item.id);
+      const current = before?.lesson ?? best.item.whole();
       const occurrences = current.occurrences + 1;
-      const severity = escalatedSeverity(current.severity, current.occurrences, occurrences, state.policy.capture.escalate_after);
-      const bumped = { ...current, occurrences, severity, last_seen: state.today };
-      changed.set(bumped.id, { lesson: bumped, create: changed.get(bumped.id)?.create ?? false });
+      const escalateAfter = corpus.policy.capture.escalate_after;
+      const severity = escalatedSeverity(current.severity, current.occurrences, occurrences, escalateAfter);
+      const bumped = { ...current, occurrences, severity, last_seen: corpus.today };
+      changed.set(bumped.id, { lesson: bumped, path: best.item.path, create: before?.create ?? false });
       outcomes.push({
         action: 'bumped',
         id: bumped.id,
-        path: pathOf(state, bumped),
+        path: best.item.path,
         duplicateOf: bumped.id,
         similarity: best.score,
         occurrences,
-        ...(severity === current.severity ? {} : { escalated: { from: current.severity, to: severity, after: state.policy.capture.escalate_after } }),
+        ...(severity === current.severity ? {} : { escalated: { from: current.severity, to: severity, after: escalateAfter } }),
       });
       continue;
     }
-    const lesson = draftLesson(draft, state.today);
-    lesson.id = freeId(state, baseId('case', lesson.title, state.today), taken);
+    const lesson = draftLesson(draft, corpus.today);
+    lesson.id = firstFreeId(baseId('case', lesson.title, corpus.today), (id) => corpus.taken(id) || taken.has(id));
     taken.add(lesson.id);
-    changed.set(lesson.id, { lesson, create: true });
-    known.push({ ...knownOf(lesson, comparable), fingerprint: print });
-    outcomes.push({ action: 'created', id: lesson.id, path: pathOf(state, lesson) });
+    const file = newLessonPath(lesson);
+    changed.set(lesson.id, { lesson, path: file, create: true });
+    created.push({ id: lesson.id, path: file, comparable, fingerprint: print, whole: () => changed.get(lesson.id)!.lesson });
+    outcomes.push({ action: 'created', id: lesson.id, path: file });
   }
-  const created = outcomes.filter((outcome) => outcome.action === 'created').length;
-  const waiting = state.lessons.filter((item) => item.lesson.source === 'auto' && item.lesson.status === 'candidate').length;
-  const cap = state.policy.lessons.max_auto_candidates;
-  if (created > 0 && waiting + created > cap) {
+  const count = outcomes.filter((outcome) => outcome.action === 'created').length;
+  const cap = corpus.policy.lessons.max_auto_candidates;
+  if (count > 0 && corpus.waiting + count > cap) {
     throw refuse(
-      `capture would add ${created} auto-captured candidate${created === 1 ? '' : 's'} to the ${waiting} waiting for review, past the policy cap of ${cap} (policy.lessons.max_auto_candidates): ` +
+      `capture would add ${count} auto-captured candidate${count === 1 ? '' : 's'} to the ${corpus.waiting} waiting for review, past the policy cap of ${cap} (policy.lessons.max_auto_candidates): ` +
         'review the backlog first (`lessons report` lists it; `lessons accept` or `lessons retire` each), then capture again; nothing was written',
     );
   }
@@ -128,10 +196,6 @@ export function escalatedSeverity(severity: Severity, before: number, after: num
 function comparableOf(item: { lesson: Pick<Lesson, 'title' | 'summary' | 'body'>; precomputed?: LoadedLesson['precomputed'] }): Comparable {
   const { lesson, precomputed } = item;
   return { title: lesson.title, summary: lesson.summary ?? firstParagraph(lesson.body), checklist: precomputed?.checklist ?? checklistItems(lesson.body) };
-}
-
-function knownOf(lesson: Lesson, comparable: Comparable, item?: LoadedLesson): Known {
-  return { lesson, ...(item ? { item } : {}), comparable, folded: foldText(comparableText(comparable)) };
 }
 
 /** A candidate case from a draft, with its id still to be chosen. */

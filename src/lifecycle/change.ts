@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { indexTextOf } from '../index/command.js';
@@ -8,7 +9,8 @@ import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from
 import { readMarkdownEntry } from '../io/fs.js';
 import { loadWorktreeFacts, openLessonCache } from '../lesson/cached-load.js';
 import { parseRead, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
-import { LEVEL_FOLDERS, type Lesson } from '../lesson/model.js';
+import { LEVEL_FOLDERS, type Lesson, type Level } from '../lesson/model.js';
+import { lessonFoldersMtime } from '../preflight/search-open.js';
 import { parseLessonText } from '../lesson/parse.js';
 import { lessonNotFound } from '../lesson/query.js';
 import { serializeLesson } from '../lesson/serialize.js';
@@ -60,10 +62,18 @@ export interface ChangeOptions {
  * decides what to write (each lesson it changes taken whole through `state.whole`), and the
  * lessons it returns are written with lessons/index.json all or nothing.
  */
-export async function changeLessons<R>(options: ChangeOptions, plan: (state: TreeState) => Plan<R>): Promise<R> {
+export async function changeLessons<R>(
+  options: ChangeOptions & {
+    /** Tried first under the lock (after recovery): a change that needs less than the whole tree, or undefined when it cannot be made that way. */
+    shortcut?: (root: string) => Promise<R | undefined>;
+  },
+  plan: (state: TreeState) => Plan<R>,
+): Promise<R> {
   const root = findRepoRoot(options.cwd);
   return withLock(root, LESSONS_LOCK, async () => {
     recoverChanges(root);
+    const quick = options.shortcut ? await options.shortcut(root) : undefined;
+    if (quick !== undefined) return quick;
     const tree = await summarisedTree(root);
     const state: TreeState = { root, policy: loadPolicy(root), today: toIsoDate(options.now), lessons: tree.lessons, whole: (item) => wholeLesson(root, item) };
     const { writes, result } = plan(state);
@@ -79,8 +89,25 @@ export async function changeLessons<R>(options: ChangeOptions, plan: (state: Tre
     }));
     if (readTextIfExists(path.join(root, INDEX_FILE)) !== indexText) changes.push({ path: INDEX_FILE, content: indexText });
     commitChanges(root, changes, options.hooks);
+    if (changes.some((change) => change.path === INDEX_FILE)) newerThanLessons(root);
     return result;
   });
+}
+
+/**
+ * Dates lessons/index.json after the lesson files written with it. A change writes every file's
+ * content before it moves any into place, so the index would otherwise look older than the
+ * lesson folders, and preflight's search cache would scan every lesson to check it.
+ */
+export function newerThanLessons(root: string): void {
+  const file = path.join(root, INDEX_FILE);
+  try {
+    // A millisecond past the newest folder: mtimes are compared in milliseconds, and set through a float of seconds.
+    const seconds = Math.max(Date.now(), Math.ceil(lessonFoldersMtime(root)) + 1) / 1000;
+    fs.utimesSync(file, seconds, seconds);
+  } catch {
+    // Not ours to date (another owner): preflight checks the content instead.
+  }
 }
 
 async function summarisedTree(root: string): Promise<LoadedTree> {
@@ -92,11 +119,16 @@ async function summarisedTree(root: string): Promise<LoadedTree> {
 
 function wholeLesson(root: string, item: LoadedLesson): Lesson {
   if (item.precomputed === undefined) return item.lesson;
-  const tree: LoadedTree = { lessons: [], problems: [] };
-  parseRead(readMarkdownEntry(root, { file: path.join(root, item.path), kind: 'file' }), item.folderLevel, tree);
-  const whole = tree.lessons[0];
+  const whole = lessonAt(root, item.path, item.folderLevel);
   if (whole === undefined) throw new LessonsError('IO', `${item.path} changed while it was read: run the command again`);
-  return whole.lesson;
+  return whole;
+}
+
+/** The lesson in the file `file` (repo-relative) of a `level` folder, parsed whole; undefined when it does not parse. */
+export function lessonAt(root: string, file: string, level: Level): Lesson | undefined {
+  const tree: LoadedTree = { lessons: [], problems: [] };
+  parseRead(readMarkdownEntry(root, { file: path.join(root, file), kind: 'file' }), level, tree);
+  return tree.lessons[0]?.lesson;
 }
 
 /** Where a lesson lives: its current file, or the folder of its level for a new one. */
@@ -127,9 +159,14 @@ export function findLesson(state: TreeState, id: string): LoadedLesson {
 /** The first of `base`, `base-2`, `base-3`… that no lesson uses, nor any id in `alsoTaken`. */
 export function freeId(state: TreeState, base: string, alsoTaken: ReadonlySet<string> = new Set()): string {
   const taken = new Set(state.lessons.map((item) => item.lesson.id));
+  return firstFreeId(base, (id) => taken.has(id) || alsoTaken.has(id));
+}
+
+/** The first of `base`, `base-2`, `base-3`… that is not `taken`. */
+export function firstFreeId(base: string, taken: (id: string) => boolean): string {
   for (let n = 1; ; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
-    if (!taken.has(id) && !alsoTaken.has(id)) return id;
+    if (!taken(id)) return id;
   }
 }
 

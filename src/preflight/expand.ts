@@ -32,21 +32,29 @@ export function lowerBound<T extends string | number>(values: ArrayLike<T>, valu
   return lo;
 }
 
+/** Two rows of the distance table, reused by every call (a query compares a term with thousands of words). */
+let rows = [new Int32Array(64), new Int32Array(64)];
+
 /** Levenshtein distance, or max + 1 as soon as it must exceed `max`. */
 export function boundedDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (rows[0]!.length <= b.length) rows = [new Int32Array(2 * b.length + 2), new Int32Array(2 * b.length + 2)];
+  let prev = rows[0]!;
+  let row = rows[1]!;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    row[0] = i;
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       const value = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      row.push(value);
+      row[j] = value;
       if (value < best) best = value;
     }
     if (best > max) return max + 1;
+    const swap = prev;
     prev = row;
+    row = swap;
   }
   return prev[b.length]!;
 }

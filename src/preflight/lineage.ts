@@ -17,6 +17,10 @@ export interface Via {
 /**
  * Two hops along promotion links (case -> pattern -> principle), from the best text matches
  * only; a lesson's text score becomes its own plus the best share passed to it.
+ *
+ * The best matches of the second hop are among those of the first and the lessons the first
+ * passed relevance to (every other lesson kept its text score, below the first hop's best), so
+ * only the first hop looks at every candidate.
  */
 export function propagateLineage(
   index: SearchIndex,
@@ -26,29 +30,25 @@ export function propagateLineage(
   add: (doc: number) => void,
 ): Map<number, Via> {
   type Inherited = Map<number, { text: number; evidence: number; via: Via }>;
+  const values = new Float64Array(docs.length);
+  for (let i = 0; i < docs.length; i++) values[i] = text[docs[i]!]!;
+  const threshold = kthLargest(values, LINEAGE.sources);
+  const best: number[] = [];
+  for (let i = 0; i < docs.length; i++) if (values[i]! > 0 && values[i]! >= threshold) best.push(docs[i]!);
   let inherited: Inherited = new Map();
   for (let hop = 0; hop < 2; hop++) {
     const previous = inherited;
     const textOf = (doc: number): number => text[doc]! + (previous.get(doc)?.text ?? 0);
     const evidenceOf = (doc: number): number => Math.max(evidence[doc]!, previous.get(doc)?.evidence ?? 0);
-    // Every lesson reached so far (the candidates, then the ones only inherited into), with its
-    // text score: plain loops, as this runs over every candidate.
-    const extra: number[] = [];
-    for (const doc of previous.keys()) if (text[doc] === 0) extra.push(doc);
-    const values = new Float64Array(docs.length + extra.length);
-    for (let i = 0; i < docs.length; i++) values[i] = textOf(docs[i]!);
-    for (let i = 0; i < extra.length; i++) values[docs.length + i] = textOf(extra[i]!);
-    const threshold = kthLargest(values, LINEAGE.sources);
-    const sources: number[] = [];
-    for (let i = 0; i < values.length; i++) if (values[i]! > 0 && values[i]! >= threshold) sources.push(i < docs.length ? docs[i]! : extra[i - docs.length]!);
+    const sources = hop === 0 ? best : [...new Set([...best, ...previous.keys()])].filter((doc) => textOf(doc) > 0);
     sources.sort((a, b) => textOf(b) - textOf(a) || a - b);
     inherited = new Map();
     for (const doc of sources.slice(0, LINEAGE.sources)) {
       for (const link of index.lineage(doc)) {
         const t = textOf(doc) * (link.up ? LINEAGE.up : LINEAGE.down);
         const e = evidenceOf(doc) * (link.up ? LINEAGE.evidenceUp : LINEAGE.evidenceDown);
-        const best = inherited.get(link.doc);
-        if (!best || t > best.text) inherited.set(link.doc, { text: t, evidence: Math.max(e, best?.evidence ?? 0), via: { doc, up: link.up } });
+        const known = inherited.get(link.doc);
+        if (!known || t > known.text) inherited.set(link.doc, { text: t, evidence: Math.max(e, known?.evidence ?? 0), via: { doc, up: link.up } });
       }
     }
   }

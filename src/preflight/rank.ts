@@ -3,7 +3,7 @@ import type { Policy } from '../policy/policy.js';
 import { expandTerm, lowerBound } from './expand.js';
 import { kthLargest, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, type DocMeta, type Field, type SearchIndex, type TriggerRow } from './search-index.js';
+import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, type Field, type LessonSignals, type PostingPart, type SearchIndex, type TriggerRow } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -79,7 +79,7 @@ export interface RankedLesson {
   evidence: number;
   /** The linked lesson most of the inherited relevance came from. */
   via: Via | undefined;
-  meta: DocMeta;
+  meta: LessonSignals;
   words: WordMatch[];
   trigger: TriggerMatch | undefined;
 }
@@ -123,10 +123,13 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
   const today = Math.floor(now.getTime() / 86_400_000);
   const staleDays = Math.max(1, policy.lessons.stale_after_days);
   const sameProject = query.project === null ? undefined : index.projectMatch(query.project);
-  const view = index.docCount > 0 ? index.metaView : new DataView(new ArrayBuffer(0));
+  const empty = new DataView(new ArrayBuffer(0));
+  const { local, sources, localLessons } = index.docCount > 0 ? index.metaTables : { local: empty, sources: empty, localLessons: 0 };
   const clamp = (v: number): number => Math.min(5, Math.max(1, v));
   return (doc) => {
-    const at = doc * META_BYTES;
+    const mine = doc < localLessons;
+    const view = mine ? local : sources;
+    const at = (mine ? doc : doc - localLessons) * META_BYTES;
     const occurrences = view.getUint16(at + META.occurrences, true);
     const day = view.getInt32(at + META.validatedDay, true);
     const age = day === NO_DATE ? staleDays : Math.max(0, today - day);
@@ -146,21 +149,15 @@ export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, po
 }
 
 /**
- * Whether a lesson may be shown for the project in play: lessons of no project, and all of them
- * when no project is in play; a lesson of another project never is (policy `projects`).
+ * The lessons that may not be shown whatever they match, or undefined when there are none to
+ * look for: with a project in play, those of another project (policy `projects`; lessons of no
+ * project are shown); with sources, a source's lesson whose id a local lesson has (the local one
+ * is the lesson, lint says so).
  */
-export function projectFilter(index: SearchIndex, query: Pick<Query, 'project'>): (doc: number) => boolean {
-  if (query.project === null || index.docCount === 0) return () => true;
-  const match = index.projectMatch(query.project);
-  return (doc) => match(doc) >= 0;
-}
-
-/**
- * Whether a lesson may be ranked at all beside the local ones: a source's lesson whose id a local
- * lesson has is the local one's (lint says so), never ranked itself.
- */
-export function notShadowed(index: SearchIndex): (doc: number) => boolean {
-  return index.hasSources ? (doc) => !index.isShadowed(doc) : () => true;
+export function excluded(index: SearchIndex, query: Pick<Query, 'project'>): ((doc: number) => boolean) | undefined {
+  const project = query.project === null || index.docCount === 0 ? undefined : index.projectMatch(query.project);
+  if (project === undefined && !index.hasSources) return undefined;
+  return (doc) => (project !== undefined && project(doc) < 0) || index.isShadowed(doc);
 }
 
 /** A match in these fields is a tag match. */
@@ -172,9 +169,11 @@ const RANKED_MAX = 200;
 interface WordState {
   word: string;
   expansions: { term: string; kind: WordMatch['kind'] }[];
-  /** Per lesson: which expansion matched best (-1: none) and its field bits. */
-  expansion: Int16Array;
-  fields: Uint8Array;
+  /** Per lesson: which expansion matched best (-1: none) and its field bits (a concept of several expansions). */
+  expansion?: Int16Array;
+  fields?: Uint8Array;
+  /** The postings of a concept's one expansion, where its match in a lesson is looked up (wordMatches). */
+  parts?: PostingPart[];
 }
 
 /** Per-lesson sums over the query's concepts, in arrays indexed by lesson number. */
@@ -182,8 +181,10 @@ interface TextScores {
   states: WordState[];
   text: Float64Array;
   evidence: Float64Array;
-  /** Informativeness-weighted share of the query's concepts matched, for coordination. */
+  /** Informativeness-weighted sum of the query's concepts matched; its share of `information` is the coordination. */
   coverage: Float64Array;
+  /** The query's concepts' informativeness summed. */
+  information: number;
   tags: Uint8Array;
   keywords: Uint8Array;
   docs: number[];
@@ -237,6 +238,95 @@ function findTerm(dictionary: readonly string[], term: string): number {
 }
 
 /**
+ * Adds a concept with one expansion to the sums as its postings are read (scoreText): its
+ * match in each lesson is the concept's.
+ */
+function foldPostings(scores: TextScores, part: PostingPart, weight: number, proofScale: number, information: number, tagBits: number, strength: Float64Array): void {
+  const { docs: postingDocs, scores: postingScores, fields: postingFields, offset } = part;
+  const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
+  // What a match adds to the evidence and the coverage depends on its fields alone: worked out once per combination.
+  const perInformation = Math.max(information, 1e-9);
+  const proofOf = new Float64Array(strength.length);
+  const coverageOf = new Float64Array(strength.length);
+  for (let bits = 0; bits < strength.length; bits++) {
+    proofOf[bits] = proofScale * strength[bits]!;
+    coverageOf[bits] = information * Math.min(1, proofOf[bits]! / perInformation);
+  }
+  for (let i = 0; i < postingDocs.length; i++) {
+    const doc = offset + postingDocs[i]!;
+    const bits = postingFields[i]!;
+    if (isCandidate[doc] === 0) {
+      isCandidate[doc] = 1;
+      docs.push(doc);
+    }
+    text[doc]! += weight * postingScores[i]!;
+    evidence[doc]! += proofOf[bits]!;
+    coverage[doc]! += coverageOf[bits]!;
+    if ((bits & tagBits) !== 0) tags[doc]!++;
+    if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
+  }
+}
+
+/**
+ * Keeps, per lesson, the best match of a concept's expansions (expansion `id`'s postings in
+ * `part`): the best score in `weighted`, the best evidence in `proof`, the lessons reached
+ * first here in `touched` from `reached`. Returns the new count of lessons reached.
+ */
+function bestPerLesson(
+  expansion: Int16Array,
+  fields: Uint8Array,
+  id: number,
+  part: PostingPart,
+  weight: number,
+  proofScale: number,
+  strength: Float64Array,
+  weighted: Float64Array,
+  proof: Float64Array,
+  touched: Int32Array,
+  reached: number,
+): number {
+  const { docs: postingDocs, scores: postingScores, fields: postingFields, offset } = part;
+  let count = reached;
+  for (let i = 0; i < postingDocs.length; i++) {
+    const doc = offset + postingDocs[i]!;
+    const bits = postingFields[i]!;
+    const w = weight * postingScores[i]!;
+    const e = proofScale * strength[bits]!;
+    const first = expansion[doc] === -1;
+    if (first) touched[count++] = doc;
+    if (first || w > weighted[doc]!) {
+      weighted[doc] = w;
+      expansion[doc] = id;
+      fields[doc] = bits;
+    }
+    if (first || e > proof[doc]!) proof[doc] = e;
+  }
+  return count;
+}
+
+/** Adds a concept's best match in each lesson it reached (bestPerLesson) to the sums. */
+function foldBest(scores: TextScores, state: Required<WordState>, weighted: Float64Array, proof: Float64Array, touched: Int32Array, reached: number, information: number): void {
+  const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
+  const { expansion, fields } = state;
+  const related = Uint8Array.from(state.expansions, (e) => Number(e.kind === 'related'));
+  const perInformation = Math.max(information, 1e-9);
+  for (let k = 0; k < reached; k++) {
+    const doc = touched[k]!;
+    if (isCandidate[doc] === 0) {
+      isCandidate[doc] = 1;
+      docs.push(doc);
+    }
+    const p = proof[doc]!;
+    text[doc]! += weighted[doc]!;
+    evidence[doc]! += p;
+    coverage[doc]! += information * Math.min(1, p / perInformation);
+    const bits = fields[doc]!;
+    if (related[expansion[doc]!] === 0 && (bits & TAG_BITS) !== 0) tags[doc]!++;
+    if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
+  }
+}
+
+/**
  * One pass over the postings of every expansion of every query term. A concept counts once
  * per lesson, by its best expansion for the score and, separately, for the evidence.
  */
@@ -246,7 +336,17 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
   const weighted = new Float64Array(n);
   const proof = new Float64Array(n);
   const isCandidate = new Uint8Array(n);
-  const scores: TextScores = { states: [], text: new Float64Array(n), evidence: new Float64Array(n), coverage: new Float64Array(n), tags: new Uint8Array(n), keywords: new Uint8Array(n), docs: [], isCandidate };
+  const scores: TextScores = {
+    states: [],
+    text: new Float64Array(n),
+    evidence: new Float64Array(n),
+    coverage: new Float64Array(n),
+    information: 0,
+    tags: new Uint8Array(n),
+    keywords: new Uint8Array(n),
+    docs: [],
+    isCandidate,
+  };
   const strength = strengthTable();
   // The lessons a concept reached, in the order it reached them: one scratch list for every concept.
   const touched = new Int32Array(n);
@@ -254,71 +354,72 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
   // A stand-in (prefix, misspelling, relative) that is another task word itself is that word's concept, not a second one.
   const own = new Set(query.terms.map((qt) => qt.term));
   for (const qt of query.terms) {
-    const state: WordState = { word: qt.word, expansions: [], expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n) };
-    const { expansion, fields } = state;
-    let reached = 0;
+    const state: WordState = { word: qt.word, expansions: [] };
     let information = 1;
     const share = qt.from === 'context' ? FLOOR.context : qt.from === 'file' ? FLOOR.file : 1;
+    const usable: { candidate: Candidate; parts: PostingPart[]; informative: number }[] = [];
     for (const candidate of candidates(index, dictionary, qt)) {
-      if (state.expansions.length >= 0x7fff) break;
+      if (usable.length >= 0x7fff) break;
       if (candidate.kind !== 'exact' && own.has(candidate.term)) continue;
-      const postings = index.postings(candidate.index);
-      const informative = informativeness(n, postings.docs.length);
+      const parts = index.postingParts(candidate.index);
+      let df = 0;
+      for (const part of parts) df += part.docs.length;
+      const informative = informativeness(n, df);
       // A stand-in word (longer, misspelt, related) that most lessons contain says little and costs a pass over most of the corpus.
       if (candidate.kind !== 'exact' && informative < FLOOR.standIn) continue;
       if (candidate.kind === 'exact') information = informative;
-      const id = state.expansions.push({ term: candidate.term, kind: candidate.kind }) - 1;
-      const { docs: postingDocs, scores: postingScores, fields: postingFields } = postings;
-      const weight = candidate.weight;
-      const proofScale = share * informative * candidate.quality;
-      for (let i = 0; i < postingDocs.length; i++) {
-        const doc = postingDocs[i]!;
-        const bits = postingFields[i]!;
-        const w = weight * postingScores[i]!;
-        const e = proofScale * strength[bits]!;
-        const first = expansion[doc] === -1;
-        if (first) touched[reached++] = doc;
-        if (first || w > weighted[doc]!) {
-          weighted[doc] = w;
-          expansion[doc] = id;
-          fields[doc] = bits;
-        }
-        if (first || e > proof[doc]!) proof[doc] = e;
-      }
+      state.expansions.push({ term: candidate.term, kind: candidate.kind });
+      usable.push({ candidate, parts, informative });
     }
     information *= share;
     totalInformation += information;
-    const related = Uint8Array.from(state.expansions, (e) => Number(e.kind === 'related'));
-    const perInformation = Math.max(information, 1e-9);
-    const { text, evidence, coverage, tags, keywords, docs } = scores;
-    // Fold this concept into the sums now, so the scratch arrays serve the next one.
-    for (let k = 0; k < reached; k++) {
-      const doc = touched[k]!;
-      if (isCandidate[doc] === 0) {
-        isCandidate[doc] = 1;
-        docs.push(doc);
-      }
-      const p = proof[doc]!;
-      text[doc]! += weighted[doc]!;
-      evidence[doc]! += p;
-      coverage[doc]! += information * Math.min(1, p / perInformation);
-      const bits = fields[doc]!;
-      if (related[expansion[doc]!] === 0 && (bits & TAG_BITS) !== 0) tags[doc]!++;
-      if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
+    if (usable.length === 0) {
+      scores.states.push({ ...state, parts: [] });
+      continue;
     }
-    scores.states.push(state);
+    if (usable.length === 1) {
+      // One expansion (the common case): its match is the concept's, folded into the sums as the postings are read.
+      const { candidate, parts, informative } = usable[0]!;
+      const proofScale = share * informative * candidate.quality;
+      const tagBits = candidate.kind === 'related' ? 0 : TAG_BITS;
+      for (const part of parts) foldPostings(scores, part, candidate.weight * part.scale, proofScale, information, tagBits, strength);
+      scores.states.push({ ...state, parts });
+      continue;
+    }
+    const several = { ...state, expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n), parts: [] };
+    let reached = 0;
+    for (const [id, { candidate, parts, informative }] of usable.entries()) {
+      const proofScale = share * informative * candidate.quality;
+      for (const part of parts) reached = bestPerLesson(several.expansion, several.fields, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
+    }
+    foldBest(scores, several, weighted, proof, touched, reached, information);
+    scores.states.push(several);
   }
-  for (const doc of scores.docs) scores.coverage[doc] = totalInformation > 0 ? scores.coverage[doc]! / totalInformation : 0;
+  scores.information = totalInformation;
   return scores;
 }
 
 function wordMatches(states: readonly WordState[], doc: number): WordMatch[] {
   const matches: WordMatch[] = [];
   for (const state of states) {
-    const id = state.expansion[doc]!;
-    if (id >= 0) matches.push({ word: state.word, term: state.expansions[id]!.term, kind: state.expansions[id]!.kind, fields: state.fields[doc]! });
+    if (state.expansion) {
+      const id = state.expansion[doc]!;
+      if (id >= 0) matches.push({ word: state.word, term: state.expansions[id]!.term, kind: state.expansions[id]!.kind, fields: state.fields![doc]! });
+      continue;
+    }
+    const bits = fieldsIn(state.parts ?? [], doc);
+    if (bits >= 0) matches.push({ word: state.word, term: state.expansions[0]!.term, kind: state.expansions[0]!.kind, fields: bits });
   }
   return matches;
+}
+
+/** The field bits of lesson `doc`'s posting among `parts` (each ascending by lesson), or -1. */
+function fieldsIn(parts: readonly PostingPart[], doc: number): number {
+  for (const { docs, fields, offset } of parts) {
+    const at = lowerBound(docs, doc - offset);
+    if (docs[at] === doc - offset) return fields[at]!;
+  }
+  return -1;
 }
 
 /**
@@ -357,7 +458,7 @@ function triggerMatches(index: SearchIndex, query: Query): [number, TriggerMatch
 
 /** Scores every lesson the query's words reach with enough evidence to be shown, and every lesson whose triggers match; best first. */
 export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
-  const { states, text, evidence, coverage, tags, keywords, docs, isCandidate } = scoreText(index, query);
+  const { states, text, evidence, coverage, information, tags, keywords, docs, isCandidate } = scoreText(index, query);
   const add = (doc: number): void => {
     if (isCandidate[doc] === 0) {
       isCandidate[doc] = 1;
@@ -365,8 +466,10 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     }
   };
   const triggers = new Map<number, TriggerMatch>();
+  const triggered = new Uint8Array(index.docCount);
   for (const [doc, match] of triggerMatches(index, query)) {
     triggers.set(doc, match);
+    triggered[doc] = 1;
     add(doc);
     // A trigger match is relevance in its own right: it passes the floor and flows to the lesson's pattern and principle.
     text[doc]! += WEIGHTS.trigger;
@@ -375,22 +478,27 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const via = propagateLineage(index, docs, text, evidence, add);
   const scores = new Float64Array(index.docCount);
   const scoreOf = metaScorer(index, query, policy, now);
-  const inProject = projectFilter(index, query);
-  const own = notShadowed(index);
-  const scored: number[] = [];
+  const hidden = excluded(index, query);
+  const scored = new Int32Array(docs.length);
+  const values = new Float64Array(docs.length);
+  let count = 0;
   for (const doc of docs) {
     // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
-    if ((evidence[doc]! < FLOOR.lesson && !triggers.has(doc)) || !inProject(doc) || !own(doc)) continue;
-    scores[doc] =
+    if ((evidence[doc]! < FLOOR.lesson && triggered[doc] === 0) || (hidden !== undefined && hidden(doc))) continue;
+    const share = information > 0 ? coverage[doc]! / information : 0;
+    const score =
       text[doc]! *
-      (WEIGHTS.coordination.floor + coverage[doc]!) ** WEIGHTS.coordination.power *
+      (WEIGHTS.coordination.floor + share) ** WEIGHTS.coordination.power *
       (1 + WEIGHTS.tagOverlap * tags[doc]!) *
       (1 + WEIGHTS.keywordMatch * keywords[doc]!) *
       scoreOf(doc);
-    scored.push(doc);
+    scores[doc] = score;
+    values[count] = score;
+    scored[count++] = doc;
   }
-  const threshold = kthLargest(Float64Array.from(scored, (doc) => scores[doc]!), RANKED_MAX);
-  const kept = scored.filter((doc) => scores[doc]! >= threshold || triggers.has(doc));
+  const threshold = kthLargest(values.subarray(0, count), RANKED_MAX);
+  const kept: number[] = [];
+  for (let i = 0; i < count; i++) if (values[i]! >= threshold || triggered[scored[i]!] === 1) kept.push(scored[i]!);
   kept.sort((a, b) => scores[b]! - scores[a]! || a - b);
   return kept.map((doc) => ({
     doc,
@@ -398,7 +506,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     text: text[doc]!,
     evidence: evidence[doc]!,
     via: via.get(doc),
-    meta: index.meta(doc),
+    meta: index.signals(doc),
     words: wordMatches(states, doc),
     trigger: triggers.get(doc),
   }));

@@ -1,6 +1,6 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
 import { lowerBound } from './expand.js';
-import { averageLengths, META, META_BYTES, NO_PROJECT } from './search-fields.js';
+import { averageLengths, idfOf, META, META_BYTES, NO_PROJECT } from './search-fields.js';
 import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
 import { idHash, Segment, type ByteSource, type CorpusStats } from './search-segment.js';
 
@@ -36,6 +36,8 @@ export interface DocMeta {
   validatedDay: number;
   project: string | null;
 }
+
+export type LessonSignals = Omit<DocMeta, 'project'>;
 
 /** What the output shows about a lesson. */
 export interface DocRecord {
@@ -84,12 +86,27 @@ export interface Postings {
   fields: Uint8Array;
 }
 
+/**
+ * A run of one term's postings as a segment holds them: lesson `offset + docs[i]` scores
+ * `scale * scores[i]`. The runs of a term ascend by lesson and do not overlap.
+ */
+export interface PostingPart extends Postings {
+  offset: number;
+  scale: number;
+}
+
 /** Where the cache came from, so a reader can tell whether it still describes index.json. */
 export interface SearchSource {
   digest: string;
   stat: { size: number; mtimeMs: number; ino: number } | null;
   /** Newest lesson-folder mtime at which the tree was checked to give exactly this index. */
   verifiedMtimeMs: number;
+}
+
+export interface MetaTables {
+  local: DataView;
+  sources: DataView;
+  localLessons: number;
 }
 
 /** A delta and how it renumbers the base (search-merge.ts). */
@@ -107,10 +124,10 @@ export class SearchIndex {
   private readonly sources: Segment | undefined;
   /** The number of local lessons (base and delta). */
   private readonly localCount: number;
-  /** Renumbering and corpus statistics when scores are computed at query time (a delta or sources). */
+  /** Renumbering and the local lessons' statistics when their scores are computed at query time (a delta). */
   private readonly scoring: Renumbering | undefined;
   private dictCache: string[] | undefined;
-  private metaCache: DataView | undefined;
+  private metaCache: MetaTables | undefined;
   private shadowed: Set<number> | undefined;
 
   private constructor(private readonly base: Segment, delta: Segment | undefined, sources: Segment | undefined) {
@@ -130,12 +147,7 @@ export class SearchIndex {
     }
     this.localCount = local.docCount;
     this.docCount = local.docCount + (sources?.docCount ?? 0);
-    if (sources) {
-      // Statistics over the local lessons and the sources' together: one ranking.
-      const all = { docCount: this.docCount, lengthSums: local.lengthSums.map((sum, f) => sum + sources.header.lengthSums[f]!) };
-      renumbering = { ...renumbering, docCount: all.docCount, avg: averageLengths(all) };
-    }
-    this.scoring = delta || sources ? renumbering : undefined;
+    this.scoring = delta ? renumbering : undefined;
   }
 
   /**
@@ -270,35 +282,68 @@ export class SearchIndex {
     return (this.dictCache = this.sources ? union(local, this.sources.terms) : local);
   }
 
-  postings(termIndex: number): Postings {
+  /**
+   * A term's postings over every segment, as runs (PostingPart) the ranking reads in place.
+   *
+   * One ranking over the local lessons and the sources': a term's idf is the whole corpus's
+   * (its lessons among all lessons), and each lesson's term frequency is normalised by the field
+   * lengths of its own side (the local lessons, or the sources'), as a search engine scores each
+   * shard with its own length statistics. A side's stored scores (idf x that normalisation, with
+   * its own statistics) then need only one factor, the ratio of the two idfs, and the sources'
+   * hundred thousand postings are read as they are stored, never decoded or rescored. The local
+   * lessons alone score exactly as a full build of them would.
+   */
+  postingParts(termIndex: number): PostingPart[] {
     const m = this.merge;
-    if (!this.scoring) {
+    if (!this.sources && !m) {
       const { docs, scores, fields } = this.base.postings(termIndex, false);
-      return { docs, scores, fields };
+      return [{ docs, scores, fields, offset: 0, scale: 1 }];
     }
     const term = this.terms[termIndex]!;
     const b = this.base.findTerm(term);
     const d = m ? m.delta.findTerm(term) : -1;
+    let local: Postings | undefined;
+    if (m && (b >= 0 || d >= 0)) local = mergePostings(b >= 0 ? this.base.postings(b) : undefined, d >= 0 ? m.delta.postings(d) : undefined, this.scoring!);
+    else if (!m && b >= 0) local = this.base.postings(b, false);
     const s = this.sources ? this.sources.findTerm(term) : -1;
-    return mergePostings(
-      b >= 0 ? this.base.postings(b) : undefined,
-      d >= 0 ? m!.delta.postings(d) : undefined,
-      this.scoring,
-      s >= 0 ? { postings: this.sources!.postings(s), offset: this.localCount } : undefined,
-    );
+    const theirs = s >= 0 ? this.sources!.postings(s, false) : undefined;
+    const parts: PostingPart[] = [];
+    const df = (local?.docs.length ?? 0) + (theirs?.docs.length ?? 0);
+    const idf = idfOf(this.docCount, df);
+    if (local && local.docs.length > 0) parts.push({ ...pick(local), offset: 0, scale: this.sources ? idf / idfOf(this.localCount, local.docs.length) : 1 });
+    if (theirs && theirs.docs.length > 0) parts.push({ ...pick(theirs), offset: this.localCount, scale: idf / idfOf(this.sources!.docCount, theirs.docs.length) });
+    return parts;
   }
 
-  /** The fixed-width metadata table (META_BYTES per lesson; offsets as in buildSearchIndex). */
-  get metaView(): DataView {
+  /** A term's postings over every segment in one list (postingParts, with the scale and offset applied). */
+  postings(termIndex: number): Postings {
+    const parts = this.postingParts(termIndex);
+    if (parts.length === 1 && parts[0]!.offset === 0 && parts[0]!.scale === 1) return pick(parts[0]!);
+    const count = parts.reduce((sum, part) => sum + part.docs.length, 0);
+    const out: Postings = { docs: new Uint32Array(count), scores: new Float32Array(count), fields: new Uint8Array(count) };
+    let k = 0;
+    for (const part of parts) {
+      for (let i = 0; i < part.docs.length; i++, k++) {
+        out.docs[k] = part.offset + part.docs[i]!;
+        out.scores[k] = part.scale * part.scores[i]!;
+        out.fields[k] = part.fields[i]!;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The fixed-width metadata tables (META_BYTES per lesson; offsets as in buildSearchIndex): lesson
+   * `doc` is row `doc` of `local` (base and delta merged) when below `localLessons`, else row
+   * `doc - localLessons` of `sources`, read as the sources segment stores it (its project codes
+   * are that segment's: projectMatch, meta).
+   */
+  get metaTables(): MetaTables {
     if (this.metaCache) return this.metaCache;
     const m = this.merge;
     const local = m ? mergeMeta(this.base.meta, m.delta.meta, m) : this.base.meta;
-    if (!this.sources) return (this.metaCache = new DataView(local.buffer, local.byteOffset, local.length));
-    // The sources' rows as they are: their project codes are the sources segment's (projectMatch, meta).
-    const out = new Uint8Array(this.docCount * META_BYTES);
-    out.set(local);
-    out.set(this.sources.meta, local.length);
-    return (this.metaCache = new DataView(out.buffer));
+    const theirs = this.sources?.meta ?? new Uint8Array(0);
+    return (this.metaCache = { local: new DataView(local.buffer, local.byteOffset, local.length), sources: new DataView(theirs.buffer, theirs.byteOffset, theirs.length), localLessons: this.localCount });
   }
 
   /** The segment whose project names the local lessons' codes refer to (a delta's list starts with its base's). */
@@ -313,21 +358,31 @@ export class SearchIndex {
    */
   projectMatch(project: string): (doc: number) => -1 | 0 | 1 {
     if (this.docCount === 0) return () => 0;
-    const view = this.metaView;
+    const { local: localView, sources: theirView, localLessons } = this.metaTables;
     const local = this.localSegment.projects.indexOf(project);
     const theirs = this.sources ? this.sources.projects.indexOf(project) : -1;
-    const localCount = this.localCount;
     return (doc) => {
-      const own = view.getUint16(doc * META_BYTES + META.project, true);
+      const mine = doc < localLessons;
+      const own = mine ? localView.getUint16(doc * META_BYTES + META.project, true) : theirView.getUint16((doc - localLessons) * META_BYTES + META.project, true);
       if (own === NO_PROJECT) return 0;
-      return own === (doc < localCount ? local : theirs) ? 1 : -1;
+      return own === (mine ? local : theirs) ? 1 : -1;
     };
   }
 
+  /** A lesson's metadata, with its project's name. */
   meta(doc: number): DocMeta {
-    const view = this.metaView;
-    const at = doc * META_BYTES;
-    const project = view.getUint16(at + META.project, true);
+    const { local, sources, localLessons } = this.metaTables;
+    const mine = doc < localLessons;
+    const project = (mine ? local : sources).getUint16((mine ? doc : doc - localLessons) * META_BYTES + META.project, true);
+    return { ...this.signals(doc), project: project === NO_PROJECT ? null : ((mine ? this.localSegment : this.sources!).projectName(project) ?? null) };
+  }
+
+  /** What ranking and output read of a lesson's metadata: all of it but the project's name (projectMatch compares codes). */
+  signals(doc: number): LessonSignals {
+    const { local, sources, localLessons } = this.metaTables;
+    const mine = doc < localLessons;
+    const view = mine ? local : sources;
+    const at = (mine ? doc : doc - localLessons) * META_BYTES;
     return {
       level: LEVELS[view.getUint8(at + META.level)]!,
       status: STATUSES[view.getUint8(at + META.status)]!,
@@ -336,7 +391,6 @@ export class SearchIndex {
       confidence: view.getUint8(at + META.confidence),
       transferability: view.getUint8(at + META.transferability),
       occurrences: view.getUint16(at + META.occurrences, true),
-      project: project === NO_PROJECT ? null : ((this.sources && doc >= this.localCount ? this.sources : this.localSegment).projectName(project) ?? null),
       validatedDay: view.getInt32(at + META.validatedDay, true),
     };
   }
@@ -425,6 +479,10 @@ export class SearchIndex {
     const gone = (other: string): boolean => m !== undefined && m.dead.has(other) && (this.sources?.findTerm(other) ?? -1) < 0;
     return [...all].filter((other) => !gone(other)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
+}
+
+function pick({ docs, scores, fields }: Postings): Postings {
+  return { docs, scores, fields };
 }
 
 /** Two sorted term lists as one, without `left`'s terms in `drop`. */

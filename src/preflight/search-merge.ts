@@ -55,22 +55,14 @@ function baseNumbers(docs: Uint32Array, r: Renumbering): Int32Array {
 }
 
 /**
- * One term's postings over base and delta (either may lack the term), and `appended` (other
- * repositories' lessons, numbered from `offset`), scored with the statistics of all together
- * (`r`) by termScore, the function the build scores with.
+ * One term's postings over base and delta (either may lack the term), scored with the
+ * statistics of both together (`r`) by termScore, the function the build scores with.
  */
-export function mergePostings(
-  base: RawPostings | undefined,
-  delta: RawPostings | undefined,
-  r: Renumbering,
-  appended?: { postings: RawPostings; offset: number },
-): Postings {
+export function mergePostings(base: RawPostings | undefined, delta: RawPostings | undefined, r: Renumbering): Postings {
   const fromBase = base ? baseNumbers(base.docs, r) : new Int32Array(0);
   const fromDelta = delta ? Int32Array.from(delta.docs, (j) => r.deltaDocs[j]!) : new Int32Array(0);
-  const fromAppended = appended ? Int32Array.from(appended.postings.docs, (j) => appended.offset + j) : new Int32Array(0);
-  let local = fromDelta.length;
-  for (const doc of fromBase) if (doc >= 0) local++;
-  const count = local + fromAppended.length;
+  let count = fromDelta.length;
+  for (const doc of fromBase) if (doc >= 0) count++;
   const idf = idfOf(r.docCount, count);
   const out: Postings = { docs: new Uint32Array(count), scores: new Float32Array(count), fields: new Uint8Array(count) };
   const tf = new Uint32Array(WIDTH);
@@ -78,7 +70,6 @@ export function mergePostings(
   const sides = [
     { numbers: fromBase, postings: base, varints: base ? new Varints(base.raw) : undefined, at: 0 },
     { numbers: fromDelta, postings: delta, varints: delta ? new Varints(delta.raw) : undefined, at: 0 },
-    { numbers: fromAppended, postings: appended?.postings, varints: appended ? new Varints(appended.postings.raw) : undefined, at: 0 },
   ];
   /** Reads posting `side.at`'s frequencies and lengths into tf/length (or skips them) and moves on. */
   const take = (side: (typeof sides)[number], k: number | undefined): void => {
@@ -96,14 +87,12 @@ export function mergePostings(
     }
     side.at++;
   };
-  const [b, d, a] = sides as [(typeof sides)[number], (typeof sides)[number], (typeof sides)[number]];
-  for (let k = 0; k < local; ) {
+  const [b, d] = sides as [(typeof sides)[number], (typeof sides)[number]];
+  for (let k = 0; k < count; ) {
     while (b.at < b.numbers.length && b.numbers[b.at]! < 0) take(b, undefined);
     const useBase = b.at < b.numbers.length && (d.at >= d.numbers.length || b.numbers[b.at]! < d.numbers[d.at]!);
     take(useBase ? b : d, k++);
   }
-  // Appended lessons are numbered after every local one.
-  for (let k = local; k < count; k++) take(a, k);
   return out;
 }
 

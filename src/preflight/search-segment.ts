@@ -112,6 +112,9 @@ export function idHash(id: string): number {
 
 export const align4 = (n: number): number => (n + 3) & ~3;
 
+/** A per-lesson table up to this size is read whole for its first row (one read instead of one per row). */
+const WHOLE_TABLE_BYTES = 64 * 1024;
+
 /** Random access to the bytes of a segment: a file read at offsets, or a buffer. */
 export interface ByteSource {
   size: number;
@@ -155,6 +158,7 @@ export class Segment {
   private tables = new Map<SectionName, Uint32Array>();
   private projectsCache: string[] | undefined;
   private projectStarts: Uint32Array | undefined;
+  private projectBytes: Uint8Array | undefined;
   private texts = new Map<SectionName, string>();
 
   private constructor(private readonly bytes: ByteSource, readonly header: SegmentHeader) {}
@@ -240,9 +244,25 @@ export class Segment {
     return (this.metaCache ??= this.section('meta'));
   }
 
+  /**
+   * Lesson `doc`'s bytes in `blob`. A query reads a few lessons' rows of tables that have one
+   * entry per lesson: a large table (hundreds of kilobytes over a hundred thousand lessons) has
+   * the row's two offsets read alone unless something read the whole table already.
+   */
   private row(table: SectionName, blob: SectionName, doc: number): Uint8Array {
-    const offsets = this.table(table);
-    return this.bytes.read(this.header.sections[blob][0] + offsets[doc]!, offsets[doc + 1]! - offsets[doc]!);
+    let start: number;
+    let end: number;
+    const offsets = this.header.sections[table][1] <= WHOLE_TABLE_BYTES ? this.table(table) : this.tables.get(table);
+    if (offsets) {
+      start = offsets[doc]!;
+      end = offsets[doc + 1]!;
+    } else {
+      const pair = this.bytes.read(this.header.sections[table][0] + doc * 4, 8);
+      const view = new DataView(pair.buffer, pair.byteOffset, pair.length);
+      start = view.getUint32(0, true);
+      end = view.getUint32(4, true);
+    }
+    return this.bytes.read(this.header.sections[blob][0] + start, end - start);
   }
 
   record(doc: number): DocRecord {
@@ -269,6 +289,8 @@ export class Segment {
 
   /** The number of the lesson with `id`, or -1 (binary search over the id table). */
   findId(id: string): number {
+    // A search reads a score of rows: the offsets once, whole.
+    this.table('idTable');
     let lo = 0;
     let hi = this.docCount;
     while (lo < hi) {
@@ -297,15 +319,16 @@ export class Segment {
 
   /** The name of project `code`, without parsing the others (a large corpus has thousands). */
   projectName(code: number): string | undefined {
-    const text = this.text('projects');
+    const bytes = (this.projectBytes ??= this.section('projects'));
     if (!this.projectStarts) {
+      // Where each line starts, found in the bytes: nothing is decoded but the names asked for.
       const starts = [0];
-      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-      starts.push(text.length + 1);
-      this.projectStarts = Uint32Array.from(text === '' ? [0] : starts);
+      for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) starts.push(at + 1);
+      starts.push(bytes.length + 1);
+      this.projectStarts = Uint32Array.from(bytes.length === 0 ? [0] : starts);
     }
     if (code + 1 >= this.projectStarts.length) return undefined;
-    return JSON.parse(text.slice(this.projectStarts[code]!, this.projectStarts[code + 1]! - 1)) as string;
+    return JSON.parse(decoder.decode(bytes.subarray(this.projectStarts[code]!, this.projectStarts[code + 1]! - 1))) as string;
   }
 
   /** Phrase lines `term term...<TAB>lesson<TAB>tools` that begin with `term`. */

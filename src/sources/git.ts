@@ -101,6 +101,16 @@ export async function followsFrom(dir: string, ref: string, older: string, newer
   return (await git(dir, ['merge-base', '--is-ancestor', older, newer])).ok;
 }
 
+/**
+ * Whether `ref`, now at `newer`, was rewritten since `older` (followsFrom, fetching into the
+ * checkout's objects only); undefined when the remote's commit could not be fetched to tell.
+ */
+export async function rewrittenSince(dir: string, ref: string, older: string, newer: string): Promise<boolean | undefined> {
+  const follows = await followsFrom(dir, ref, older, newer);
+  if (follows) return false;
+  return (await hasCommit(dir, newer)) ? true : undefined;
+}
+
 export async function checkoutCommit(dir: string, commit: string): Promise<void> {
   await must(dir, ['checkout', '-q', '--force', '--detach', commit]);
 }

@@ -1,10 +1,10 @@
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
-import { checkedOutCommit, fetchUrl, remoteCommit, SourceGitError } from './git.js';
+import { checkedOutCommit, fetchUrl, remoteCommit, rewrittenSince, SourceGitError } from './git.js';
 import { policySources, readLock } from './lock-file.js';
 import { LOCK_FILE, checkoutDir, lockMatches } from './model.js';
 
-export type SourceState = 'current' | 'behind' | 'missing' | 'unlocked' | 'unreachable' | 'not-in-policy';
+export type SourceState = 'current' | 'behind' | 'rewritten' | 'missing' | 'unlocked' | 'unreachable' | 'not-in-policy';
 
 export interface SourceStatus {
   name: string;
@@ -23,7 +23,7 @@ export interface StatusResult {
 }
 
 /**
- * `lessons sources status`'s exit code: 1 when a source is behind, missing or mismatched with
+ * `lessons sources status`'s exit code: 1 when a source is behind, rewritten, missing or mismatched with
  * the lock (a finding, even when another remote could not be asked), else 2 when a remote could
  * not be reached (the status is unknown), else 0: every source is current.
  */
@@ -34,7 +34,9 @@ export function statusExitCode(result: StatusResult): 0 | 1 | 2 {
 
 /**
  * What is behind, missing or unlocked: the lock against the policy, the checkout against the
- * lock, and the remote's ref against the lock (asked with `git ls-remote`, which fetches nothing).
+ * lock, and the remote's ref against the lock (asked with `git ls-remote`). A ref that moved is
+ * fetched into the checkout's objects (never checked out, never locked) to tell a ref that moved
+ * on from one rewritten under the lock, as `sources update` would.
  */
 export async function sourcesStatus(options: { cwd: string }): Promise<StatusResult> {
   const root = findRepoRoot(options.cwd);
@@ -61,7 +63,12 @@ export async function sourcesStatus(options: { cwd: string }): Promise<StatusRes
     } else if (unreachable !== undefined) {
       statuses.push(status('unreachable', `cannot reach ${source.url}: ${unreachable}`));
     } else if (remote !== locked) {
-      statuses.push(status('behind', `\`${source.ref}\` is at ${remote!.slice(0, 12)}, the lock at ${locked.slice(0, 12)}: run \`lessons sources update\` to take it`));
+      const rewritten = await rewrittenSince(checkoutDir(root, source.name), source.ref, locked, remote!);
+      statuses.push(
+        rewritten === true
+          ? status('rewritten', `\`${source.ref}\` was rewritten: it is at ${remote!.slice(0, 12)}, and the locked commit ${locked.slice(0, 12)} is not in its history any more: run \`lessons sources update\` and review the source's changes`)
+          : status('behind', `\`${source.ref}\` is at ${remote!.slice(0, 12)}, the lock at ${locked.slice(0, 12)}: run \`lessons sources update\` to take it`),
+      );
     } else {
       statuses.push(status('current', `at ${locked.slice(0, 12)}, as locked`));
     }

@@ -173,6 +173,12 @@ describe('lessons sources: a platform repository and a service repository', { ti
     git(platform.work, 'commit', '-q', '--amend', '-m', 'rewritten');
     const rewritten = git(platform.work, 'rev-parse', 'HEAD').trim();
     git(platform.work, 'push', '-q', '-f', platform.bare, 'main');
+    expect(runLessons(['sources', 'status'], { cwd: service })).toMatchObject({
+      exitCode: 1,
+      stdout: `platform: rewritten: \`main\` was rewritten: it is at ${rewritten.slice(0, 12)}, and the locked commit ${first.slice(0, 12)} is not in its history any more: run \`lessons sources update\` and review the source's changes\n`,
+    });
+    // Status fetched objects only: the checkout is still at the locked commit.
+    expect(git(path.join(service, '.lessons/sources/platform'), 'rev-parse', 'HEAD').trim()).toBe(first);
     const update = runLessons(['sources', 'update', '--json'], { cwd: service });
     expect(update.exitCode).toBe(0);
     expect(json<{ sources: unknown[] }>(update.stdout).sources).toEqual([

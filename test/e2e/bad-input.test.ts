@@ -158,4 +158,12 @@ describe('output into a closed pipe (built binary)', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout.trim()).toBe('0');
   });
+
+  it('gives stderr the same handler when something first writes to it', () => {
+    const main = path.join(path.dirname(BIN), 'main.js');
+    const script = `const { stopQuietlyOnClosedPipe } = await import(${JSON.stringify(main)}); stopQuietlyOnClosedPipe('list'); process.stdout.write(String(process.stdout.listenerCount('error')) + ' ' + String(process.stderr.listenerCount('error')) + ' ' + String(process.stderr.listenerCount('error')));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('1 1 1');
+  });
 });
