@@ -4,7 +4,7 @@ import { readRegularFile, writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
-import { INDEX_MEMO, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
+import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import { gitBlobId } from '../util/digest.js';
 
 /**
@@ -90,4 +90,17 @@ export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreeP
   } catch {
     // Gone again: the next run reads it.
   }
+}
+
+/**
+ * The working tree's (path, blob id) pairs and lessons/index.json's text when the cache vouches
+ * that this index is the one the tree gives (its memo names this tree and the file holds that
+ * blob); undefined otherwise, and the caller reads the tree. What `lessons index` finds when
+ * nothing changed, for a writer that changes a few lessons of the index (capture).
+ */
+export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; text: string } | undefined {
+  const pairs = listingPairs(root, cache, listing);
+  const remembered = pairs && rememberedIndex(cache, pairs);
+  const bytes = remembered && indexBytesIf(root, cache, remembered.blob, true);
+  return pairs && bytes ? { pairs, text: bytes.toString('utf8') } : undefined;
 }

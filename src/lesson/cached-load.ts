@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FileCache, statMark, type StatMark } from '../io/file-cache.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
-import { listMarkdownFiles, readMarkdownEntry, readRegularFile, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
+import { listMarkdownFiles, readMarkdownEntry, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { packageFile } from '../package-root.js';
-import { INDEX_FILE, POLICY_FILE, lessonDirs } from '../io/repo.js';
+import { POLICY_FILE, lessonDirs } from '../io/repo.js';
 import { compareStrings } from '../util/compare.js';
 import { gitBlobId, sha256 } from '../util/digest.js';
 import { FACTS_VERSION, addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from './facts.js';
@@ -157,43 +157,4 @@ export function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: 
     addFacts(tree, item.path, facts);
   }
   return { tree, files, bytes, irregular: listing.irregular };
-}
-
-/**
- * The working tree's (path, blob id) pairs and lessons/index.json's text when the cache vouches
- * that this index is the one the tree gives (its memo names this tree and the file holds that
- * blob); undefined otherwise, and the caller reads the tree. What `lessons index` finds when
- * nothing changed, for a writer that changes a few lessons of the index.
- */
-export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; text: string } | undefined {
-  const pairs = listingPairs(root, cache, listing);
-  const memo = cache.memo(INDEX_MEMO)?.split(' ');
-  if (pairs === undefined || memo?.length !== 3 || memo[0] !== treeDigest(pairs)) return undefined;
-  let bytes: Buffer;
-  let stat: StatMark;
-  try {
-    stat = statMark(fs.statSync(path.join(root, INDEX_FILE), { bigint: true }));
-    bytes = readRegularFile(path.join(root, INDEX_FILE));
-  } catch {
-    return undefined;
-  }
-  // Read whole either way: the writer rewrites it. Its blob id is checked only when its stat is not vouched for.
-  const blob = cache.trustedBlob(INDEX_FILE, stat) ?? gitBlobId(bytes);
-  if (blob !== memo[1]) return undefined;
-  cache.noteStat(INDEX_FILE, blob, stat);
-  return { pairs, text: bytes.toString('utf8') };
-}
-
-/**
- * Remembers the index of blob id `blob` as that of the tree of `pairs` after a writer changed
- * both (the files it wrote noted with their stats taken after the write), so the next run finds
- * it vouched for.
- */
-export function rememberWrittenIndex(root: string, cache: LessonFileCache, pairs: readonly { path: string; blob: string }[], blob: string, count: number): void {
-  cache.setMemo(INDEX_MEMO, `${treeDigest(pairs)} ${blob} ${count}`);
-  try {
-    cache.noteStat(INDEX_FILE, blob, statMark(fs.statSync(path.join(root, INDEX_FILE), { bigint: true })));
-  } catch {
-    // Gone again: the next run reads it.
-  }
 }

@@ -4,7 +4,8 @@ import { buildIndex, INDEX_VERSION, type IndexEntry } from '../index/build.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { statMark } from '../io/file-cache.js';
 import { commitChanges, type FileChange } from '../io/transaction.js';
-import { listWorktree, openLessonCache, rememberWrittenIndex, vouchedIndex } from '../lesson/cached-load.js';
+import { rememberIndex, vouchedIndex } from '../index/memo.js';
+import { listWorktree, openLessonCache } from '../lesson/cached-load.js';
 import { LEVEL_FOLDERS, LEVELS, type Lesson } from '../lesson/model.js';
 import { serializeLesson } from '../lesson/serialize.js';
 import type { Policy } from '../policy/policy.js';
@@ -104,7 +105,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     }
     const pairs = vouched.pairs.filter((pair) => !blobs.has(pair.path));
     for (const file of files.slice(0, -1)) pairs.push({ path: file.path, blob: blobs.get(file.path)! });
-    rememberWrittenIndex(root, cache, pairs, blobs.get(INDEX_FILE)!, changed.length);
+    rememberIndex(root, cache, pairs, text, changed.length, true);
     return planned.result;
   } finally {
     await cache.save();
