@@ -8,7 +8,7 @@ import { VOCABULARY } from '../preflight/vocabulary.js';
 import type { Lesson } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
 import { FIELD_BOOST } from '../preflight/search-fields.js';
-import { similarity, weightedPrint, type Fingerprint } from './similarity.js';
+import { similarity, termsPrint, type Fingerprint } from './similarity.js';
 
 export interface NearLesson {
   id: string;
@@ -70,54 +70,97 @@ const FIELD_WEIGHT = {
  * `related` maps a stemmed word to its relatives' stems (preflight's stemmed thesaurus).
  */
 export function textModelPrints(lessons: readonly FieldedText[], related: Pick<ReadonlyMap<string, readonly string[]>, 'get'>): Map<string, Fingerprint> {
-  const termsOf = queryTerms();
-  const own = lessons.map((lesson) => {
-    const weights = new Map<string, number>();
-    const add = (text: string, weight: number): void => {
-      for (const term of termsOf(text)) weights.set(term, (weights.get(term) ?? 0) + weight);
+  // Terms are numbered for this call (`names` holds them): a lesson's terms are small arrays, not maps.
+  const names: string[] = [];
+  const { termOf, numberOf } = queryTerms(names);
+  const weightOf: number[] = [];
+  /** The lesson (plus one) whose terms hold the term, and the field that last added it. */
+  const lessonOf: number[] = [];
+  const fieldOf: number[] = [];
+  const own = lessons.map((lesson, n) => {
+    const terms: number[] = [];
+    const add = (text: string, weight: number, field: number): void => {
+      for (const word of words(text)) {
+        const term = termOf(word);
+        // Each term once per field, as buildQuery() makes it.
+        if (term < 0 || (lessonOf[term] === n + 1 && fieldOf[term] === field)) continue;
+        fieldOf[term] = field;
+        if (lessonOf[term] !== n + 1) {
+          lessonOf[term] = n + 1;
+          weightOf[term] = 0;
+          terms.push(term);
+        }
+        weightOf[term]! += weight;
+      }
     };
-    add(lesson.title, FIELD_WEIGHT.title);
-    add(lesson.summary, FIELD_WEIGHT.summary);
-    add(lesson.tags.join(' '), FIELD_WEIGHT.tags);
-    add(lesson.checklist.join('\n'), FIELD_WEIGHT.checklist);
-    return weights;
+    add(lesson.title, FIELD_WEIGHT.title, 1);
+    add(lesson.summary, FIELD_WEIGHT.summary, 2);
+    add(lesson.tags.join(' '), FIELD_WEIGHT.tags, 3);
+    add(lesson.checklist.join('\n'), FIELD_WEIGHT.checklist, 4);
+    return { terms, weights: terms.map((term) => weightOf[term]!) };
   });
-  const vocabulary = new Set(own.flatMap((weights) => [...weights.keys()]));
+  const relativesOf = new Map<number, number[]>();
+  const relatives = (term: number): number[] => {
+    let found = relativesOf.get(term);
+    if (found === undefined) {
+      found = [];
+      // A term has a number only when a lesson of the set uses it.
+      for (const relative of related.get(names[term]!) ?? []) {
+        const number = numberOf(relative);
+        if (number !== undefined) found.push(number);
+      }
+      relativesOf.set(term, found);
+    }
+    return found;
+  };
+  const extra = new Int32Array(names.length);
+  /** n + 1 for a term of lesson n's own, -(n + 1) for a relative it gained. */
+  const holder = new Int32Array(names.length);
   return new Map(
     lessons.map((lesson, n) => {
-      const weights = new Map(own[n]!);
-      for (const term of own[n]!.keys()) {
-        for (const relative of related.get(term) ?? []) if (vocabulary.has(relative) && !own[n]!.has(relative)) weights.set(relative, (weights.get(relative) ?? 0) + 1);
+      const { terms, weights } = own[n]!;
+      for (const term of terms) holder[term] = n + 1;
+      const added: number[] = [];
+      for (const term of terms) {
+        for (const relative of relatives(term)) {
+          if (holder[relative] === n + 1) continue;
+          if (holder[relative] !== -(n + 1)) {
+            holder[relative] = -(n + 1);
+            extra[relative] = 0;
+            added.push(relative);
+          }
+          extra[relative]!++;
+        }
       }
-      return [lesson.id, weightedPrint(lesson.title, weights)];
+      const all = [...terms, ...added];
+      return [lesson.id, termsPrint(lesson.title, all.map((term) => names[term]!), [...weights, ...added.map((term) => extra[term]!)])];
     }),
   );
 }
 
 /**
- * The terms buildQuery() makes of a task's text (its words stemmed, stopwords dropped, each
- * once), with each word's stem worked out once for all the texts of a run.
+ * The terms buildQuery() makes of a task's words (stemmed, stopwords dropped), numbered in
+ * `names` as they are first met (-1 for a stopword), each word's stem worked out once for all
+ * the texts of a run; numberOf() finds a term's number without adding it.
  */
-function queryTerms(): (text: string) => Set<string> {
+function queryTerms(names: string[]): { termOf: (word: string) => number; numberOf: (term: string) => number | undefined } {
   const stop = new Set(VOCABULARY.stopwords);
-  const stems = new Map<string, string | null>();
-  const termOf = (word: string): string | null => {
-    let term = stems.get(word);
-    if (term === undefined) {
-      term = stem(word);
-      if (stop.has(word) || stop.has(term)) term = null;
-      stems.set(word, term);
+  const numbers = new Map<string, number>();
+  const byWord = new Map<string, number>();
+  const termOf = (word: string): number => {
+    let number = byWord.get(word);
+    if (number === undefined) {
+      const term = stem(word);
+      if (stop.has(word) || stop.has(term)) number = -1;
+      else {
+        number = numbers.get(term);
+        if (number === undefined) numbers.set(term, (number = names.push(term) - 1));
+      }
+      byWord.set(word, number);
     }
-    return term;
+    return number;
   };
-  return (text) => {
-    const found = new Set<string>();
-    for (const word of words(text)) {
-      const term = termOf(word);
-      if (term !== null) found.add(term);
-    }
-    return found;
-  };
+  return { termOf, numberOf: (term) => numbers.get(term) };
 }
 
 /**
