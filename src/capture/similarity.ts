@@ -101,7 +101,8 @@ const WORD_NUMBERS = new Map<string, number>();
 const BIGRAM_NUMBERS = new Map<number, Map<number, number>>();
 const TERMS: string[] = [];
 
-function wordNumber(word: string): number {
+/** The process-wide number of a word, or of another text model's term (no spaces). */
+export function wordNumber(word: string): number {
   let n = WORD_NUMBERS.get(word);
   if (n === undefined) {
     WORD_NUMBERS.set(word, (n = TERMS.length));
@@ -144,21 +145,14 @@ export function fingerprint(item: Comparable): Fingerprint {
   return { title: normaliseTitle(item.title), terms, weights, squared: sumOfSquares(weights) };
 }
 
-/** A fingerprint of a vector some other text model made: whole-number weights per term (terms without spaces). */
-export function weightedPrint(title: string, weights: ReadonlyMap<string, number>): Fingerprint {
-  return termsPrint(title, [...weights.keys()], [...weights.values()]);
-}
-
 /** Weights by term number while a print is put in term order: zero between uses. */
 let byNumber = new Float64Array(0);
 
 /**
- * weightedPrint() of the vector `terms[k]` -> `weights[k]` (distinct terms without spaces,
- * whole-number weights), the terms numbered in the order given.
+ * A fingerprint of a vector some other text model made: distinct term numbers (wordNumber() of
+ * terms without spaces) and their whole-number weights, in any order. Sorts `numbers`.
  */
-export function termsPrint(title: string, terms: readonly string[], weights: ArrayLike<number>): Fingerprint {
-  const numbers = new Int32Array(terms.length);
-  for (let k = 0; k < terms.length; k++) numbers[k] = wordNumber(terms[k]!);
+export function numberedPrint(title: string, numbers: Int32Array, weights: ArrayLike<number>): Fingerprint {
   if (byNumber.length < TERMS.length) byNumber = new Float64Array(Math.max(TERMS.length, 2 * byNumber.length));
   for (let k = 0; k < numbers.length; k++) byNumber[numbers[k]!] = weights[k]!;
   numbers.sort();
@@ -172,7 +166,7 @@ export function termsPrint(title: string, terms: readonly string[], weights: Arr
 
 function sumOfSquares(weights: Float64Array): number {
   let squared = 0;
-  for (const weight of weights) squared += weight * weight;
+  for (let k = 0; k < weights.length; k++) squared += weights[k]! * weights[k]!;
   return squared;
 }
 
@@ -269,7 +263,7 @@ export interface SimilarGroup {
 export function similarGroups(prints: readonly Fingerprint[], threshold: number, stats?: { met: number }): SimilarGroup[] {
   const count = prints.length;
   const frequency = new Int32Array(TERMS.length);
-  for (const print of prints) for (const term of print.terms) frequency[term]!++;
+  for (const { terms } of prints) for (let k = 0; k < terms.length; k++) frequency[terms[k]!]!++;
   // One order of all terms: rarest first, then by the term itself.
   const used: number[] = [];
   for (let term = 0; term < frequency.length; term++) if (frequency[term]! > 0) used.push(term);
@@ -329,14 +323,14 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number,
     }
     for (let k = 0; k < cut; k++) {
       const list = index[order[k]!];
-      if (list !== undefined) for (const j of list) consider(j);
+      if (list !== undefined) for (let n = 0; n < list.length; n++) consider(list[n]!);
     }
     for (let k = 0; k < cut; k++) {
       const list = index[order[k]!];
       if (list === undefined) index[order[k]!] = [i];
       else if (list.length < POSTINGS_CAP) list.push(i);
     }
-    for (const term of terms) spread[term] = 0;
+    for (let k = 0; k < terms.length; k++) spread[terms[k]!] = 0;
   });
   const groups = new Map<number, number[]>();
   for (let n = 0; n < count; n++) append(groups, find(n), n);

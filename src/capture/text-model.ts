@@ -8,7 +8,7 @@ import { VOCABULARY } from '../preflight/vocabulary.js';
 import type { Lesson } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
 import { FIELD_BOOST } from '../preflight/search-fields.js';
-import { similarity, termsPrint, type Fingerprint } from './similarity.js';
+import { numberedPrint, similarity, wordNumber, type Fingerprint } from './similarity.js';
 
 export interface NearLesson {
   id: string;
@@ -114,26 +114,37 @@ export function textModelPrints(lessons: readonly FieldedText[], related: Pick<R
     return found;
   };
   const extra = new Int32Array(names.length);
+  // Each term's process-wide number, taken in the order the prints list their terms.
+  const numbered = new Int32Array(names.length).fill(-1);
   /** n + 1 for a term of lesson n's own, -(n + 1) for a relative it gained. */
   const holder = new Int32Array(names.length);
   return new Map(
     lessons.map((lesson, n) => {
       const { terms, weights } = own[n]!;
-      for (const term of terms) holder[term] = n + 1;
-      const added: number[] = [];
-      for (const term of terms) {
-        for (const relative of relatives(term)) {
+      const ownCount = terms.length;
+      for (let k = 0; k < ownCount; k++) holder[terms[k]!] = n + 1;
+      // Its relatives follow its own terms, each once, weighing one per own term it relates to.
+      for (let k = 0; k < ownCount; k++) {
+        const found = relatives(terms[k]!);
+        for (let r = 0; r < found.length; r++) {
+          const relative = found[r]!;
           if (holder[relative] === n + 1) continue;
           if (holder[relative] !== -(n + 1)) {
             holder[relative] = -(n + 1);
             extra[relative] = 0;
-            added.push(relative);
+            terms.push(relative);
           }
           extra[relative]!++;
         }
       }
-      const all = [...terms, ...added];
-      return [lesson.id, termsPrint(lesson.title, all.map((term) => names[term]!), [...weights, ...added.map((term) => extra[term]!)])];
+      for (let k = ownCount; k < terms.length; k++) weights.push(extra[terms[k]!]!);
+      const numbers = new Int32Array(terms.length);
+      for (let k = 0; k < terms.length; k++) {
+        const term = terms[k]!;
+        if (numbered[term]! < 0) numbered[term] = wordNumber(names[term]!);
+        numbers[k] = numbered[term]!;
+      }
+      return [lesson.id, numberedPrint(lesson.title, numbers, weights)];
     }),
   );
 }
