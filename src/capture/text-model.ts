@@ -176,15 +176,27 @@ function queryTerms(names: string[]): { termOf: (word: string) => number; number
 
 /**
  * A stemmed word's relatives in `thesaurus` (word -> related words, as shipped), stemmed as
- * preflight stems: the words are stemmed once, a word's relatives when first asked for.
+ * preflight stems. stem() keeps a word's first two letters, so the words that stem to a term
+ * begin as it does: they are stemmed when a term that begins so is first asked for, not all
+ * at once.
  */
 export function stemmedRelatives(thesaurus: ReadonlyMap<string, readonly string[]>): (term: string) => readonly string[] {
+  const byStart = new Map<string, string[]>();
+  for (const word of thesaurus.keys()) append(byStart, word.slice(0, 2), word);
   const byStem = new Map<string, string[]>();
-  for (const word of thesaurus.keys()) {
-    const key = stem(word);
-    const words = byStem.get(key);
-    if (words) words.push(word);
-    else byStem.set(key, [word]);
-  }
-  return (term) => [...new Set((byStem.get(term) ?? []).flatMap((word) => thesaurus.get(word)!.map(stem)))].filter((other) => other !== term).sort(compareStrings);
+  return (term) => {
+    const start = term.slice(0, 2);
+    const unstemmed = byStart.get(start);
+    if (unstemmed !== undefined) {
+      byStart.delete(start);
+      for (const word of unstemmed) append(byStem, stem(word), word);
+    }
+    return [...new Set((byStem.get(term) ?? []).flatMap((word) => thesaurus.get(word)!.map(stem)))].filter((other) => other !== term).sort(compareStrings);
+  };
+}
+
+function append(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
