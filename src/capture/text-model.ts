@@ -3,6 +3,7 @@
  * synonym groups (the terms `buildQuery` makes, so a paraphrase meets the lesson it repeats). A title
  * becomes a weighted term vector; two titles are as alike as the cosine of their vectors.
  */
+import { thesaurusEntry } from '../preflight/search-update.js';
 import { stem, words } from '../preflight/text.js';
 import { VOCABULARY } from '../preflight/vocabulary.js';
 import type { Lesson } from '../lesson/model.js';
@@ -175,27 +176,43 @@ function queryTerms(names: string[]): { termOf: (word: string) => number; number
 }
 
 /**
- * A stemmed word's relatives in `thesaurus` (word -> related words, as shipped), stemmed as
- * preflight stems. stem() keeps a word's first two letters, so the words that stem to a term
- * begin as it does: they are stemmed when a term that begins so is first asked for, not all
- * at once.
+ * A stemmed word's relatives in the thesaurus (its file's text: lines of a word, a tab and its
+ * related words; a word listed twice keeps its last line, as readThesaurus() reads it), stemmed
+ * as preflight stems. stem() keeps a word's first two letters, so the words that stem to a
+ * term begin as it does: their lines are read and stemmed when a term that begins so is first
+ * asked for, not all 40,000 at every run.
  */
-export function stemmedRelatives(thesaurus: ReadonlyMap<string, readonly string[]>): (term: string) => readonly string[] {
-  const byStart = new Map<string, string[]>();
-  for (const word of thesaurus.keys()) append(byStart, word.slice(0, 2), word);
+export function stemmedRelatives(thesaurus: string): (term: string) => readonly string[] {
+  // Where each line starts, by the first two letters of its word.
+  const lineStarts = new Map<string, number[]>();
+  for (let at = 0; at < thesaurus.length; ) {
+    const newline = thesaurus.indexOf('\n', at);
+    const end = newline < 0 ? thesaurus.length : newline;
+    const tab = thesaurus.indexOf('\t', at);
+    if (tab > at && tab < end) append(lineStarts, thesaurus.slice(at, Math.min(at + 2, tab)), at);
+    at = end + 1;
+  }
+  const relatedWords = new Map<string, string[]>();
   const byStem = new Map<string, string[]>();
   return (term) => {
     const start = term.slice(0, 2);
-    const unstemmed = byStart.get(start);
-    if (unstemmed !== undefined) {
-      byStart.delete(start);
-      for (const word of unstemmed) append(byStem, stem(word), word);
+    const unread = lineStarts.get(start);
+    if (unread !== undefined) {
+      lineStarts.delete(start);
+      const read = new Set<string>();
+      for (const at of unread) {
+        const newline = thesaurus.indexOf('\n', at);
+        const [word, others] = thesaurusEntry(thesaurus.slice(at, newline < 0 ? thesaurus.length : newline))!;
+        relatedWords.set(word, others);
+        read.add(word);
+      }
+      for (const word of read) append(byStem, stem(word), word);
     }
-    return [...new Set((byStem.get(term) ?? []).flatMap((word) => thesaurus.get(word)!.map(stem)))].filter((other) => other !== term).sort(compareStrings);
+    return [...new Set((byStem.get(term) ?? []).flatMap((word) => relatedWords.get(word)!.map(stem)))].filter((other) => other !== term).sort(compareStrings);
   };
 }
 
-function append(map: Map<string, string[]>, key: string, value: string): void {
+function append<V>(map: Map<string, V[]>, key: string, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
