@@ -101,7 +101,8 @@ const WORD_NUMBERS = new Map<string, number>();
 const BIGRAM_NUMBERS = new Map<number, Map<number, number>>();
 const TERMS: string[] = [];
 
-function wordNumber(word: string): number {
+/** The process-wide number of a word, or of another text model's term (no spaces). */
+export function wordNumber(word: string): number {
   let n = WORD_NUMBERS.get(word);
   if (n === undefined) {
     WORD_NUMBERS.set(word, (n = TERMS.length));
@@ -121,48 +122,52 @@ function bigramNumber(first: number, second: number): number {
   return n;
 }
 
-let lexicalCache: Int32Array = new Int32Array(0);
-
-/** Each term number's place in the text order of all terms numbered so far; kept until more are numbered. */
-function lexicalRanks(): Int32Array {
-  if (lexicalCache.length !== TERMS.length) {
-    const ranks = new Int32Array(TERMS.length);
-    Array.from(TERMS.keys())
-      .sort((a, b) => compareStrings(TERMS[a]!, TERMS[b]!))
-      .forEach((term, n) => (ranks[term] = n));
-    lexicalCache = ranks;
-  }
-  return lexicalCache;
-}
-
 /** The term vector of termVector(), numbered. */
 export function fingerprint(item: Comparable): Fingerprint {
-  const counts = new Map<number, number>();
-  const add = (n: number): void => {
-    counts.set(n, (counts.get(n) ?? 0) + 1);
-  };
+  const numbers: number[] = [];
   let previous = -1;
   for (const word of words(comparableText(item))) {
     const n = wordNumber(word);
-    add(n);
-    if (previous >= 0) add(bigramNumber(previous, n));
+    numbers.push(n);
+    if (previous >= 0) numbers.push(bigramNumber(previous, n));
     previous = n;
   }
-  const terms = Int32Array.from(counts.keys()).sort();
-  const weights = Float64Array.from(terms, (n) => counts.get(n)!);
-  let squared = 0;
-  for (const weight of weights) squared += weight * weight;
-  return { title: normaliseTitle(item.title), terms, weights, squared };
+  // Sorted, each run of one number is a term and its count.
+  const sorted = Int32Array.from(numbers).sort();
+  let distinct = 0;
+  for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) distinct++;
+  const terms = new Int32Array(distinct);
+  const weights = new Float64Array(distinct);
+  for (let k = 0, at = -1; k < sorted.length; k++) {
+    if (k === 0 || sorted[k] !== sorted[k - 1]) terms[++at] = sorted[k]!;
+    weights[at]!++;
+  }
+  return { title: normaliseTitle(item.title), terms, weights, squared: sumOfSquares(weights) };
 }
 
-/** A fingerprint of a vector some other text model made: whole-number weights per term (terms without spaces). */
-export function weightedPrint(title: string, weights: ReadonlyMap<string, number>): Fingerprint {
-  const numbered = [...weights].map(([term, weight]) => [wordNumber(term), weight] as const).sort((a, b) => a[0] - b[0]);
-  const terms = Int32Array.from(numbered, ([n]) => n);
-  const values = Float64Array.from(numbered, ([, weight]) => weight);
+/** Weights by term number while a print is put in term order: zero between uses. */
+let byNumber = new Float64Array(0);
+
+/**
+ * A fingerprint of a vector some other text model made: distinct term numbers (wordNumber() of
+ * terms without spaces) and their whole-number weights, in any order. Sorts `numbers`.
+ */
+export function numberedPrint(title: string, numbers: Int32Array, weights: ArrayLike<number>): Fingerprint {
+  if (byNumber.length < TERMS.length) byNumber = new Float64Array(Math.max(TERMS.length, 2 * byNumber.length));
+  for (let k = 0; k < numbers.length; k++) byNumber[numbers[k]!] = weights[k]!;
+  numbers.sort();
+  const values = new Float64Array(numbers.length);
+  for (let k = 0; k < numbers.length; k++) {
+    values[k] = byNumber[numbers[k]!]!;
+    byNumber[numbers[k]!] = 0;
+  }
+  return { title: normaliseTitle(title), terms: numbers, weights: values, squared: sumOfSquares(values) };
+}
+
+function sumOfSquares(weights: Float64Array): number {
   let squared = 0;
-  for (const weight of values) squared += weight * weight;
-  return { title: normaliseTitle(title), terms, weights: values, squared };
+  for (let k = 0; k < weights.length; k++) squared += weights[k]! * weights[k]!;
+  return squared;
 }
 
 /**
@@ -258,14 +263,15 @@ export interface SimilarGroup {
 export function similarGroups(prints: readonly Fingerprint[], threshold: number, stats?: { met: number }): SimilarGroup[] {
   const count = prints.length;
   const frequency = new Int32Array(TERMS.length);
-  for (const print of prints) for (const term of print.terms) frequency[term]!++;
+  for (const { terms } of prints) for (let k = 0; k < terms.length; k++) frequency[terms[k]!]!++;
   // One order of all terms: rarest first, then by the term itself.
-  const lexical = lexicalRanks();
-  const used = Array.from(frequency.keys()).filter((term) => frequency[term]! > 0);
-  used.sort((a, b) => frequency[a]! - frequency[b]! || lexical[a]! - lexical[b]!);
+  const used: number[] = [];
+  for (let term = 0; term < frequency.length; term++) if (frequency[term]! > 0) used.push(term);
+  used.sort((a, b) => frequency[a]! - frequency[b]! || compareStrings(TERMS[a]!, TERMS[b]!));
   const rank = new Int32Array(TERMS.length);
   used.forEach((term, n) => (rank[term] = n));
-  const index = new Map<number, number[]>();
+  // By rank: the texts that index the term (at most POSTINGS_CAP).
+  const index: (number[] | undefined)[] = new Array(used.length);
   const byTitle = new Map<string, number>();
   // similarity() rounds to 3 decimals: a cosine just under the threshold can round up to it.
   const bound = threshold - 0.0005;
@@ -276,19 +282,25 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number,
   };
   const weakest = new Float64Array(count).fill(1);
   const lastProbe = new Int32Array(count).fill(-1);
+  // The text being compared, spread by term number (zero elsewhere): a pair's dot product is a pass over the other text's terms.
+  const spread = new Float64Array(TERMS.length);
   // Each text meets the texts before it in the index, then joins it: every pair once.
   prints.forEach((print, i) => {
-    const order = Array.from(print.terms.keys()).sort((a, b) => rank[print.terms[a]!]! - rank[print.terms[b]!]!);
+    const { terms, weights } = print;
+    for (let k = 0; k < terms.length; k++) spread[terms[k]!] = weights[k]!;
+    // Its terms by rank, rarest first; the first `cut` are its prefix.
+    const order = new Int32Array(terms.length);
+    for (let k = 0; k < terms.length; k++) order[k] = rank[terms[k]!]!;
+    order.sort();
     const norm = Math.sqrt(print.squared);
     let suffix = 0;
     let cut = order.length;
     while (cut > 0) {
-      const weight = print.weights[order[cut - 1]!]! / norm;
+      const weight = spread[used[order[cut - 1]!]!]! / norm;
       if (Math.sqrt(suffix + weight * weight) >= bound) break;
       suffix += weight * weight;
       cut--;
     }
-    const prefix = order.slice(0, cut).map((position) => print.terms[position]!);
     // i's group changes only when i joins another; no other union happens meanwhile.
     let own = i;
     const consider = (j: number): void => {
@@ -297,7 +309,7 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number,
       if (stats) stats.met++;
       const other = find(j);
       if (other === own) return;
-      const alike = similarity(print, prints[j]!);
+      const alike = similarityToSpread(print, spread, prints[j]!);
       if (alike < threshold) return;
       const [root, child] = own < other ? [own, other] : [other, own];
       parent[child] = root;
@@ -309,15 +321,33 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number,
       if (first === undefined) byTitle.set(print.title, i);
       else consider(first);
     }
-    for (const term of prefix) {
-      const list = index.get(term);
-      if (list !== undefined) for (const j of list) consider(j);
+    for (let k = 0; k < cut; k++) {
+      const list = index[order[k]!];
+      if (list !== undefined) for (let n = 0; n < list.length; n++) consider(list[n]!);
     }
-    for (const term of prefix) if ((index.get(term)?.length ?? 0) < POSTINGS_CAP) append(index, term, i);
+    for (let k = 0; k < cut; k++) {
+      const list = index[order[k]!];
+      if (list === undefined) index[order[k]!] = [i];
+      else if (list.length < POSTINGS_CAP) list.push(i);
+    }
+    for (let k = 0; k < terms.length; k++) spread[terms[k]!] = 0;
   });
   const groups = new Map<number, number[]>();
   for (let n = 0; n < count; n++) append(groups, find(n), n);
   return [...groups.entries()].filter(([, members]) => members.length > 1).map(([root, members]) => ({ members, weakest: weakest[root]! }));
+}
+
+/**
+ * similarity(a, b) with `a`'s weights spread by term number: the same products, summed in
+ * `b`'s order (whole numbers, so exactly the same sum).
+ */
+function similarityToSpread(a: Fingerprint, spread: Float64Array, b: Fingerprint): number {
+  if (a.title !== '' && a.title === b.title) return 1;
+  if (a.squared === 0 || b.squared === 0) return 0;
+  let dot = 0;
+  const { terms, weights } = b;
+  for (let k = 0; k < terms.length; k++) dot += spread[terms[k]!]! * weights[k]!;
+  return Math.round((dot / Math.sqrt(a.squared * b.squared)) * 1000) / 1000;
 }
 
 function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -3,12 +3,13 @@
  * synonym groups (the terms `buildQuery` makes, so a paraphrase meets the lesson it repeats). A title
  * becomes a weighted term vector; two titles are as alike as the cosine of their vectors.
  */
+import { thesaurusEntry } from '../preflight/search-update.js';
 import { stem, words } from '../preflight/text.js';
 import { VOCABULARY } from '../preflight/vocabulary.js';
 import type { Lesson } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
 import { FIELD_BOOST } from '../preflight/search-fields.js';
-import { similarity, weightedPrint, type Fingerprint } from './similarity.js';
+import { numberedPrint, similarity, wordNumber, type Fingerprint } from './similarity.js';
 
 export interface NearLesson {
   id: string;
@@ -70,67 +71,149 @@ const FIELD_WEIGHT = {
  * `related` maps a stemmed word to its relatives' stems (preflight's stemmed thesaurus).
  */
 export function textModelPrints(lessons: readonly FieldedText[], related: Pick<ReadonlyMap<string, readonly string[]>, 'get'>): Map<string, Fingerprint> {
-  const termsOf = queryTerms();
-  const own = lessons.map((lesson) => {
-    const weights = new Map<string, number>();
-    const add = (text: string, weight: number): void => {
-      for (const term of termsOf(text)) weights.set(term, (weights.get(term) ?? 0) + weight);
+  // Terms are numbered for this call (`names` holds them): a lesson's terms are small arrays, not maps.
+  const names: string[] = [];
+  const { termOf, numberOf } = queryTerms(names);
+  const weightOf: number[] = [];
+  /** The lesson (plus one) whose terms hold the term, and the field that last added it. */
+  const lessonOf: number[] = [];
+  const fieldOf: number[] = [];
+  const own = lessons.map((lesson, n) => {
+    const terms: number[] = [];
+    const add = (text: string, weight: number, field: number): void => {
+      for (const word of words(text)) {
+        const term = termOf(word);
+        // Each term once per field, as buildQuery() makes it.
+        if (term < 0 || (lessonOf[term] === n + 1 && fieldOf[term] === field)) continue;
+        fieldOf[term] = field;
+        if (lessonOf[term] !== n + 1) {
+          lessonOf[term] = n + 1;
+          weightOf[term] = 0;
+          terms.push(term);
+        }
+        weightOf[term]! += weight;
+      }
     };
-    add(lesson.title, FIELD_WEIGHT.title);
-    add(lesson.summary, FIELD_WEIGHT.summary);
-    add(lesson.tags.join(' '), FIELD_WEIGHT.tags);
-    add(lesson.checklist.join('\n'), FIELD_WEIGHT.checklist);
-    return weights;
+    add(lesson.title, FIELD_WEIGHT.title, 1);
+    add(lesson.summary, FIELD_WEIGHT.summary, 2);
+    add(lesson.tags.join(' '), FIELD_WEIGHT.tags, 3);
+    add(lesson.checklist.join('\n'), FIELD_WEIGHT.checklist, 4);
+    return { terms, weights: terms.map((term) => weightOf[term]!) };
   });
-  const vocabulary = new Set(own.flatMap((weights) => [...weights.keys()]));
+  const relativesOf = new Map<number, number[]>();
+  const relatives = (term: number): number[] => {
+    let found = relativesOf.get(term);
+    if (found === undefined) {
+      found = [];
+      // A term has a number only when a lesson of the set uses it.
+      for (const relative of related.get(names[term]!) ?? []) {
+        const number = numberOf(relative);
+        if (number !== undefined) found.push(number);
+      }
+      relativesOf.set(term, found);
+    }
+    return found;
+  };
+  const extra = new Int32Array(names.length);
+  // Each term's process-wide number, taken in the order the prints list their terms.
+  const numbered = new Int32Array(names.length).fill(-1);
+  /** n + 1 for a term of lesson n's own, -(n + 1) for a relative it gained. */
+  const holder = new Int32Array(names.length);
   return new Map(
     lessons.map((lesson, n) => {
-      const weights = new Map(own[n]!);
-      for (const term of own[n]!.keys()) {
-        for (const relative of related.get(term) ?? []) if (vocabulary.has(relative) && !own[n]!.has(relative)) weights.set(relative, (weights.get(relative) ?? 0) + 1);
+      const { terms, weights } = own[n]!;
+      const ownCount = terms.length;
+      for (let k = 0; k < ownCount; k++) holder[terms[k]!] = n + 1;
+      // Its relatives follow its own terms, each once, weighing one per own term it relates to.
+      for (let k = 0; k < ownCount; k++) {
+        const found = relatives(terms[k]!);
+        for (let r = 0; r < found.length; r++) {
+          const relative = found[r]!;
+          if (holder[relative] === n + 1) continue;
+          if (holder[relative] !== -(n + 1)) {
+            holder[relative] = -(n + 1);
+            extra[relative] = 0;
+            terms.push(relative);
+          }
+          extra[relative]!++;
+        }
       }
-      return [lesson.id, weightedPrint(lesson.title, weights)];
+      for (let k = ownCount; k < terms.length; k++) weights.push(extra[terms[k]!]!);
+      const numbers = new Int32Array(terms.length);
+      for (let k = 0; k < terms.length; k++) {
+        const term = terms[k]!;
+        if (numbered[term]! < 0) numbered[term] = wordNumber(names[term]!);
+        numbers[k] = numbered[term]!;
+      }
+      return [lesson.id, numberedPrint(lesson.title, numbers, weights)];
     }),
   );
 }
 
 /**
- * The terms buildQuery() makes of a task's text (its words stemmed, stopwords dropped, each
- * once), with each word's stem worked out once for all the texts of a run.
+ * The terms buildQuery() makes of a task's words (stemmed, stopwords dropped), numbered in
+ * `names` as they are first met (-1 for a stopword), each word's stem worked out once for all
+ * the texts of a run; numberOf() finds a term's number without adding it.
  */
-function queryTerms(): (text: string) => Set<string> {
+function queryTerms(names: string[]): { termOf: (word: string) => number; numberOf: (term: string) => number | undefined } {
   const stop = new Set(VOCABULARY.stopwords);
-  const stems = new Map<string, string | null>();
-  const termOf = (word: string): string | null => {
-    let term = stems.get(word);
-    if (term === undefined) {
-      term = stem(word);
-      if (stop.has(word) || stop.has(term)) term = null;
-      stems.set(word, term);
+  const numbers = new Map<string, number>();
+  const byWord = new Map<string, number>();
+  const termOf = (word: string): number => {
+    let number = byWord.get(word);
+    if (number === undefined) {
+      const term = stem(word);
+      if (stop.has(word) || stop.has(term)) number = -1;
+      else {
+        number = numbers.get(term);
+        if (number === undefined) numbers.set(term, (number = names.push(term) - 1));
+      }
+      byWord.set(word, number);
     }
-    return term;
+    return number;
   };
-  return (text) => {
-    const found = new Set<string>();
-    for (const word of words(text)) {
-      const term = termOf(word);
-      if (term !== null) found.add(term);
-    }
-    return found;
-  };
+  return { termOf, numberOf: (term) => numbers.get(term) };
 }
 
 /**
- * A stemmed word's relatives in `thesaurus` (word -> related words, as shipped), stemmed as
- * preflight stems: the words are stemmed once, a word's relatives when first asked for.
+ * A stemmed word's relatives in the thesaurus (its file's text: lines of a word, a tab and its
+ * related words; a word listed twice keeps its last line, as readThesaurus() reads it), stemmed
+ * as preflight stems. stem() keeps a word's first two letters, so the words that stem to a
+ * term begin as it does: their lines are read and stemmed when a term that begins so is first
+ * asked for, not all 40,000 at every run.
  */
-export function stemmedRelatives(thesaurus: ReadonlyMap<string, readonly string[]>): (term: string) => readonly string[] {
-  const byStem = new Map<string, string[]>();
-  for (const word of thesaurus.keys()) {
-    const key = stem(word);
-    const words = byStem.get(key);
-    if (words) words.push(word);
-    else byStem.set(key, [word]);
+export function stemmedRelatives(thesaurus: string): (term: string) => readonly string[] {
+  // Where each line starts, by the first two letters of its word.
+  const lineStarts = new Map<string, number[]>();
+  for (let at = 0; at < thesaurus.length; ) {
+    const newline = thesaurus.indexOf('\n', at);
+    const end = newline < 0 ? thesaurus.length : newline;
+    const tab = thesaurus.indexOf('\t', at);
+    if (tab > at && tab < end) append(lineStarts, thesaurus.slice(at, Math.min(at + 2, tab)), at);
+    at = end + 1;
   }
-  return (term) => [...new Set((byStem.get(term) ?? []).flatMap((word) => thesaurus.get(word)!.map(stem)))].filter((other) => other !== term).sort(compareStrings);
+  const relatedWords = new Map<string, string[]>();
+  const byStem = new Map<string, string[]>();
+  return (term) => {
+    const start = term.slice(0, 2);
+    const unread = lineStarts.get(start);
+    if (unread !== undefined) {
+      lineStarts.delete(start);
+      const read = new Set<string>();
+      for (const at of unread) {
+        const newline = thesaurus.indexOf('\n', at);
+        const [word, others] = thesaurusEntry(thesaurus.slice(at, newline < 0 ? thesaurus.length : newline))!;
+        relatedWords.set(word, others);
+        read.add(word);
+      }
+      for (const word of read) append(byStem, stem(word), word);
+    }
+    return [...new Set((byStem.get(term) ?? []).flatMap((word) => relatedWords.get(word)!.map(stem)))].filter((other) => other !== term).sort(compareStrings);
+  };
+}
+
+function append<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }

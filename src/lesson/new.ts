@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
 import { lessonsLike, stemmedRelatives } from '../capture/text-model.js';
-import { readThesaurus } from '../preflight/search-update.js';
+import { readThesaurusText } from '../preflight/search-update.js';
 import { toPosixRelative } from '../io/fs.js';
 import { INDEX_FILE, levelDir, lessonDirs } from '../io/repo.js';
 import { changeLessons, freeId, type TreeState } from '../lifecycle/change.js';
@@ -99,7 +99,7 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
   }
   // Under the lessons lock, the new file and lessons/index.json are written together, so the
   // next commit is not blocked by a stale index; the duplicate check reads the same tree.
-  const related = options.force ? null : stemmedRelatives(await readThesaurus());
+  const related = options.force ? null : stemmedRelatives(await readThesaurusText());
   return changeLessons({ cwd: options.cwd, now: options.now }, (state) => {
     if (related !== null) refuseNearDuplicate(state, title, related);
     const base = baseId(options.level, title, state.today);

@@ -91,19 +91,28 @@ async function readBodies(root: string, entries: readonly IndexEntry[]): Promise
 
 /** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
 export async function readThesaurus(): Promise<Map<string, string[]>> {
-  const { packageFile } = await import('../package-root.js');
   const thesaurus = new Map<string, string[]>();
-  let text: string;
-  try {
-    text = fs.readFileSync(packageFile(THESAURUS_FILE), 'utf8');
-  } catch {
-    return thesaurus;
-  }
-  for (const line of text.split('\n')) {
-    const tab = line.indexOf('\t');
-    if (tab > 0) thesaurus.set(line.slice(0, tab), line.slice(tab + 1).split(' '));
+  for (const line of (await readThesaurusText()).split('\n')) {
+    const entry = thesaurusEntry(line);
+    if (entry) thesaurus.set(entry[0], entry[1]);
   }
   return thesaurus;
+}
+
+/** The thesaurus file's text, lines of a word, a tab and its related words; '' when it is missing. */
+export async function readThesaurusText(): Promise<string> {
+  const { packageFile } = await import('../package-root.js');
+  try {
+    return fs.readFileSync(packageFile(THESAURUS_FILE), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** One line of the thesaurus: its word and related words; undefined for a line without a word. */
+export function thesaurusEntry(line: string): [string, string[]] | undefined {
+  const tab = line.indexOf('\t');
+  return tab > 0 ? [line.slice(0, tab), line.slice(tab + 1).split(' ')] : undefined;
 }
 
 export const THESAURUS_FILE = 'data/thesaurus/wordnet-synonyms.tsv';

@@ -10,7 +10,7 @@ import { findRepoRoot, LESSONS_DIR } from '../io/repo.js';
 import { loadWorktreeFacts, openLessonCache } from '../lesson/cached-load.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { stemmedRelatives } from '../capture/text-model.js';
-import { readThesaurus } from '../preflight/search-update.js';
+import { readThesaurusText } from '../preflight/search-update.js';
 import { isIsoDate, toIsoDate } from '../util/dates.js';
 import { renderHtml } from './html.js';
 import { buildReport, type Report } from './report.js';
@@ -73,7 +73,7 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
   // The first of two files with one id is the lesson, as in the index; lint reports the clash.
   const chosen = new Set(index.lessons.map((entry) => entry.path));
   // Near-duplicates in preflight's text model, with its thesaurus.
-  const related = stemmedRelatives(await readThesaurus());
+  const related = stemmedRelatives(await readThesaurusText());
   return buildReport({
     related,
     lessons: lessons.filter((item) => chosen.has(item.path)).map((item) => item.lesson),

@@ -126,9 +126,15 @@ function globMatcher(files: readonly string[]): (glob: string) => boolean {
 function quietLessons(lessons: readonly Lesson[], recent: RecentChanges): QuietLesson[] {
   const vocabulary = new Set<string>();
   for (const text of [...recent.files, ...recent.subjects]) for (const word of words(text)) vocabulary.add(word);
+  // Tags and keywords repeat across lessons: each is looked up once.
+  const answers = new Map<string, boolean>();
   const known = (term: string): boolean => {
-    const terms = words(term);
-    return terms.length > 0 && terms.every((word) => vocabulary.has(word));
+    let answer = answers.get(term);
+    if (answer === undefined) {
+      const terms = words(term);
+      answers.set(term, (answer = terms.length > 0 && terms.every((word) => vocabulary.has(word))));
+    }
+    return answer;
   };
   const matches = globMatcher(recent.files);
   const quiet: QuietLesson[] = [];

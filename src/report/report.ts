@@ -115,8 +115,6 @@ export function buildReport(input: ReportInput): Report {
     .filter((lesson) => lesson.status === 'candidate')
     .map((lesson) => ({ id: lesson.id, path: path(lesson.id), source: lesson.source, created_at: lesson.created_at, occurrences: lesson.occurrences }))
     .sort((a, b) => compareStrings(a.created_at ?? '', b.created_at ?? '') || compareStrings(a.id, b.id));
-  // Only live lessons are compared: for promotion and for duplicates.
-  const prints = new Map(lessons.filter((lesson) => lesson.status !== 'retired').map((lesson) => [lesson.id, printOf(lesson, entries.get(lesson.id))]));
   return {
     today,
     total: lessons.length,
@@ -130,7 +128,7 @@ export function buildReport(input: ReportInput): Report {
     candidate_ages: candidateAgesOf(candidates, today),
     auto_candidates: candidates.filter((candidate) => candidate.source === 'auto').length,
     max_auto_candidates: policy.lessons.max_auto_candidates,
-    ready_to_promote: [...casesReady(lessons, entries, prints, policy.report.promote_similarity), ...patternsReady(lessons, entries)],
+    ready_to_promote: [...casesReady(lessons, entries, policy.report.promote_similarity), ...patternsReady(lessons, entries)],
     duplicates: duplicatesOf(lessons, entries, input.related ?? (() => []), policy.capture.similarity_threshold),
     usage: usageOf(lessons, input.history, today),
     efficacy: efficacyOf(lessons, input.history),
@@ -143,11 +141,11 @@ export function buildReport(input: ReportInput): Report {
  * Groups of live cases that no pattern covers yet and that read alike (single-linkage over
  * pairwise similarity), kept when they are independent enough to pass promotion.
  */
-function casesReady(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, fingerprints: Map<string, Fingerprint>, threshold: number): PromotionSuggestion[] {
+function casesReady(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, threshold: number): PromotionSuggestion[] {
   const cases = lessons
     .filter((lesson) => lesson.level === 'case' && lesson.status !== 'retired' && (entries.get(lesson.id)?.promoted_into.length ?? 0) === 0)
     .sort(byKey((lesson) => lesson.id));
-  const prints = cases.map((lesson) => fingerprints.get(lesson.id)!);
+  const prints = cases.map((lesson) => printOf(lesson, entries.get(lesson.id)));
   const byId = new Map(lessons.map((lesson) => [lesson.id, lesson]));
   const suggestions: PromotionSuggestion[] = [];
   for (const group of similarGroups(prints, threshold)) {
