@@ -3,6 +3,7 @@
  * reading every lesson: the cache's postings say which lessons hold a word, its records give
  * their title, summary and checklist (the index's, which is what dedup compares).
  */
+import { lowerBound } from '../preflight/expand.js';
 import { stem as searchStem } from '../preflight/text.js';
 import type { SearchIndex } from '../preflight/search-index.js';
 import type { IndexEntry } from '../index/build.js';
@@ -61,14 +62,8 @@ export function searchCandidates(index: SearchIndex, print: Fingerprint, titleWo
 }
 
 function termIndex(terms: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (terms[mid]! < term) lo = mid + 1;
-    else hi = mid;
-  }
-  return terms[lo] === term ? lo : -1;
+  const at = lowerBound(terms, term);
+  return terms[at] === term ? at : -1;
 }
 
 /**
