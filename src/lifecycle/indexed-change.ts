@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildIndex, INDEX_VERSION, type IndexEntry } from '../index/build.js';
+import { buildIndex, INDEX_HEAD, indexFromLines, type IndexEntry } from '../index/build.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { statMark } from '../io/file-cache.js';
 import { commitChanges, type FileChange } from '../io/transaction.js';
@@ -63,7 +63,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
   try {
     const vouched = vouchedIndex(root, cache, listWorktree(root, cache));
     const lines = vouched && indexLines(vouched.text);
-    if (!vouched || !lines || !vouched.text.startsWith(`{\n  "version": ${INDEX_VERSION},\n`)) return undefined;
+    if (!vouched || !lines || !vouched.text.startsWith(INDEX_HEAD)) return undefined;
     const { isFresh, openCached, statIndex } = await import('../preflight/search-open.js');
     const cached = openCached(root);
     const stat = statIndex(root);
@@ -90,7 +90,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     if (planned.writes.length === 0) return planned.result;
     const changed = changedLines(lines, vouched.text, planned.writes);
     if (!changed) return undefined;
-    const text = indexText(changed);
+    const text = indexFromLines(changed.map((line) => `    ${line.json}`));
     const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: serializeLesson(write.lesson), ...(write.create ? { create: true } : {}) }));
     files.push({ path: INDEX_FILE, content: text });
     commitChanges(root, files);
@@ -137,11 +137,6 @@ function changedLines(lines: readonly IndexLine[], text: string, writes: readonl
   }
   // Ids are kebab-case ASCII: code-unit order is the index's code-point order.
   return [...result.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/** The index text of `lines`, in serializeIndex's layout (one entry a line). */
-function indexText(lines: readonly IndexLine[]): string {
-  return `{\n  "version": ${INDEX_VERSION},\n  "lessons": [\n${lines.map((line) => `    ${line.json}`).join(',\n')}\n  ]\n}\n`;
 }
 
 /** Where a new lesson of `lesson`'s level goes. */
