@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { applyTable, type CommandTable } from './options.js';
+import { writeOutput } from '../src/io/output.js';
 import { printable } from '../src/util/printable.js';
 
 /** Options every command takes. */
@@ -33,10 +34,10 @@ export interface Io {
  */
 export const io: Io = {
   out: (text) => {
-    process.stdout.write(printable(text.endsWith('\n') ? text : `${text}\n`, { keepColour: true }));
+    writeOutput(1, printable(text.endsWith('\n') ? text : `${text}\n`, { keepColour: true }));
   },
   err: (text) => {
-    process.stderr.write(printable(text.endsWith('\n') ? text : `${text}\n`, { keepColour: true }));
+    writeOutput(2, printable(text.endsWith('\n') ? text : `${text}\n`, { keepColour: true }));
   },
 };
 

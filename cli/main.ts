@@ -69,10 +69,11 @@ export async function main(argv: string[], commands: CommandSource): Promise<num
 
 /**
  * A reader that goes away early (`lessons list | head`) is not an error: stop quietly, as git
- * does. Not for `lessons hook`: it writes its answer with fs.writeSync and survives a closed
- * pipe itself, and making process.stdout and stderr (sockets, when a harness pipes them) cost a
- * few milliseconds of every tool call. process.stderr gets the same handler when something first
- * uses it: most runs never write to it, and making it costs as much.
+ * does. What `io` prints is written without Node's streams (src/io/output.ts), which stop the
+ * same way; process.stdout and stderr, which yargs and a few commands write to, get this
+ * handler when something first uses them: making them costs a few milliseconds, and most runs
+ * of preflight never do. Not for `lessons hook`: it writes its answer with fs.writeSync and
+ * survives a closed pipe itself.
  */
 export function stopQuietlyOnClosedPipe(word: string | undefined): void {
   if (word === 'hook') return;
@@ -81,19 +82,20 @@ export function stopQuietlyOnClosedPipe(word: string | undefined): void {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
       throw error;
     });
-  quietly(process.stdout);
-  const made = Object.getOwnPropertyDescriptor(process, 'stderr');
-  if (!made?.get || !made.configurable) {
-    quietly(process.stderr);
-    return;
+  for (const name of ['stdout', 'stderr'] as const) {
+    const made = Object.getOwnPropertyDescriptor(process, name);
+    if (!made?.get || !made.configurable) {
+      quietly(process[name]);
+      continue;
+    }
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: made.enumerable ?? true,
+      get: () => {
+        const stream = quietly(made.get!.call(process) as NodeJS.WriteStream);
+        Object.defineProperty(process, name, { configurable: true, enumerable: made.enumerable ?? true, get: () => stream });
+        return stream;
+      },
+    });
   }
-  Object.defineProperty(process, 'stderr', {
-    configurable: true,
-    enumerable: made.enumerable ?? true,
-    get: () => {
-      const stream = quietly(made.get!.call(process) as NodeJS.WriteStream);
-      Object.defineProperty(process, 'stderr', { configurable: true, enumerable: made.enumerable ?? true, get: () => stream });
-      return stream;
-    },
-  });
 }

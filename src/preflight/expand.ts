@@ -14,7 +14,6 @@ export const EXPANSION = {
 };
 
 export interface Expansion {
-  index: number;
   term: string;
   weight: number;
   kind: 'exact' | 'morph' | 'prefix' | 'fuzzy';
@@ -59,43 +58,123 @@ export function boundedDistance(a: string, b: string, max: number): number {
   return prev[b.length]!;
 }
 
+/** A sorted list of terms read one at a time (a segment's dictionary is decoded term by term, never whole). */
+export interface TermSource {
+  readonly length: number;
+  at(i: number): string;
+  /** Whether term `i` may be from `min` to `max` UTF-16 units long (false only when it cannot be): lets a scan pass it over unread. */
+  mayHaveLength(i: number, min: number, max: number): boolean;
+}
+
+/** A TermSource over terms in memory. */
+export function termArray(terms: readonly string[]): TermSource {
+  return { length: terms.length, at: (i) => terms[i]!, mayHaveLength: (i, min, max) => terms[i]!.length >= min && terms[i]!.length <= max };
+}
+
+function lowerBoundIn(terms: TermSource, term: string): number {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (terms.at(mid) < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The corpus's dictionary: the union of sorted term lists (the local segments', the sources'),
+ * read in place: a query looks up a few terms and scans a few ranges, and never builds the
+ * union. `drop` leaves a list's terms out (a base segment's terms no lesson has any more).
+ */
+export class Dictionary {
+  constructor(private readonly lists: readonly { terms: TermSource; drop?: ReadonlySet<string> }[]) {}
+
+  static of(terms: readonly string[]): Dictionary {
+    return new Dictionary([{ terms: termArray(terms) }]);
+  }
+
+  has(term: string): boolean {
+    return this.lists.some(({ terms, drop }) => {
+      const at = lowerBoundIn(terms, term);
+      return at < terms.length && terms.at(at) === term && !drop?.has(term);
+    });
+  }
+
+  /**
+   * Calls `visit` with each term from `from` (inclusive) to `to` (exclusive; undefined: to the
+   * end) in order, once, until it returns false. With `min` and `max`, a term that cannot be of
+   * a length between them (in UTF-16 units) is passed over without being read.
+   */
+  scan(from: string, to: string | undefined, visit: (term: string) => boolean, min = 0, max = Number.POSITIVE_INFINITY): void {
+    const { lists } = this;
+    const position = lists.map(({ terms }) => lowerBoundIn(terms, from));
+    const end = lists.map(({ terms }) => (to === undefined ? terms.length : lowerBoundIn(terms, to)));
+    const head: (string | undefined)[] = lists.map(() => undefined);
+    const advance = (k: number): void => {
+      const { terms, drop } = lists[k]!;
+      head[k] = undefined;
+      while (position[k]! < end[k]!) {
+        const i = position[k]!++;
+        if (!terms.mayHaveLength(i, min, max)) continue;
+        const term = terms.at(i);
+        if (drop?.has(term)) continue;
+        head[k] = term;
+        return;
+      }
+    };
+    lists.forEach((_, k) => advance(k));
+    for (;;) {
+      let next: string | undefined;
+      for (const term of head) if (term !== undefined && (next === undefined || term < next)) next = term;
+      if (next === undefined) return;
+      for (let k = 0; k < lists.length; k++) if (head[k] === next) advance(k);
+      if (!visit(next)) return;
+    }
+  }
+}
+
 /**
  * Dictionary terms a query term stands for: itself, other parts of speech of the same word
  * (same root), longer words it starts, near misspellings (same first letter).
  */
-export function expandTerm(terms: readonly string[], term: string): Expansion[] {
+export function expandTerm(terms: Dictionary | readonly string[], term: string): Expansion[] {
+  const dictionary = terms instanceof Dictionary ? terms : Dictionary.of(terms);
   const result: Expansion[] = [];
-  const at = lowerBound(terms, term);
-  if (terms[at] === term) result.push({ index: at, term, weight: 1, kind: 'exact' });
+  if (dictionary.has(term)) result.push({ term, weight: 1, kind: 'exact' });
   const base = root(term);
   if (term.length >= 3) {
-    for (let i = terms[at] === term ? at + 1 : at; i < terms.length && terms[i]!.startsWith(term) && result.length < 40; i++) {
-      const same = root(terms[i]!) === base;
-      result.push({ index: i, term: terms[i]!, weight: same ? EXPANSION.morph : EXPANSION.prefix, kind: same ? 'morph' : 'prefix' });
-    }
+    dictionary.scan(term, undefined, (candidate) => {
+      if (!candidate.startsWith(term) || result.length >= 40) return false;
+      if (candidate === term) return true;
+      const same = root(candidate) === base;
+      result.push({ term: candidate, weight: same ? EXPANSION.morph : EXPANSION.prefix, kind: same ? 'morph' : 'prefix' });
+      return true;
+    });
   }
   if (base !== term) {
     // Words of the same root that the term does not start: preemptible -> preemption.
-    for (let i = lowerBound(terms, base), count = 0; i < terms.length && terms[i]!.startsWith(base) && count < 40; i++) {
-      const candidate = terms[i]!;
-      if (candidate === term || candidate.startsWith(term) || root(candidate) !== base) continue;
-      result.push({ index: i, term: candidate, weight: EXPANSION.morph, kind: 'morph' });
+    let count = 0;
+    dictionary.scan(base, undefined, (candidate) => {
+      if (!candidate.startsWith(base) || count >= 40) return false;
+      if (candidate === term || candidate.startsWith(term) || root(candidate) !== base) return true;
+      result.push({ term: candidate, weight: EXPANSION.morph, kind: 'morph' });
       count++;
-    }
+      return true;
+    });
   }
   const maxDistance = term.length >= 8 ? 2 : term.length >= 5 ? 1 : 0;
-  const found = new Set(result.map((e) => e.index));
   if (maxDistance > 0) {
+    const found = new Set(result.map((e) => e.term));
     const first = term[0]!;
-    const from = lowerBound(terms, first);
-    const to = lowerBound(terms, String.fromCharCode(first.charCodeAt(0) + 1));
-    for (let i = from; i < to; i++) {
-      const candidate = terms[i]!;
-      if (Math.abs(candidate.length - term.length) > maxDistance || candidate.startsWith(term) || found.has(i)) continue;
+    const next = String.fromCharCode(first.charCodeAt(0) + 1);
+    const fuzzy = (candidate: string): boolean => {
+      if (Math.abs(candidate.length - term.length) > maxDistance || candidate.startsWith(term) || found.has(candidate)) return true;
       const distance = boundedDistance(term, candidate, maxDistance);
-      if (distance <= maxDistance) result.push({ index: i, term: candidate, weight: EXPANSION.fuzzy[distance]!, kind: 'fuzzy' });
-    }
+      if (distance <= maxDistance) result.push({ term: candidate, weight: EXPANSION.fuzzy[distance]!, kind: 'fuzzy' });
+      return true;
+    };
+    dictionary.scan(first, next, fuzzy, term.length - maxDistance, term.length + maxDistance);
   }
   return result;
 }
-

@@ -16,7 +16,9 @@ export interface Via {
 
 /**
  * Two hops along promotion links (case -> pattern -> principle), from the best text matches
- * only; a lesson's text score becomes its own plus the best share passed to it.
+ * only (`best`: the candidates whose text score is among the LINEAGE.sources largest, ties
+ * included, Workspace.bestByText); a lesson's text score becomes its own plus the best share
+ * passed to it.
  *
  * The best matches of the second hop are among those of the first and the lessons the first
  * passed relevance to (every other lesson kept its text score, below the first hop's best), so
@@ -24,23 +26,18 @@ export interface Via {
  */
 export function propagateLineage(
   index: SearchIndex,
-  docs: readonly number[],
+  best: readonly number[],
   text: Float64Array,
   evidence: Float64Array,
   add: (doc: number) => void,
 ): Map<number, Via> {
   type Inherited = Map<number, { text: number; evidence: number; via: Via }>;
-  const values = new Float64Array(docs.length);
-  for (let i = 0; i < docs.length; i++) values[i] = text[docs[i]!]!;
-  const threshold = kthLargest(values, LINEAGE.sources);
-  const best: number[] = [];
-  for (let i = 0; i < docs.length; i++) if (values[i]! > 0 && values[i]! >= threshold) best.push(docs[i]!);
   let inherited: Inherited = new Map();
   for (let hop = 0; hop < 2; hop++) {
     const previous = inherited;
     const textOf = (doc: number): number => text[doc]! + (previous.get(doc)?.text ?? 0);
     const evidenceOf = (doc: number): number => Math.max(evidence[doc]!, previous.get(doc)?.evidence ?? 0);
-    const sources = hop === 0 ? best : [...new Set([...best, ...previous.keys()])].filter((doc) => textOf(doc) > 0);
+    const sources = hop === 0 ? [...best] : [...new Set([...best, ...previous.keys()])].filter((doc) => textOf(doc) > 0);
     sources.sort((a, b) => textOf(b) - textOf(a) || a - b);
     inherited = new Map();
     for (const doc of sources.slice(0, LINEAGE.sources)) {
@@ -60,36 +57,4 @@ export function propagateLineage(
     via.set(doc, value.via);
   }
   return via;
-}
-
-/**
- * The `k`-th largest of `values` (or -Infinity when there are fewer): the value an ascending
- * sort puts at `length - k`. One pass keeping the `k` largest in a min-heap (k is small: 50,
- * 200), cheaper than sorting every candidate's score.
- */
-export function kthLargest(values: Float64Array, k: number): number {
-  if (values.length < k) return Number.NEGATIVE_INFINITY;
-  const heap = values.slice(0, k);
-  for (let i = (k >>> 1) - 1; i >= 0; i--) siftDown(heap, i);
-  for (let i = k; i < values.length; i++) {
-    if (values[i]! > heap[0]!) {
-      heap[0] = values[i]!;
-      siftDown(heap, 0);
-    }
-  }
-  return heap[0]!;
-}
-
-function siftDown(heap: Float64Array, from: number): void {
-  let at = from;
-  for (;;) {
-    const left = 2 * at + 1;
-    if (left >= heap.length) return;
-    const child = left + 1 < heap.length && heap[left + 1]! < heap[left]! ? left + 1 : left;
-    if (!(heap[child]! < heap[at]!)) return;
-    const swap = heap[at]!;
-    heap[at] = heap[child]!;
-    heap[child] = swap;
-    at = child;
-  }
 }

@@ -1,9 +1,10 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
-import { expandTerm, lowerBound } from './expand.js';
-import { kthLargest, propagateLineage, type Via } from './lineage.js';
+import { expandTerm, type Dictionary } from './expand.js';
+import { Workspace, TABLE, type KernelKind, type Run, type ScoreInput } from './kernels.js';
+import { LINEAGE, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, META, META_BYTES, NO_DATE, type Field, type LessonSignals, type PostingPart, type SearchIndex, type TriggerRow } from './search-index.js';
+import { FIELD_BIT, FIELDS, type Field, type LessonSignals, type PostingPart, type SearchIndex, type TriggerRow } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -27,13 +28,16 @@ export const WEIGHTS = {
   related: 0.5,
   /**
    * Coordination (as in Lucene's classic coord factor): a lesson that accounts for more of
-   * the task's concepts outranks one that matches a single word many times.
+   * the task's concepts outranks one that matches a single word many times. The factor is the
+   * square root of `floor` plus the share of the task's concepts the lesson matches.
    */
-  coordination: { floor: 0.6, power: 0.5 },
+  coordination: { floor: 0.6 },
   tagOverlap: 0.1,
   keywordMatch: 0.1,
   /** A lesson of the project in play; one of another project is never ranked (inProject). */
   project: { same: 1.2 },
+  /** A lesson last validated `stale_after_days` ago or longer scores this much less. */
+  recency: 0.1,
 } as const;
 
 /**
@@ -110,54 +114,35 @@ export function informativeness(docCount: number, df: number): number {
 }
 
 /**
- * The part of the score that says what kind of lesson this is, independent of the task:
- * level, severity, status, source, confidence, transferability, occurrences, recency of
- * validation, project. Reads the index's metadata table directly (it runs for every
- * candidate, thousands on a large corpus).
+ * The factors of the part of the score that says what kind of lesson this is, independent of
+ * the task: level, severity, status, source, confidence, transferability, occurrences, recency
+ * of validation, project. Written into the workspace's tables by code; the score loop
+ * (kernels.wat) multiplies a lesson's factors from its metadata row.
  */
-export function metaScorer(index: SearchIndex, query: Pick<Query, 'project'>, policy: Policy, now: Date): (doc: number) => number {
-  const level = Float64Array.from(LEVELS, (l) => WEIGHTS.level[l]);
-  const status = Float64Array.from(STATUSES, (s) => WEIGHTS.status[s]);
-  const severity = Float64Array.from(SEVERITIES, (s) => WEIGHTS.severity[s]);
-  const source = Float64Array.from(SOURCES, (s) => WEIGHTS.source[s]);
-  const today = Math.floor(now.getTime() / 86_400_000);
-  const staleDays = Math.max(1, policy.lessons.stale_after_days);
-  const sameProject = query.project === null ? undefined : index.projectMatch(query.project);
-  const empty = new DataView(new ArrayBuffer(0));
-  const { local, sources, localLessons } = index.docCount > 0 ? index.metaTables : { local: empty, sources: empty, localLessons: 0 };
+function metaFactors(ws: Workspace, index: SearchIndex, query: Pick<Query, 'project'>, policy: Policy, now: Date): Omit<ScoreInput, 'information' | 'lessonFloor'> {
+  const { tables } = ws;
+  LEVELS.forEach((l, i) => (tables[TABLE.level + i] = WEIGHTS.level[l]));
+  STATUSES.forEach((s, i) => (tables[TABLE.status + i] = WEIGHTS.status[s]));
+  SEVERITIES.forEach((s, i) => (tables[TABLE.severity + i] = WEIGHTS.severity[s]));
+  SOURCES.forEach((s, i) => (tables[TABLE.source + i] = WEIGHTS.source[s]));
   const clamp = (v: number): number => Math.min(5, Math.max(1, v));
-  return (doc) => {
-    const mine = doc < localLessons;
-    const view = mine ? local : sources;
-    const at = (mine ? doc : doc - localLessons) * META_BYTES;
-    const occurrences = view.getUint16(at + META.occurrences, true);
-    const day = view.getInt32(at + META.validatedDay, true);
-    const age = day === NO_DATE ? staleDays : Math.max(0, today - day);
-    let factor =
-      level[view.getUint8(at + META.level)]! *
-      status[view.getUint8(at + META.status)]! *
-      severity[view.getUint8(at + META.severity)]! *
-      source[view.getUint8(at + META.source)]! *
-      (0.8 + 0.05 * clamp(view.getUint8(at + META.confidence))) *
-      (0.925 + 0.025 * clamp(view.getUint8(at + META.transferability))) *
-      // Frequency is loud: a lesson seen 8 times counts 30% more than one seen once.
-      (1 + 0.1 * Math.min(3, Math.log2(Math.max(1, occurrences)))) *
-      (1 - 0.1 * Math.min(1, age / staleDays));
-    if (sameProject?.(doc) === 1) factor *= WEIGHTS.project.same;
-    return factor;
+  for (let v = 0; v < 256; v++) {
+    tables[TABLE.confidence + v] = 0.8 + 0.05 * clamp(v);
+    tables[TABLE.transferability + v] = 0.925 + 0.025 * clamp(v);
+  }
+  // Frequency is loud: a lesson seen 8 times counts 30% more than one seen once (and no more past 8).
+  for (let occurrences = 0; occurrences <= 8; occurrences++) tables[TABLE.occurrences + occurrences] = 1 + 0.1 * Math.min(3, Math.log2(Math.max(1, occurrences)));
+  return {
+    coordinationFloor: WEIGHTS.coordination.floor,
+    tagWeight: WEIGHTS.tagOverlap,
+    keywordWeight: WEIGHTS.keywordMatch,
+    localLessons: index.docCount - index.sourceCount,
+    today: Math.floor(now.getTime() / 86_400_000),
+    staleDays: Math.max(1, policy.lessons.stale_after_days),
+    recency: WEIGHTS.recency,
+    project: query.project === null || index.docCount === 0 ? undefined : index.projectCodes(query.project),
+    sameProject: WEIGHTS.project.same,
   };
-}
-
-/**
- * The lessons that may not be shown whatever they match, or undefined when there are none to
- * look for: with a project in play, those of another project (policy `projects`; lessons of no
- * project are shown); with sources, a source's lesson whose id a local lesson has (the local one
- * is the lesson, lint says so).
- */
-export function excluded(index: SearchIndex, query: Pick<Query, 'project'>): ((doc: number) => boolean) | undefined {
-  const project = query.project === null || index.docCount === 0 ? undefined : index.projectMatch(query.project);
-  if (project === undefined && !index.hasSources) return undefined;
-  return (doc) => (project !== undefined && project(doc) < 0) || index.isShadowed(doc);
 }
 
 /** A match in these fields is a tag match. */
@@ -172,28 +157,27 @@ interface WordState {
   /** Per lesson: which expansion matched best (-1: none) and its field bits (a concept of several expansions). */
   expansion?: Int16Array;
   fields?: Uint8Array;
-  /** The postings of a concept's one expansion, where its match in a lesson is looked up (wordMatches). */
-  parts?: PostingPart[];
+  /** The posting runs of a concept's one expansion, in the workspace, where its match in a lesson is looked up (wordMatches). */
+  runs?: Run[];
 }
 
-/** Per-lesson sums over the query's concepts, in arrays indexed by lesson number. */
-interface TextScores {
+/** The query's concepts, read: each word's state, and every usable expansion with its postings. */
+interface TextPlan {
   states: WordState[];
-  text: Float64Array;
-  evidence: Float64Array;
-  /** Informativeness-weighted sum of the query's concepts matched; its share of `information` is the coordination. */
-  coverage: Float64Array;
   /** The query's concepts' informativeness summed. */
   information: number;
-  tags: Uint8Array;
-  keywords: Uint8Array;
-  docs: number[];
-  /** 1 for every lesson in `docs`. */
-  isCandidate: Uint8Array;
+  concepts: { state: WordState; share: number; information: number; usable: Usable[] }[];
+  /** The postings of the concepts of one expansion (their runs go into the workspace). */
+  runPostings: number;
+}
+
+interface Usable {
+  candidate: Candidate;
+  parts: PostingPart[];
+  informative: number;
 }
 
 interface Candidate {
-  index: number;
   term: string;
   weight: number;
   quality: number;
@@ -201,15 +185,11 @@ interface Candidate {
 }
 
 /** A task word's expansions: itself, longer words, near misspellings, and the corpus terms the thesaurus relates it to. */
-function candidates(index: SearchIndex, dictionary: readonly string[], qt: Query['terms'][number]): Candidate[] {
+function candidates(index: SearchIndex, dictionary: Dictionary, qt: Query['terms'][number]): Candidate[] {
   const { term } = qt;
   // Paths and commands are identifiers, spelled exactly: only the term itself.
-  if (qt.from !== 'task') {
-    const at = findTerm(dictionary, term);
-    return at < 0 ? [] : [{ index: at, term, weight: 1, quality: FLOOR.quality.exact, kind: 'exact' }];
-  }
+  if (qt.from !== 'task') return dictionary.has(term) ? [{ term, weight: 1, quality: FLOOR.quality.exact, kind: 'exact' }] : [];
   const result: Candidate[] = expandTerm(dictionary, term).map((e) => ({
-    index: e.index,
     term: e.term,
     weight: e.weight,
     quality: e.kind === 'fuzzy' ? FLOOR.quality.fuzzy * e.weight : FLOOR.quality[e.kind],
@@ -217,54 +197,17 @@ function candidates(index: SearchIndex, dictionary: readonly string[], qt: Query
   }));
   // The word run together with its neighbour is the same concept spelt as one word (and not just a longer word).
   for (const joined of qt.joined) {
-    const at = findTerm(dictionary, joined);
-    if (at < 0 || (result[0]?.kind === 'exact' && at === result[0].index)) continue;
-    const match: Candidate = { index: at, term: joined, weight: 1, quality: FLOOR.quality.joined, kind: 'joined' };
-    const known = result.findIndex((c) => c.index === at);
+    if (!dictionary.has(joined) || (result[0]?.kind === 'exact' && joined === result[0].term)) continue;
+    const match: Candidate = { term: joined, weight: 1, quality: FLOOR.quality.joined, kind: 'joined' };
+    const known = result.findIndex((c) => c.term === joined);
     if (known >= 0) result[known] = match;
     else result.push(match);
   }
-  const known = new Set(result.map((c) => c.index));
+  const known = new Set(result.map((c) => c.term));
   for (const relative of index.related(term)) {
-    const at = findTerm(dictionary, relative);
-    if (at >= 0 && !known.has(at)) result.push({ index: at, term: relative, weight: WEIGHTS.related, quality: FLOOR.quality.related, kind: 'related' });
+    if (!known.has(relative) && dictionary.has(relative)) result.push({ term: relative, weight: WEIGHTS.related, quality: FLOOR.quality.related, kind: 'related' });
   }
   return result;
-}
-
-function findTerm(dictionary: readonly string[], term: string): number {
-  const at = lowerBound(dictionary, term);
-  return dictionary[at] === term ? at : -1;
-}
-
-/**
- * Adds a concept with one expansion to the sums as its postings are read (scoreText): its
- * match in each lesson is the concept's.
- */
-function foldPostings(scores: TextScores, part: PostingPart, weight: number, proofScale: number, information: number, tagBits: number, strength: Float64Array): void {
-  const { docs: postingDocs, scores: postingScores, fields: postingFields, offset } = part;
-  const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
-  // What a match adds to the evidence and the coverage depends on its fields alone: worked out once per combination.
-  const perInformation = Math.max(information, 1e-9);
-  const proofOf = new Float64Array(strength.length);
-  const coverageOf = new Float64Array(strength.length);
-  for (let bits = 0; bits < strength.length; bits++) {
-    proofOf[bits] = proofScale * strength[bits]!;
-    coverageOf[bits] = information * Math.min(1, proofOf[bits]! / perInformation);
-  }
-  for (let i = 0; i < postingDocs.length; i++) {
-    const doc = offset + postingDocs[i]!;
-    const bits = postingFields[i]!;
-    if (isCandidate[doc] === 0) {
-      isCandidate[doc] = 1;
-      docs.push(doc);
-    }
-    text[doc]! += weight * postingScores[i]!;
-    evidence[doc]! += proofOf[bits]!;
-    coverage[doc]! += coverageOf[bits]!;
-    if ((bits & tagBits) !== 0) tags[doc]!++;
-    if ((bits & FIELD_BIT.keywords) !== 0) keywords[doc]!++;
-  }
 }
 
 /**
@@ -305,17 +248,14 @@ function bestPerLesson(
 }
 
 /** Adds a concept's best match in each lesson it reached (bestPerLesson) to the sums. */
-function foldBest(scores: TextScores, state: Required<WordState>, weighted: Float64Array, proof: Float64Array, touched: Int32Array, reached: number, information: number): void {
-  const { text, evidence, coverage, tags, keywords, docs, isCandidate } = scores;
+function foldBest(ws: Workspace, state: Required<WordState>, weighted: Float64Array, proof: Float64Array, touched: Int32Array, reached: number, information: number): void {
+  const { text, evidence, coverage, tags, keywords } = ws;
   const { expansion, fields } = state;
   const related = Uint8Array.from(state.expansions, (e) => Number(e.kind === 'related'));
   const perInformation = Math.max(information, 1e-9);
   for (let k = 0; k < reached; k++) {
     const doc = touched[k]!;
-    if (isCandidate[doc] === 0) {
-      isCandidate[doc] = 1;
-      docs.push(doc);
-    }
+    ws.add(doc);
     const p = proof[doc]!;
     text[doc]! += weighted[doc]!;
     evidence[doc]! += p;
@@ -327,41 +267,24 @@ function foldBest(scores: TextScores, state: Required<WordState>, weighted: Floa
 }
 
 /**
- * One pass over the postings of every expansion of every query term. A concept counts once
- * per lesson, by its best expansion for the score and, separately, for the evidence.
+ * Each query word's usable expansions (itself, and stand-ins informative enough) with their
+ * postings, and how informative the word is.
  */
-function scoreText(index: SearchIndex, query: Query): TextScores {
+function planText(index: SearchIndex, query: Query): TextPlan {
   const n = index.docCount;
-  const dictionary = query.terms.length > 0 ? index.terms : [];
-  const weighted = new Float64Array(n);
-  const proof = new Float64Array(n);
-  const isCandidate = new Uint8Array(n);
-  const scores: TextScores = {
-    states: [],
-    text: new Float64Array(n),
-    evidence: new Float64Array(n),
-    coverage: new Float64Array(n),
-    information: 0,
-    tags: new Uint8Array(n),
-    keywords: new Uint8Array(n),
-    docs: [],
-    isCandidate,
-  };
-  const strength = strengthTable();
-  // The lessons a concept reached, in the order it reached them: one scratch list for every concept.
-  const touched = new Int32Array(n);
-  let totalInformation = 0;
+  const dictionary = index.dictionary();
+  const plan: TextPlan = { states: [], information: 0, concepts: [], runPostings: 0 };
   // A stand-in (prefix, misspelling, relative) that is another task word itself is that word's concept, not a second one.
   const own = new Set(query.terms.map((qt) => qt.term));
   for (const qt of query.terms) {
     const state: WordState = { word: qt.word, expansions: [] };
     let information = 1;
     const share = qt.from === 'context' ? FLOOR.context : qt.from === 'file' ? FLOOR.file : 1;
-    const usable: { candidate: Candidate; parts: PostingPart[]; informative: number }[] = [];
+    const usable: Usable[] = [];
     for (const candidate of candidates(index, dictionary, qt)) {
       if (usable.length >= 0x7fff) break;
       if (candidate.kind !== 'exact' && own.has(candidate.term)) continue;
-      const parts = index.postingParts(candidate.index);
+      const parts = index.postingPartsOf(candidate.term);
       let df = 0;
       for (const part of parts) df += part.docs.length;
       const informative = informativeness(n, df);
@@ -372,54 +295,92 @@ function scoreText(index: SearchIndex, query: Query): TextScores {
       usable.push({ candidate, parts, informative });
     }
     information *= share;
-    totalInformation += information;
-    if (usable.length === 0) {
-      scores.states.push({ ...state, parts: [] });
-      continue;
+    plan.information += information;
+    if (usable.length === 1) {
+      for (const part of usable[0]!.parts) plan.runPostings += part.docs.length;
+    } else if (usable.length > 1) {
+      state.expansion = new Int16Array(n).fill(-1);
+      state.fields = new Uint8Array(n);
     }
+    plan.states.push(state);
+    plan.concepts.push({ state, share, information, usable });
+  }
+  return plan;
+}
+
+/**
+ * One pass over the postings of every expansion of every query term, into the workspace's sums.
+ * A concept counts once per lesson, by its best expansion for the score and, separately, for
+ * the evidence.
+ */
+function scoreText(ws: Workspace, plan: TextPlan): void {
+  const n = ws.docCount;
+  const strength = strengthTable();
+  const { tables } = ws;
+  // Scratch for concepts of several expansions, made when one comes.
+  let weighted: Float64Array | undefined;
+  let proof: Float64Array | undefined;
+  let touched: Int32Array | undefined;
+  for (const { state, share, information, usable } of plan.concepts) {
     if (usable.length === 1) {
       // One expansion (the common case): its match is the concept's, folded into the sums as the postings are read.
       const { candidate, parts, informative } = usable[0]!;
       const proofScale = share * informative * candidate.quality;
+      // What a match adds to the evidence and the coverage depends on its fields alone: worked out once per combination.
+      const perInformation = Math.max(information, 1e-9);
+      for (let bits = 0; bits < strength.length; bits++) {
+        const proofOf = proofScale * strength[bits]!;
+        tables[TABLE.proofOf + bits] = proofOf;
+        tables[TABLE.coverageOf + bits] = information * Math.min(1, proofOf / perInformation);
+      }
       const tagBits = candidate.kind === 'related' ? 0 : TAG_BITS;
-      for (const part of parts) foldPostings(scores, part, candidate.weight * part.scale, proofScale, information, tagBits, strength);
-      scores.states.push({ ...state, parts });
+      state.runs = [];
+      for (const part of parts) {
+        const run = ws.addRun(part);
+        state.runs.push(run);
+        ws.fold(run, candidate.weight * part.scale, tagBits, FIELD_BIT.keywords);
+      }
       continue;
     }
-    const several = { ...state, expansion: new Int16Array(n).fill(-1), fields: new Uint8Array(n), parts: [] };
+    if (usable.length === 0) continue;
+    weighted ??= new Float64Array(n);
+    proof ??= new Float64Array(n);
+    touched ??= new Int32Array(n);
+    const several = state as Required<WordState>;
     let reached = 0;
     for (const [id, { candidate, parts, informative }] of usable.entries()) {
       const proofScale = share * informative * candidate.quality;
       for (const part of parts) reached = bestPerLesson(several.expansion, several.fields, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
     }
-    foldBest(scores, several, weighted, proof, touched, reached, information);
-    scores.states.push(several);
+    foldBest(ws, several, weighted, proof, touched, reached, information);
   }
-  scores.information = totalInformation;
-  return scores;
 }
 
-function wordMatches(states: readonly WordState[], doc: number): WordMatch[] {
-  const matches: WordMatch[] = [];
+/** How each query word matched each of `kept`. */
+function wordMatches(ws: Workspace, states: readonly WordState[], kept: readonly number[]): Map<number, WordMatch[]> {
+  const matches = new Map<number, WordMatch[]>(kept.map((doc) => [doc, []]));
+  const ascending = [...kept].sort((a, b) => a - b);
   for (const state of states) {
     if (state.expansion) {
-      const id = state.expansion[doc]!;
-      if (id >= 0) matches.push({ word: state.word, term: state.expansions[id]!.term, kind: state.expansions[id]!.kind, fields: state.fields![doc]! });
+      for (const doc of ascending) {
+        const id = state.expansion[doc]!;
+        if (id >= 0) matches.get(doc)!.push({ word: state.word, term: state.expansions[id]!.term, kind: state.expansions[id]!.kind, fields: state.fields![doc]! });
+      }
       continue;
     }
-    const bits = fieldsIn(state.parts ?? [], doc);
-    if (bits >= 0) matches.push({ word: state.word, term: state.expansions[0]!.term, kind: state.expansions[0]!.kind, fields: bits });
+    if (!state.runs || state.runs.length === 0) continue;
+    // A lesson has a posting in one run at most (the local lessons' or the sources').
+    const bits = new Uint8Array(ascending.length);
+    for (const run of state.runs) {
+      const found = ws.fieldsOf(run, ascending);
+      for (let k = 0; k < ascending.length; k++) bits[k]! |= found[k]!;
+    }
+    const { term, kind } = state.expansions[0]!;
+    ascending.forEach((doc, k) => {
+      if (bits[k] !== 0) matches.get(doc)!.push({ word: state.word, term, kind, fields: bits[k]! });
+    });
   }
   return matches;
-}
-
-/** The field bits of lesson `doc`'s posting among `parts` (each ascending by lesson), or -1. */
-function fieldsIn(parts: readonly PostingPart[], doc: number): number {
-  for (const { docs, fields, offset } of parts) {
-    const at = lowerBound(docs, doc - offset);
-    if (docs[at] === doc - offset) return fields[at]!;
-  }
-  return -1;
 }
 
 /**
@@ -457,59 +418,49 @@ function triggerMatches(index: SearchIndex, query: Query): [number, TriggerMatch
 }
 
 /** Scores every lesson the query's words reach with enough evidence to be shown, and every lesson whose triggers match; best first. */
-export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date): RankedLesson[] {
-  const { states, text, evidence, coverage, information, tags, keywords, docs, isCandidate } = scoreText(index, query);
-  const add = (doc: number): void => {
-    if (isCandidate[doc] === 0) {
-      isCandidate[doc] = 1;
-      docs.push(doc);
-    }
-  };
+export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date, kernels: KernelKind = 'auto'): RankedLesson[] {
+  const plan = planText(index, query);
+  const n = index.docCount;
+  const ws = new Workspace({ docCount: n, localLessons: n - index.sourceCount, sourceLessons: index.sourceCount, runPostings: plan.runPostings }, kernels);
+  if (n > 0) index.readMeta(ws.localRows, ws.sourceRows);
+  scoreText(ws, plan);
+  const { text, evidence, triggered } = ws;
   const triggers = new Map<number, TriggerMatch>();
-  const triggered = new Uint8Array(index.docCount);
   for (const [doc, match] of triggerMatches(index, query)) {
     triggers.set(doc, match);
     triggered[doc] = 1;
-    add(doc);
+    ws.add(doc);
     // A trigger match is relevance in its own right: it passes the floor and flows to the lesson's pattern and principle.
     text[doc]! += WEIGHTS.trigger;
     evidence[doc] = Math.max(evidence[doc]!, 2 * FLOOR.evidence);
   }
-  const via = propagateLineage(index, docs, text, evidence, add);
-  const scores = new Float64Array(index.docCount);
-  const scoreOf = metaScorer(index, query, policy, now);
-  const hidden = excluded(index, query);
-  const scored = new Int32Array(docs.length);
-  const values = new Float64Array(docs.length);
-  let count = 0;
-  for (const doc of docs) {
-    // Below the floor's per-lesson evidence a lesson is never shown: leave it unscored.
-    if ((evidence[doc]! < FLOOR.lesson && triggered[doc] === 0) || (hidden !== undefined && hidden(doc))) continue;
-    const share = information > 0 ? coverage[doc]! / information : 0;
-    const score =
-      text[doc]! *
-      (WEIGHTS.coordination.floor + share) ** WEIGHTS.coordination.power *
-      (1 + WEIGHTS.tagOverlap * tags[doc]!) *
-      (1 + WEIGHTS.keywordMatch * keywords[doc]!) *
-      scoreOf(doc);
-    scores[doc] = score;
-    values[count] = score;
-    scored[count++] = doc;
+  const via = propagateLineage(index, ws.bestByText(LINEAGE.sources), text, evidence, (doc) => ws.add(doc));
+  const input: ScoreInput = { ...metaFactors(ws, index, query, policy, now), information: plan.information, lessonFloor: FLOOR.lesson };
+  let kept = ws.score(RANKED_MAX, input);
+  // A source's lesson whose id a local lesson has is never shown (the local one is the lesson): looked for among the lessons kept, which are scored again without those found until none is.
+  const checked = new Set<number>();
+  for (;;) {
+    const shadowed = kept.docs.filter((doc) => !checked.has(doc) && (checked.add(doc), index.isShadowed(doc)));
+    if (shadowed.length === 0) break;
+    for (const doc of shadowed) ws.shadowed[doc] = 1;
+    kept = ws.score(RANKED_MAX, input);
   }
-  const threshold = kthLargest(values.subarray(0, count), RANKED_MAX);
-  const kept: number[] = [];
-  for (let i = 0; i < count; i++) if (values[i]! >= threshold || triggered[scored[i]!] === 1) kept.push(scored[i]!);
-  kept.sort((a, b) => scores[b]! - scores[a]! || a - b);
-  return kept.map((doc) => ({
-    doc,
-    score: scores[doc]!,
-    text: text[doc]!,
-    evidence: evidence[doc]!,
-    via: via.get(doc),
-    meta: index.signals(doc),
-    words: wordMatches(states, doc),
-    trigger: triggers.get(doc),
-  }));
+  const order = kept.docs.map((_, i) => i).sort((a, b) => kept.scores[b]! - kept.scores[a]! || kept.docs[a]! - kept.docs[b]!);
+  const docs = order.map((i) => kept.docs[i]!);
+  const words = wordMatches(ws, plan.states, docs);
+  return order.map((i) => {
+    const doc = kept.docs[i]!;
+    return {
+      doc,
+      score: kept.scores[i]!,
+      text: text[doc]!,
+      evidence: evidence[doc]!,
+      via: via.get(doc),
+      meta: index.signals(doc),
+      words: words.get(doc)!,
+      trigger: triggers.get(doc),
+    };
+  });
 }
 
 /** Highest score first; equal scores in lesson order (the index is sorted by id), so output is stable. */

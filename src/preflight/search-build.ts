@@ -2,8 +2,8 @@ import type { IndexEntry } from '../index/build.js';
 import { sections } from '../lesson/body.js';
 import { CHECKLIST_HEADING, LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
-import { averageLengths, FIELD_BIT, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type DocRecord, type SearchSource } from './search-index.js';
-import { align4, idHash, MAGIC, SEARCH_FORMAT_VERSION, SECTIONS, writeVarint, type CorpusStats, type SectionName, type SegmentHeader } from './search-segment.js';
+import { averageLengths, bareIdHash, FIELD_BIT, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type DocRecord, type SearchSource } from './search-index.js';
+import { align4, MAGIC, SEARCH_FORMAT_VERSION, SECTIONS, writeVarint, type CorpusStats, type SectionName, type SegmentHeader } from './search-segment.js';
 import { indexTerms as textTerms, stem, words } from './text.js';
 
 /** Writes the segment layout described in search-segment.ts; only runs when the cache is built or updated. */
@@ -64,6 +64,8 @@ export interface SegmentInput {
   tool?: string;
   /** `sources`: other repositories' lessons (src/sources/search.ts); a base otherwise (or a delta, given `delta`). */
   kind?: 'sources';
+  /** A sources segment's lock file, as read (its `lock` section). */
+  lock?: Uint8Array;
   /** termStatistics of the entries that are not retired, when the caller has it already. */
   statistics?: TermStatistics;
 }
@@ -184,12 +186,6 @@ function clampByte(value: number): number {
   return Math.min(255, Math.max(0, Math.round(value)));
 }
 
-/** Per lesson (`<source>:<id>`): the idHash of its id without the source, and its number; sorted. */
-function bareIdPairs(docs: readonly IndexEntry[]): number[] {
-  const pairs = docs.map((entry, doc) => [idHash(entry.id.slice(entry.id.indexOf(':') + 1)), doc] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  return pairs.flat();
-}
-
 function u32Bytes(values: ArrayLike<number>): Uint8Array {
   return new Uint8Array(Uint32Array.from(values).buffer);
 }
@@ -199,6 +195,13 @@ function table(chunks: readonly Uint8Array[]): { table: Uint8Array; chunks: read
   const offsets = new Uint32Array(chunks.length + 1);
   chunks.forEach((chunk, i) => (offsets[i + 1] = offsets[i]! + chunk.length));
   return { table: new Uint8Array(offsets.buffer), chunks };
+}
+
+/** Where each term starts in the dict section (its terms joined by "\n"), and past the last one. */
+function dictStarts(terms: readonly string[]): Uint8Array {
+  const starts = new Uint32Array(terms.length + 1);
+  terms.forEach((term, t) => (starts[t + 1] = starts[t]! + Buffer.byteLength(term, 'utf8') + 1));
+  return new Uint8Array(starts.buffer);
 }
 
 /** The postings section and its term table (layout in search-segment.ts); scores with this segment's own statistics. */
@@ -255,6 +258,7 @@ function writeMeta(docs: readonly IndexEntry[], projects: readonly string[]): Ui
     meta[at + META.transferability] = clampByte(entry.transferability);
     view.setUint16(at + META.occurrences, Math.min(0xffff, Math.max(0, Math.round(entry.occurrences))), true);
     view.setUint16(at + META.project, entry.project === null ? NO_PROJECT : (codes.get(entry.project) ?? -1), true);
+    view.setUint16(at + META.idHash, bareIdHash(entry.id), true);
     view.setInt32(at + META.validatedDay, dayNumber(entry.last_validated_at ?? entry.created_at), true);
   });
   return meta;
@@ -321,6 +325,7 @@ export function buildSegment(input: SegmentInput): Uint8Array {
   const text = (value: string): Uint8Array[] => [encoder.encode(value)];
   const content: Record<SectionName, readonly Uint8Array[]> = {
     dict: text(statistics.terms.join('\n')),
+    dictTable: [dictStarts(statistics.terms)],
     termTable: [termTable],
     postings: postingChunks,
     meta: [writeMeta(docs, projects)],
@@ -341,8 +346,8 @@ export function buildSegment(input: SegmentInput): Uint8Array {
     insertAt: [u32Bytes(delta?.insertAt ?? [])],
     dead: text((delta?.dead ?? []).join('\n')),
     thesaurus: text(delta ? '' : stemmed),
-    bareIds: [u32Bytes(input.kind === 'sources' ? bareIdPairs(docs) : [])],
     projects: text(projects.map((project) => JSON.stringify(project)).join('\n')),
+    lock: [input.lock ?? new Uint8Array(0)],
   };
   const header: SegmentHeader = {
     version: SEARCH_FORMAT_VERSION,

@@ -14,8 +14,22 @@ export const FIELD_BIT: Record<Field, number> = { title: 1, summary: 2, tags: 4,
 
 export const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 export const META_BYTES = 16;
-/** Byte offsets within a lesson's META_BYTES: u8 codes (index into LEVELS etc.), u16 occurrences and project, i32 day. */
-export const META = { level: 0, status: 1, severity: 2, source: 3, confidence: 4, transferability: 5, occurrences: 6, project: 8, validatedDay: 12 } as const;
+/**
+ * Byte offsets within a lesson's META_BYTES: u8 codes (index into LEVELS etc.), u16 occurrences
+ * and project, u16 idHash (bareIdHash of its id), i32 day.
+ */
+export const META = { level: 0, status: 1, severity: 2, source: 3, confidence: 4, transferability: 5, occurrences: 6, project: 8, idHash: 10, validatedDay: 12 } as const;
+
+/**
+ * 16 bits of FNV-1a over a lesson's id without `<source>:`: a source's lesson can have a local
+ * lesson's id (and is then never shown) only where the hashes agree, so a query compares ids
+ * only for the few lessons whose hash a local lesson has.
+ */
+export function bareIdHash(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = id.indexOf(':') + 1; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return (hash ^ (hash >>> 16)) & 0xffff;
+}
 export const NO_DATE = -1;
 export const NO_PROJECT = 0xffff;
 

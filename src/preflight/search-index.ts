@@ -1,8 +1,8 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
-import { lowerBound } from './expand.js';
+import { Dictionary, lowerBound } from './expand.js';
 import { averageLengths, idfOf, META, META_BYTES, NO_PROJECT } from './search-fields.js';
 import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
-import { idHash, Segment, type ByteSource, type CorpusStats } from './search-segment.js';
+import { Segment, type ByteSource, type CorpusStats } from './search-segment.js';
 
 export { align4, linesFrom, memorySource, type ByteSource } from './search-segment.js';
 
@@ -21,7 +21,7 @@ export { align4, linesFrom, memorySource, type ByteSource } from './search-segme
  * lesson i is lesson i - (removed base lessons before i) + (delta lessons sorted before it).
  */
 
-export { averageLengths, BM25, FIELD_BIT, FIELD_BOOST, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type Field } from './search-fields.js';
+export { averageLengths, bareIdHash, BM25, FIELD_BIT, FIELD_BOOST, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type Field } from './search-fields.js';
 
 /** The signals ranking needs for every lesson, kept in a fixed-width table. */
 export interface DocMeta {
@@ -128,7 +128,8 @@ export class SearchIndex {
   private readonly scoring: Renumbering | undefined;
   private dictCache: string[] | undefined;
   private metaCache: MetaTables | undefined;
-  private shadowed: Set<number> | undefined;
+  /** A bit per bareIdHash value that a local lesson's id has (mayBeLocal). */
+  private localHashes: Uint8Array | undefined;
 
   private constructor(private readonly base: Segment, delta: Segment | undefined, sources: Segment | undefined) {
     const current = delta ?? base;
@@ -170,47 +171,31 @@ export class SearchIndex {
 
   /**
    * Whether `doc` is a source's lesson whose id (without `<source>:`) a local lesson has: the
-   * local one is the lesson, so this one is never selected.
+   * local one is the lesson, so this one is never selected. Asked of the few lessons a query
+   * keeps (rank.ts), each by a search of the local ids.
    */
   isShadowed(doc: number): boolean {
     if (!this.sources || doc < this.localCount) return false;
-    // Asked of every candidate lesson of a query (tens of thousands over 100 sources): worked out once, by id hashes.
-    this.shadowed ??= this.shadowedDocs(this.sources);
-    return this.shadowed.has(doc);
+    if (!this.mayBeLocal(doc - this.localCount)) return false;
+    const id = this.sources.id(doc - this.localCount);
+    return this.findLocalId(id.slice(id.indexOf(':') + 1)) >= 0;
   }
 
   /**
-   * The sources' lessons a local id shadows: each local id's hash looked up among the sources'
-   * (their bareIds section), and a match confirmed by the ids themselves. Reads the local ids
-   * and only the few source ids whose hash matches one.
+   * Whether a local lesson may have the id (without `<source>:`) of the sources' lesson `at`:
+   * whether its bareIdHash is a local lesson's (read from the metadata tables, no id is read).
    */
-  private shadowedDocs(sources: Segment): Set<number> {
-    const pairs = sources.u32s('bareIds');
-    const count = pairs.length / 2;
-    const shadowed = new Set<number>();
-    const check = (id: string): void => {
-      const hash = idHash(id);
-      let lo = 0;
-      let hi = count;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (pairs[2 * mid]! < hash) lo = mid + 1;
-        else hi = mid;
+  private mayBeLocal(at: number): boolean {
+    const { local, sources, localLessons } = this.metaTables;
+    if (!this.localHashes) {
+      this.localHashes = new Uint8Array(0x10000 / 8);
+      for (let doc = 0; doc < localLessons; doc++) {
+        const hash = local.getUint16(doc * META_BYTES + META.idHash, true);
+        this.localHashes[hash >>> 3]! |= 1 << (hash & 7);
       }
-      for (let k = lo; k < count && pairs[2 * k] === hash; k++) {
-        const j = pairs[2 * k + 1]!;
-        const other = sources.id(j);
-        if (other.slice(other.indexOf(':') + 1) === id) shadowed.add(this.localCount + j);
-      }
-    };
-    const base = this.base.idReader();
-    for (let i = 0; i < this.base.docCount; i++) if (!this.isRemoved(i)) check(base(i));
-    const m = this.merge;
-    if (m) {
-      const delta = m.delta.idReader();
-      for (let j = 0; j < m.delta.docCount; j++) check(delta(j));
     }
-    return shadowed;
+    const hash = sources.getUint16(at * META_BYTES + META.idHash, true);
+    return (this.localHashes[hash >>> 3]! & (1 << (hash & 7))) !== 0;
   }
 
   /** The base segment (what an incremental update compares with). */
@@ -274,12 +259,22 @@ export class SearchIndex {
     return i < 0 || this.isRemoved(i) ? -1 : this.baseDoc(i);
   }
 
-  /** The dictionary: every term of every lesson, sorted. */
+  /** The dictionary: every term of every lesson, sorted (built whole: preflight reads dictionary() instead). */
   get terms(): string[] {
     if (this.dictCache) return this.dictCache;
     const m = this.merge;
     const local = m ? union(this.base.terms, m.delta.terms, m.dead) : this.base.terms;
     return (this.dictCache = this.sources ? union(local, this.sources.terms) : local);
+  }
+
+  /** The dictionary read in place, each segment's as stored (Dictionary). */
+  dictionary(): Dictionary {
+    const m = this.merge;
+    return new Dictionary([
+      { terms: this.base.termList, ...(m ? { drop: m.dead } : {}) },
+      ...(m ? [{ terms: m.delta.termList }] : []),
+      ...(this.sources ? [{ terms: this.sources.termList }] : []),
+    ]);
   }
 
   /**
@@ -294,12 +289,16 @@ export class SearchIndex {
    * lessons alone score exactly as a full build of them would.
    */
   postingParts(termIndex: number): PostingPart[] {
-    const m = this.merge;
-    if (!this.sources && !m) {
+    if (!this.sources && !this.merge) {
       const { docs, scores, fields } = this.base.postings(termIndex, false);
       return [{ docs, scores, fields, offset: 0, scale: 1 }];
     }
-    const term = this.terms[termIndex]!;
+    return this.postingPartsOf(this.terms[termIndex]!);
+  }
+
+  /** postingParts() of `term` (none when no lesson has it). */
+  postingPartsOf(term: string): PostingPart[] {
+    const m = this.merge;
     const b = this.base.findTerm(term);
     const d = m ? m.delta.findTerm(term) : -1;
     let local: Postings | undefined;
@@ -346,9 +345,42 @@ export class SearchIndex {
     return (this.metaCache = { local: new DataView(local.buffer, local.byteOffset, local.length), sources: new DataView(theirs.buffer, theirs.byteOffset, theirs.length), localLessons: this.localCount });
   }
 
+  /**
+   * Reads the metadata tables (metaTables) into `local` (localCount rows) and `sources` (the
+   * sources' rows), and reads them from there afterwards: the ranking's workspace holds them,
+   * and a table read once is not read again.
+   */
+  readMeta(local: Uint8Array, sources: Uint8Array): void {
+    if (this.metaCache) {
+      const { local: mine, sources: theirs } = this.metaCache;
+      local.set(new Uint8Array(mine.buffer, mine.byteOffset, mine.byteLength));
+      sources.set(new Uint8Array(theirs.buffer, theirs.byteOffset, theirs.byteLength));
+    } else {
+      const m = this.merge;
+      if (m) local.set(mergeMeta(this.base.meta, m.delta.meta, m));
+      else this.base.section('meta', local);
+      this.sources?.section('meta', sources);
+    }
+    this.metaCache = { local: new DataView(local.buffer, local.byteOffset, local.length), sources: new DataView(sources.buffer, sources.byteOffset, sources.length), localLessons: this.localCount };
+  }
+
+  /** How many of the lessons are the sources'. */
+  get sourceCount(): number {
+    return this.sources?.docCount ?? 0;
+  }
+
   /** The segment whose project names the local lessons' codes refer to (a delta's list starts with its base's). */
   private get localSegment(): Segment {
     return this.merge?.delta ?? this.base;
+  }
+
+  /**
+   * `project`'s code among the local lessons' projects and among the sources' (-1 where no
+   * lesson of that side has it), as the metadata rows store them (META.project; NO_PROJECT for
+   * none). The sources' project names are read only when a project is in play.
+   */
+  projectCodes(project: string): { local: number; sources: number } {
+    return { local: this.localSegment.projects.indexOf(project), sources: this.sources ? this.sources.projects.indexOf(project) : -1 };
   }
 
   /**
@@ -420,8 +452,8 @@ export class SearchIndex {
   private linked(segment: Segment, at: number, id: string): number {
     if (at < 0) return this.findId(id);
     if (segment === this.sources) {
-      // A local lesson of the same id comes first, as in findId.
-      const local = this.findLocalId(id);
+      // A local lesson of the same id comes first, as in findId (`<source>:<id>` is never a local lesson's id).
+      const local = id.includes(':') ? -1 : this.findLocalId(id);
       return local >= 0 ? local : this.localCount + at;
     }
     if (segment !== this.base) return this.merge!.deltaDocs[at]!;

@@ -68,8 +68,8 @@ function fileSource(file: string): { source: ByteSource; close: () => void } | u
   }
   const source: ByteSource = {
     size: fs.fstatSync(fd).size,
-    read: (offset, length) => {
-      const bytes = new Uint8Array(length);
+    read: (offset, length, into) => {
+      const bytes = into ? into.subarray(0, length) : new Uint8Array(length);
       let done = 0;
       while (done < length) {
         const n = fs.readSync(fd, bytes, done, length - done, offset + done);
@@ -89,15 +89,18 @@ export interface Cached {
   warning?: string | undefined;
 }
 
-/** What a sources segment is keyed by: lessons/sources.lock.json's text (empty when there is none). */
-export function sourcesKey(root: string): string {
-  let text = '';
+/** lessons/sources.lock.json's bytes (none when there is no lock file): what a sources segment is built for. */
+export function lockBytes(root: string): Buffer {
   try {
-    text = fs.readFileSync(path.join(root, LOCK_FILE), 'utf8');
+    return fs.readFileSync(path.join(root, LOCK_FILE));
   } catch {
-    // no lock file: no locked sources
+    return Buffer.alloc(0); // no lock file: no locked sources
   }
-  return createHash('sha256').update(text).digest('hex');
+}
+
+/** What a sources segment is keyed by: a digest of lessons/sources.lock.json's bytes. */
+export function sourcesKey(root: string): string {
+  return createHash('sha256').update(lockBytes(root)).digest('hex');
 }
 
 /**
@@ -108,8 +111,7 @@ export function openSources(root: string): { segment?: Segment; close: () => voi
   const file = fileSource(path.join(root, SOURCES_CACHE_FILE));
   if (!file) return { close: () => undefined };
   const segment = Segment.open(file.source, packageVersion());
-  const why =
-    !segment || segment.header.kind !== 'sources' ? 'cannot be read' : segment.header.digest !== sourcesKey(root) ? `was built for another ${LOCK_FILE}` : undefined;
+  const why = !segment || segment.header.kind !== 'sources' ? 'cannot be read' : !lockBytes(root).equals(segment.section('lock')) ? `was built for another ${LOCK_FILE}` : undefined;
   if (why === undefined) return { segment: segment!, close: file.close };
   file.close();
   return { close: () => undefined, warning: `the sources' search cache ${SOURCES_CACHE_FILE} ${why}: searched the local lessons only (run \`lessons sources update\`)` };

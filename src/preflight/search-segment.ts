@@ -1,4 +1,5 @@
-import { lowerBound } from './expand.js';
+import { isAscii } from 'node:buffer';
+import { lowerBound, type TermSource } from './expand.js';
 import type { DocRecord, SearchSource } from './search-index.js';
 
 /**
@@ -9,6 +10,8 @@ import type { DocRecord, SearchSource } from './search-index.js';
  *
  * Layout: "LSC1", u32 header length, header JSON, then 4-byte aligned sections:
  *   dict       sorted terms joined by "\n"
+ *   dictTable  u32 per term + 1: byte offsets into dict where each term starts (the last: dict's
+ *              length + 1), so a query reads the terms it compares, never the whole dictionary
  *   termTable  u32 pairs per term: byte offset into postings, number of postings
  *   postings   per term: u32 lesson numbers, f32 scores (with this segment's own statistics),
  *              u8 field bits (padded), then per posting and per field it occurs in, in FIELDS
@@ -35,17 +38,18 @@ import type { DocRecord, SearchSource } from './search-index.js';
  *   insertAt   u32 per lesson: how many base lessons sort before it (delta only)
  *   dead       sorted base terms no lesson has any more (delta only)
  *   thesaurus  sorted lines `term<TAB>term term...`: the whole thesaurus, stemmed (base only)
- *   bareIds    u32 pairs per lesson, sorted: idHash of its id without `<source>:`, its number
- *              (sources only): which of them a local lesson's id shadows, without reading the ids
  *   projects   one JSON string a line: the project names meta codes refer to; a delta's list starts
  *              with its base's
+ *   lock       the lock file's bytes the segment was built for (sources only): compared as they are,
+ *              so a query never loads a hash function to see whether the segment is current
  */
 
 export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 6;
+export const SEARCH_FORMAT_VERSION = 7;
 
 export const SECTIONS = [
   'dict',
+  'dictTable',
   'termTable',
   'postings',
   'meta',
@@ -66,8 +70,8 @@ export const SECTIONS = [
   'insertAt',
   'dead',
   'thesaurus',
-  'bareIds',
   'projects',
+  'lock',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
@@ -103,13 +107,6 @@ export interface RawPostings {
 
 const decoder = new TextDecoder();
 
-/** FNV-1a over a lesson id's UTF-16 code units: what the bareIds section is keyed by. */
-export function idHash(id: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
 export const align4 = (n: number): number => (n + 3) & ~3;
 
 /** A per-lesson table up to this size is read whole for its first row (one read instead of one per row). */
@@ -118,12 +115,19 @@ const WHOLE_TABLE_BYTES = 64 * 1024;
 /** Random access to the bytes of a segment: a file read at offsets, or a buffer. */
 export interface ByteSource {
   size: number;
-  read(offset: number, length: number): Uint8Array;
+  /** `length` bytes from `offset`, into `into` when given (its first `length` bytes). */
+  read(offset: number, length: number, into?: Uint8Array): Uint8Array;
 }
 
 export function memorySource(bytes: Uint8Array): ByteSource {
-  // A copy keeps typed-array views aligned.
-  return { size: bytes.length, read: (offset, length) => bytes.slice(offset, offset + length) };
+  return {
+    size: bytes.length,
+    read: (offset, length, into) => {
+      if (!into) return bytes.slice(offset, offset + length); // a copy keeps typed-array views aligned
+      into.set(bytes.subarray(offset, offset + length));
+      return into.subarray(0, length);
+    },
+  };
 }
 
 /** The lines of sorted, newline-separated `text` that start with `prefix`, found by binary search. */
@@ -151,6 +155,11 @@ export function linesFrom(text: string, prefix: string): string[] {
 
 export class Segment {
   private dictCache: string[] | undefined;
+  private termListCache: TermList | undefined;
+  /** Where row() reads. */
+  private readonly pair = new Uint32Array(2);
+  private readonly pairBytes = new Uint8Array(this.pair.buffer);
+  private readonly rowBytes = new Uint8Array(4096);
   private termTableCache: Uint32Array | undefined;
   private metaCache: Uint8Array | undefined;
   /** The whole id section, once idReader read it. */
@@ -182,9 +191,11 @@ export class Segment {
     return this.header.docCount;
   }
 
-  section(name: SectionName): Uint8Array {
+  /** A section's bytes, read into `into` when given. */
+  section(name: SectionName, into?: Uint8Array): Uint8Array {
     const [offset, length] = this.header.sections[name];
-    return this.bytes.read(offset, length);
+    if (into && into.length < length) throw new Error(`section ${name} of ${length} bytes does not fit in ${into.length}`);
+    return this.bytes.read(offset, length, into);
   }
 
   private table(name: SectionName): Uint32Array {
@@ -212,10 +223,28 @@ export class Segment {
     return (this.dictCache ??= this.lines('dict'));
   }
 
+  /** The dictionary as stored, a term decoded when it is read (preflight's expansion scans a few ranges of it). */
+  get termList(): TermList {
+    if (this.termListCache) return this.termListCache;
+    const bytes = this.section('dict');
+    return (this.termListCache = new TermList(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), this.table('dictTable'), this.header.termCount));
+  }
+
   /** The number of `term` in this segment's dictionary, or -1. */
   findTerm(term: string): number {
-    const at = lowerBound(this.terms, term);
-    return this.terms[at] === term ? at : -1;
+    if (this.dictCache) {
+      const at = lowerBound(this.dictCache, term);
+      return this.dictCache[at] === term ? at : -1;
+    }
+    const list = this.termList;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list.at(mid) < term) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < list.length && list.at(lo) === term ? lo : -1;
   }
 
   /** A term's postings; `raw` (the frequencies and lengths) is read only when asked for, and empty otherwise. */
@@ -245,9 +274,11 @@ export class Segment {
   }
 
   /**
-   * Lesson `doc`'s bytes in `blob`. A query reads a few lessons' rows of tables that have one
-   * entry per lesson: a large table (hundreds of kilobytes over a hundred thousand lessons) has
-   * the row's two offsets read alone unless something read the whole table already.
+   * Lesson `doc`'s bytes in `blob`, valid until the next row is read (every caller decodes them
+   * at once). A query reads a few lessons' rows of tables that have one entry per lesson: a
+   * large table (hundreds of kilobytes over a hundred thousand lessons) has the row's two
+   * offsets read alone unless something read the whole table already; both reads go into
+   * buffers kept for them, so a search by id that reads a score of rows allocates nothing.
    */
   private row(table: SectionName, blob: SectionName, doc: number): Uint8Array {
     let start: number;
@@ -257,12 +288,12 @@ export class Segment {
       start = offsets[doc]!;
       end = offsets[doc + 1]!;
     } else {
-      const pair = this.bytes.read(this.header.sections[table][0] + doc * 4, 8);
-      const view = new DataView(pair.buffer, pair.byteOffset, pair.length);
-      start = view.getUint32(0, true);
-      end = view.getUint32(4, true);
+      this.bytes.read(this.header.sections[table][0] + doc * 4, 8, this.pairBytes);
+      start = this.pair[0]!;
+      end = this.pair[1]!;
     }
-    return this.bytes.read(this.header.sections[blob][0] + start, end - start);
+    const length = end - start;
+    return this.bytes.read(this.header.sections[blob][0] + start, length, length <= this.rowBytes.length ? this.rowBytes : undefined);
   }
 
   record(doc: number): DocRecord {
@@ -360,7 +391,7 @@ export class Segment {
     return result;
   }
 
-  u32s(name: 'removed' | 'insertAt' | 'bareIds'): Uint32Array {
+  u32s(name: 'removed' | 'insertAt'): Uint32Array {
     return this.table(name);
   }
 }
@@ -384,5 +415,29 @@ export function readVarint(bytes: Uint8Array, at: number): [number, number] {
     value += (byte & 0x7f) * scale;
     if (byte < 0x80) return [value, i];
     scale *= 128;
+  }
+}
+
+/** A segment's dictionary read in place: terms joined by "\n", with where each starts. */
+export class TermList implements TermSource {
+  /** Every byte below 0x80: a term's length in bytes is its length in UTF-16 units. */
+  private readonly ascii: boolean;
+
+  constructor(
+    private readonly text: Buffer,
+    private readonly starts: Uint32Array,
+    readonly length: number,
+  ) {
+    this.ascii = isAscii(text);
+  }
+
+  at(i: number): string {
+    return this.text.toString(this.ascii ? 'latin1' : 'utf8', this.starts[i], this.starts[i + 1]! - 1);
+  }
+
+  mayHaveLength(i: number, min: number, max: number): boolean {
+    const bytes = this.starts[i + 1]! - 1 - this.starts[i]!;
+    // A UTF-16 unit is one to three bytes of UTF-8 (a pair of them, four).
+    return this.ascii ? bytes >= min && bytes <= max : bytes >= min && bytes <= 3 * max;
   }
 }

@@ -7,7 +7,8 @@ import { ensureStateDir } from '../io/state.js';
 import { packageVersion } from '../package-root.js';
 import type { Policy } from '../policy/policy.js';
 import { buildSegment, narrative } from '../preflight/search-build.js';
-import { SOURCES_CACHE_FILE, sourcesKey } from '../preflight/search-open.js';
+import { SEARCH_FORMAT_VERSION } from '../preflight/search-segment.js';
+import { lockBytes, openSources, SOURCES_CACHE_FILE, sourcesKey } from '../preflight/search-open.js';
 import { readThesaurus } from '../preflight/search-update.js';
 import type { Finding } from '../lint/finding.js';
 import { sourceIndexEntries } from './entries.js';
@@ -35,18 +36,22 @@ export interface SourcesSearch {
 /** Beside the segment: what it was built from (lock, the policy's sources, version), so an update that changed nothing keeps it. */
 const SOURCES_BUILT_FILE = '.lessons/cache/sources-built.txt';
 
-/** What the sources segment is a function of: the lock as written, the policy's sources (levels, paths) and this version of lessons. */
+/** What the sources segment is a function of: the lock as written, the policy's sources (levels, paths), this version of lessons and of the segment format. */
 function buildKey(root: string, policy: Policy): string {
-  return createHash('sha256').update(JSON.stringify([sourcesKey(root), policy.sources, packageVersion()])).digest('hex');
+  return createHash('sha256').update(JSON.stringify([sourcesKey(root), policy.sources, packageVersion(), SEARCH_FORMAT_VERSION])).digest('hex');
 }
 
 /**
  * Whether the sources segment on disk was built from exactly what an update would build it
- * from now: then the checkouts hold the same commits and it is kept as it is.
+ * from now, and preflight can read it: then the checkouts hold the same commits and it is kept
+ * as it is.
  */
 export function sourcesSearchIsCurrent(root: string, policy: Policy): boolean {
   try {
-    return fs.existsSync(path.join(root, SOURCES_CACHE_FILE)) && fs.readFileSync(path.join(root, SOURCES_BUILT_FILE), 'utf8') === buildKey(root, policy);
+    if (fs.readFileSync(path.join(root, SOURCES_BUILT_FILE), 'utf8') !== buildKey(root, policy)) return false;
+    const { segment, close } = openSources(root);
+    close();
+    return segment !== undefined;
   } catch {
     return false;
   }
@@ -70,6 +75,7 @@ export async function buildSourcesSearch(root: string, policy: Policy, progress:
     kind: 'sources',
     entries,
     source: { digest: sourcesKey(root), stat: null, verifiedMtimeMs: 0 },
+    lock: lockBytes(root),
     extras: { bodies, thesaurus: await readThesaurus() },
     tool: packageVersion(),
   });

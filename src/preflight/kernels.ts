@@ -1,0 +1,496 @@
+import { KERNELS_WASM } from './kernels-wasm.js';
+
+/**
+ * The ranking's per-lesson arrays and the loops over them (rank.ts): the sums a query's
+ * postings add to, the candidates they reach, and the score of each. Over a hundred thousand
+ * lessons a query touches tens of thousands, in one short process: the loops run as
+ * WebAssembly (kernels.wat), compiled at load, where the same JavaScript would run mostly
+ * unoptimised and allocate a heap number for every floating-point value it reads. Where
+ * WebAssembly may not be compiled (node --jitless, --disallow-code-generation-from-strings)
+ * the same loops run as the JavaScript below, which mirrors kernels.wat operation for operation
+ * over the same memory layout, so both give the same scores to the last bit (a test compares
+ * them).
+ */
+
+/** One run of a term's postings: lesson numbers (from `offset`), stored scores, field bits. */
+export interface PostingRun {
+  docs: Uint32Array;
+  scores: Float32Array;
+  fields: Uint8Array;
+  offset: number;
+}
+
+/** The loops, over byte offsets into one memory (kernels.wat has what each does). */
+export interface KernelOps {
+  fold(
+    pDocs: number,
+    pScores: number,
+    pFields: number,
+    len: number,
+    offset: number,
+    weight: number,
+    proofOf: number,
+    coverageOf: number,
+    tagBits: number,
+    keywordBits: number,
+    text: number,
+    evidence: number,
+    coverage: number,
+    tags: number,
+    keywords: number,
+    isCandidate: number,
+    docs: number,
+    count: number,
+  ): number;
+  gather(docs: number, count: number, source: number, values: number): void;
+  kthLargest(values: number, count: number, k: number, heap: number): number;
+  atLeast(ids: number, values: number, count: number, threshold: number, positive: number, marked: number, out: number, outValues: number): number;
+  fieldsOf(pDocs: number, pFields: number, len: number, offset: number, kept: number, count: number, out: number): void;
+  score(
+    docs: number,
+    count: number,
+    text: number,
+    evidence: number,
+    coverage: number,
+    tags: number,
+    keywords: number,
+    triggered: number,
+    shadowed: number,
+    information: number,
+    lessonFloor: number,
+    coordinationFloor: number,
+    tagWeight: number,
+    keywordWeight: number,
+    metaLocal: number,
+    metaSources: number,
+    localLessons: number,
+    level: number,
+    status: number,
+    severity: number,
+    source: number,
+    confidence: number,
+    transferability: number,
+    occurrences: number,
+    today: number,
+    staleDays: number,
+    recency: number,
+    projectInPlay: number,
+    localProject: number,
+    sourcesProject: number,
+    sameProject: number,
+    scored: number,
+    values: number,
+  ): number;
+}
+
+/** What this file uses of the WebAssembly JavaScript API (the TypeScript libraries this project builds with do not declare it). */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
+  Instance: new (module: WasmModule, imports: Record<string, Record<string, unknown>>) => { exports: Record<string, unknown> };
+};
+type WasmModule = { readonly wasmModule: unique symbol };
+
+const PAGE = 65536;
+/** The most of a score array kthLargest keeps (its heap). */
+export const HEAP_MAX = 256;
+/** The bytes of a lesson's metadata row (search-fields.ts META_BYTES; kernels.wat reads its fields by offset). */
+const ROW = 16;
+
+let compiled: WasmModule | null | undefined;
+
+/** The compiled kernels, or null where WebAssembly cannot be compiled. Compiled once per process. */
+function wasmModule(): WasmModule | null {
+  if (compiled !== undefined) return compiled;
+  try {
+    compiled = new WebAssembly.Module(Buffer.from(KERNELS_WASM, 'base64'));
+  } catch {
+    compiled = null;
+  }
+  return compiled;
+}
+
+/**
+ * Which loops run: `auto` picks WebAssembly when the query reads at least WASM_MIN_POSTINGS
+ * postings (compiling the module costs a few milliseconds and a megabyte and a half of memory
+ * in every process, more than the JavaScript spends on a small corpus), else the JavaScript
+ * mirror; both give the same result. `js` and `wasm` force one (tests compare them); `wasm`
+ * falls back to the mirror where WebAssembly cannot be compiled.
+ */
+export type KernelKind = 'auto' | 'wasm' | 'js';
+
+export const WASM_MIN_POSTINGS = 20_000;
+
+/** What a workspace is sized for. */
+export interface WorkspaceSize {
+  docCount: number;
+  /** The lessons with a metadata row in each table: the local ones come first, then the sources'. */
+  localLessons: number;
+  sourceLessons: number;
+  /** The postings of every run it will be given (runs stay in its memory until it is dropped). */
+  runPostings: number;
+}
+
+/** A posting run copied into a workspace (Workspace.addRun). */
+export interface Run {
+  at: number;
+  length: number;
+  offset: number;
+}
+
+/**
+ * One query's memory: every per-lesson array at a fixed offset, the metadata rows, the posting
+ * runs. Fresh memory is zeroed, so the sums start at 0.
+ */
+export class Workspace {
+  readonly kind: 'wasm' | 'js';
+  readonly docCount: number;
+  readonly text: Float64Array;
+  readonly evidence: Float64Array;
+  readonly coverage: Float64Array;
+  readonly tags: Uint8Array;
+  readonly keywords: Uint8Array;
+  readonly isCandidate: Uint8Array;
+  readonly triggered: Uint8Array;
+  readonly shadowed: Uint8Array;
+  /** The candidate lessons, in the order they were reached (the first `count`). */
+  readonly docs: Int32Array;
+  count = 0;
+  /** f64 tables the loops look values up in (proofOf and coverageOf by field bits, the metadata factors by code). */
+  readonly tables: Float64Array;
+  /** The metadata rows (META_BYTES each) of the local lessons and of the sources' (fill them before score()). */
+  readonly localRows: Uint8Array;
+  readonly sourceRows: Uint8Array;
+  private readonly ops: KernelOps;
+  private readonly buffer: ArrayBuffer;
+  private readonly at: Record<string, number> = {};
+  private readonly runPostings: number;
+  private runsUsed = 0;
+
+  constructor(size: WorkspaceSize, kind: KernelKind = 'auto') {
+    const n = size.docCount;
+    this.docCount = n;
+    this.runPostings = size.runPostings;
+    let end = 0;
+    const take = (name: string, bytes: number): void => {
+      end = Math.ceil(end / 16) * 16;
+      this.at[name] = end;
+      end += bytes;
+    };
+    for (const name of ['text', 'evidence', 'coverage', 'values']) take(name, 8 * n);
+    take('outValues', 8 * n);
+    take('heap', 8 * HEAP_MAX);
+    take('tables', 8 * TABLES_LENGTH);
+    for (const name of ['docs', 'scored', 'out']) take(name, 4 * n);
+    for (const name of ['tags', 'keywords', 'isCandidate', 'triggered', 'shadowed', 'fields']) take(name, n);
+    take('localRows', ROW * size.localLessons);
+    take('sourceRows', ROW * size.sourceLessons);
+    take('runDocs', 4 * size.runPostings);
+    take('runScores', 4 * size.runPostings);
+    take('runFields', size.runPostings);
+    const pages = Math.max(1, Math.ceil(end / PAGE));
+    const module = kind === 'js' || (kind === 'auto' && size.runPostings < WASM_MIN_POSTINGS) ? null : wasmModule();
+    if (module) {
+      const memory = new WebAssembly.Memory({ initial: pages });
+      const instance = new WebAssembly.Instance(module, { env: { memory } });
+      this.ops = instance.exports as unknown as KernelOps;
+      this.buffer = memory.buffer;
+      this.kind = 'wasm';
+    } else {
+      this.buffer = new ArrayBuffer(pages * PAGE);
+      this.ops = jsKernels(this.buffer);
+      this.kind = 'js';
+    }
+    const f64 = (name: string, length: number): Float64Array => new Float64Array(this.buffer, this.at[name], length);
+    const u8 = (name: string, length = n): Uint8Array => new Uint8Array(this.buffer, this.at[name], length);
+    this.text = f64('text', n);
+    this.evidence = f64('evidence', n);
+    this.coverage = f64('coverage', n);
+    this.tables = f64('tables', TABLES_LENGTH);
+    this.tags = u8('tags');
+    this.keywords = u8('keywords');
+    this.isCandidate = u8('isCandidate');
+    this.triggered = u8('triggered');
+    this.shadowed = u8('shadowed');
+    this.docs = new Int32Array(this.buffer, this.at.docs, n);
+    this.localRows = u8('localRows', ROW * size.localLessons);
+    this.sourceRows = u8('sourceRows', ROW * size.sourceLessons);
+  }
+
+  /** Makes `doc` a candidate (once). */
+  add(doc: number): void {
+    if (this.isCandidate[doc] === 0) {
+      this.isCandidate[doc] = 1;
+      this.docs[this.count++] = doc;
+    }
+  }
+
+  /** Copies a posting run in (it stays for fold() and fieldsOf()). */
+  addRun(run: PostingRun): Run {
+    const length = run.docs.length;
+    if (this.runsUsed + length > this.runPostings) throw new Error(`the workspace holds ${this.runPostings} postings, not ${this.runsUsed + length}`);
+    const at = this.runsUsed;
+    new Uint32Array(this.buffer, this.at.runDocs! + 4 * at, length).set(run.docs);
+    new Float32Array(this.buffer, this.at.runScores! + 4 * at, length).set(run.scores);
+    new Uint8Array(this.buffer, this.at.runFields! + at, length).set(run.fields);
+    this.runsUsed += length;
+    return { at, length, offset: run.offset };
+  }
+
+  /**
+   * Adds a posting run to the sums: text += weight x stored score; evidence and coverage by the
+   * posting's field bits (tables proofOf and coverageOf, TABLE); tags and keywords counted when
+   * its fields meet `tagBits` and `keywordBits`.
+   */
+  fold(run: Run, weight: number, tagBits: number, keywordBits: number): void {
+    const { at } = this;
+    this.count = this.ops.fold(
+      at.runDocs! + 4 * run.at,
+      at.runScores! + 4 * run.at,
+      at.runFields! + run.at,
+      run.length,
+      run.offset,
+      weight,
+      at.tables! + 8 * TABLE.proofOf,
+      at.tables! + 8 * TABLE.coverageOf,
+      tagBits,
+      keywordBits,
+      at.text!,
+      at.evidence!,
+      at.coverage!,
+      at.tags!,
+      at.keywords!,
+      at.isCandidate!,
+      at.docs!,
+      this.count,
+    );
+  }
+
+  /** The field bits of each of `kept` (lesson numbers, ascending) in `run`, 0 where it has none. */
+  fieldsOf(run: Run, kept: readonly number[]): Uint8Array {
+    const { at } = this;
+    if (kept.length > this.docCount) throw new Error(`${kept.length} lessons is more than the workspace's ${this.docCount}`);
+    new Int32Array(this.buffer, at.out, kept.length).set(kept);
+    this.ops.fieldsOf(at.runDocs! + 4 * run.at, at.runFields! + run.at, run.length, run.offset, at.out!, kept.length, at.fields!);
+    return new Uint8Array(this.buffer, at.fields, kept.length).slice();
+  }
+
+  /**
+   * The candidates whose text score is among the `k` largest (ties included) and above 0, in
+   * candidate order.
+   */
+  bestByText(k: number): number[] {
+    const { at } = this;
+    if (k > HEAP_MAX) throw new Error(`k ${k} is larger than the heap's ${HEAP_MAX}`);
+    this.ops.gather(at.docs!, this.count, at.text!, at.values!);
+    const threshold = this.ops.kthLargest(at.values!, this.count, k, at.heap!);
+    const n = this.ops.atLeast(at.docs!, at.values!, this.count, threshold, 1, 0, at.out!, 0);
+    return Array.from(new Int32Array(this.buffer, at.out, n));
+  }
+
+  /**
+   * Scores every candidate that may be shown (kernels.wat, score), and returns those among the
+   * `k` best (ties included) or triggered, in candidate order, with their scores.
+   */
+  score(k: number, input: ScoreInput): { docs: number[]; scores: number[] } {
+    const { at } = this;
+    if (k > HEAP_MAX) throw new Error(`k ${k} is larger than the heap's ${HEAP_MAX}`);
+    const t = at.tables!;
+    const scored = this.ops.score(
+      at.docs!,
+      this.count,
+      at.text!,
+      at.evidence!,
+      at.coverage!,
+      at.tags!,
+      at.keywords!,
+      at.triggered!,
+      at.shadowed!,
+      input.information,
+      input.lessonFloor,
+      input.coordinationFloor,
+      input.tagWeight,
+      input.keywordWeight,
+      at.localRows!,
+      at.sourceRows!,
+      input.localLessons,
+      t + 8 * TABLE.level,
+      t + 8 * TABLE.status,
+      t + 8 * TABLE.severity,
+      t + 8 * TABLE.source,
+      t + 8 * TABLE.confidence,
+      t + 8 * TABLE.transferability,
+      t + 8 * TABLE.occurrences,
+      input.today,
+      input.staleDays,
+      input.recency,
+      input.project === undefined ? 0 : 1,
+      input.project?.local ?? -1,
+      input.project?.sources ?? -1,
+      input.sameProject,
+      at.scored!,
+      at.values!,
+    );
+    const threshold = this.ops.kthLargest(at.values!, scored, k, at.heap!);
+    const n = this.ops.atLeast(at.scored!, at.values!, scored, threshold, 0, at.triggered!, at.out!, at.outValues!);
+    return { docs: Array.from(new Int32Array(this.buffer, at.out, n)), scores: Array.from(new Float64Array(this.buffer, at.outValues, n)) };
+  }
+}
+
+/** What score() needs beyond the arrays (rank.ts fills the metadata factor tables first). */
+export interface ScoreInput {
+  information: number;
+  lessonFloor: number;
+  coordinationFloor: number;
+  tagWeight: number;
+  keywordWeight: number;
+  localLessons: number;
+  today: number;
+  staleDays: number;
+  recency: number;
+  /** The project in play, as each side's project code (-1: no lesson of that side has it). */
+  project: { local: number; sources: number } | undefined;
+  sameProject: number;
+}
+
+/** Where each table starts in Workspace.tables (in f64s): by field bits (7 fields), and by metadata code. */
+export const TABLE = {
+  proofOf: 0,
+  coverageOf: 128,
+  level: 256,
+  status: 264,
+  severity: 272,
+  source: 280,
+  confidence: 288,
+  transferability: 544,
+  /** By occurrences, 0 to 8 (8 stands for 8 and more). */
+  occurrences: 800,
+} as const;
+const TABLES_LENGTH = 816;
+
+/** kernels.wat in JavaScript, over the same memory: used where WebAssembly cannot be compiled. */
+export function jsKernels(buffer: ArrayBuffer): KernelOps {
+  const u8 = new Uint8Array(buffer);
+  const u16 = new Uint16Array(buffer);
+  const i32 = new Int32Array(buffer);
+  const u32 = new Uint32Array(buffer);
+  const f32 = new Float32Array(buffer);
+  const f64 = new Float64Array(buffer);
+  const siftDown = (heap: number, length: number, from: number): void => {
+    const h = heap >> 3;
+    let at = from;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= length) return;
+      const child = left + 1 < length && f64[h + left + 1]! < f64[h + left]! ? left + 1 : left;
+      if (!(f64[h + child]! < f64[h + at]!)) return;
+      const swap = f64[h + at]!;
+      f64[h + at] = f64[h + child]!;
+      f64[h + child] = swap;
+      at = child;
+    }
+  };
+  return {
+    fold(pDocs, pScores, pFields, len, offset, weight, proofOf, coverageOf, tagBits, keywordBits, text, evidence, coverage, tags, keywords, isCandidate, docs, count) {
+      let n = count;
+      for (let i = 0; i < len; i++) {
+        const doc = offset + u32[(pDocs >> 2) + i]!;
+        const bits = u8[pFields + i]!;
+        if (u8[isCandidate + doc] === 0) {
+          u8[isCandidate + doc] = 1;
+          i32[(docs >> 2) + n++] = doc;
+        }
+        f64[(text >> 3) + doc]! += weight * f32[(pScores >> 2) + i]!;
+        f64[(evidence >> 3) + doc]! += f64[(proofOf >> 3) + bits]!;
+        f64[(coverage >> 3) + doc]! += f64[(coverageOf >> 3) + bits]!;
+        if ((bits & tagBits) !== 0) u8[tags + doc]!++;
+        if ((bits & keywordBits) !== 0) u8[keywords + doc]!++;
+      }
+      return n;
+    },
+    gather(docs, count, source, values) {
+      for (let i = 0; i < count; i++) f64[(values >> 3) + i] = f64[(source >> 3) + i32[(docs >> 2) + i]!]!;
+    },
+    kthLargest(values, count, k, heap) {
+      if (count < k) return Number.NEGATIVE_INFINITY;
+      f64.copyWithin(heap >> 3, values >> 3, (values >> 3) + k);
+      for (let i = (k >>> 1) - 1; i >= 0; i--) siftDown(heap, k, i);
+      for (let i = k; i < count; i++) {
+        const value = f64[(values >> 3) + i]!;
+        if (value > f64[heap >> 3]!) {
+          f64[heap >> 3] = value;
+          siftDown(heap, k, 0);
+        }
+      }
+      return f64[heap >> 3]!;
+    },
+    atLeast(ids, values, count, threshold, positive, marked, out, outValues) {
+      let n = 0;
+      for (let i = 0; i < count; i++) {
+        const id = i32[(ids >> 2) + i]!;
+        const value = f64[(values >> 3) + i]!;
+        let keep = value >= threshold;
+        if (positive !== 0) keep &&= value > 0;
+        if (marked !== 0) keep ||= u8[marked + id] !== 0;
+        if (!keep) continue;
+        i32[(out >> 2) + n] = id;
+        if (outValues !== 0) f64[(outValues >> 3) + n] = value;
+        n++;
+      }
+      return n;
+    },
+    fieldsOf(pDocs, pFields, len, offset, kept, count, out) {
+      let i = 0;
+      for (let k = 0; k < count; k++) {
+        const target = i32[(kept >> 2) + k]! - offset;
+        let bits = 0;
+        if (target >= 0) {
+          while (i < len && u32[(pDocs >> 2) + i]! < target) i++;
+          if (i < len && u32[(pDocs >> 2) + i] === target) bits = u8[pFields + i]!;
+        }
+        u8[out + k] = bits;
+      }
+    },
+    score(docs, count, text, evidence, coverage, tags, keywords, triggered, shadowed, information, lessonFloor, coordinationFloor, tagWeight, keywordWeight, metaLocal, metaSources, localLessons, level, status, severity, source, confidence, transferability, occurrences, today, staleDays, recency, projectInPlay, localProject, sourcesProject, sameProject, scored, values) {
+      let n = 0;
+      for (let i = 0; i < count; i++) {
+        const doc = i32[(docs >> 2) + i]!;
+        if (f64[(evidence >> 3) + doc]! < lessonFloor && u8[triggered + doc] === 0) continue;
+        if (u8[shadowed + doc] !== 0) continue;
+        const mine = doc < localLessons;
+        const row = mine ? metaLocal + doc * ROW : metaSources + (doc - localLessons) * ROW;
+        let same = false;
+        if (projectInPlay !== 0) {
+          const code = u16[(row + 8) >> 1]!;
+          if (code !== 0xffff) {
+            if (code !== (mine ? localProject : sourcesProject)) continue;
+            same = true;
+          }
+        }
+        const share = information > 0 ? f64[(coverage >> 3) + doc]! / information : 0;
+        const day = i32[(row + 12) >> 2]!;
+        const age = day === -1 ? staleDays : Math.max(0, today - day);
+        const occurrences_ = u16[(row + 6) >> 1]!;
+        let factor =
+          f64[(level >> 3) + u8[row]!]! *
+          f64[(status >> 3) + u8[row + 1]!]! *
+          f64[(severity >> 3) + u8[row + 2]!]! *
+          f64[(source >> 3) + u8[row + 3]!]! *
+          f64[(confidence >> 3) + u8[row + 4]!]! *
+          f64[(transferability >> 3) + u8[row + 5]!]! *
+          f64[(occurrences >> 3) + Math.min(occurrences_, 8)]! *
+          (1 - recency * Math.min(1, age / staleDays));
+        if (same) factor *= sameProject;
+        const score =
+          f64[(text >> 3) + doc]! *
+          Math.sqrt(coordinationFloor + share) *
+          (1 + tagWeight * u8[tags + doc]!) *
+          (1 + keywordWeight * u8[keywords + doc]!) *
+          factor;
+        f64[(values >> 3) + n] = score;
+        i32[(scored >> 2) + n++] = doc;
+      }
+      return n;
+    },
+  };
+}
