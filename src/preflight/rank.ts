@@ -439,7 +439,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   let kept = ws.score(RANKED_MAX, input);
   // A source's lesson whose id a local lesson has is never shown (the local one is the lesson): looked for among the lessons kept, which are scored again without those found until none is.
   const checked = new Set<number>();
-  for (;;) {
+  while (index.hasSources) {
     const shadowed = kept.docs.filter((doc) => !checked.has(doc) && (checked.add(doc), index.isShadowed(doc)));
     if (shadowed.length === 0) break;
     for (const doc of shadowed) ws.shadowed[doc] = 1;

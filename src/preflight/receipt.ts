@@ -1,3 +1,4 @@
+import { isoTimestamp } from '../util/dates.js';
 import type { PreflightInput } from './query.js';
 
 export interface PreflightReceipt {
@@ -25,7 +26,7 @@ export function makeReceipt(input: PreflightInput, selected: readonly string[], 
     project: input.project,
     selected: [...selected],
     index_digest: indexDigest,
-    created_at: now.toISOString(),
+    created_at: isoTimestamp(now),
   };
 }
 

@@ -21,7 +21,19 @@ export function isIsoDate(value: string): boolean {
 
 /** The UTC calendar date of `now` as YYYY-MM-DD. */
 export function toIsoDate(now: Date): string {
-  return now.toISOString().slice(0, 10);
+  return isoTimestamp(now).slice(0, 10);
+}
+
+/**
+ * `now` as Date.toISOString() writes it (2026-11-26T19:46:02.000Z), from its UTC fields: on
+ * Node 20 toISOString() sets up V8's time zone cache the first time, most of a megabyte of
+ * memory, in the few milliseconds a hook has.
+ */
+export function isoTimestamp(now: Date): string {
+  const year = now.getUTCFullYear();
+  if (year < 0 || year > 9999 || Number.isNaN(year)) return now.toISOString();
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${String(year).padStart(4, '0')}-${two(now.getUTCMonth() + 1)}-${two(now.getUTCDate())}T${two(now.getUTCHours())}:${two(now.getUTCMinutes())}:${two(now.getUTCSeconds())}.${String(now.getUTCMilliseconds()).padStart(3, '0')}Z`;
 }
 
 /** Whole days from `from` to `to`, both YYYY-MM-DD. */
