@@ -1,5 +1,6 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES, type Insight, type Kind, type Level, type Severity, type Source, type Status } from '../lesson/model.js';
 import { Dictionary, lowerBound } from './expand.js';
+import { containsSequence } from './text.js';
 import { averageLengths, idfOf, META, META_BYTES, NO_PROJECT } from './search-fields.js';
 import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
 import { Segment, type ByteSource, type CorpusStats } from './search-segment.js';
@@ -484,19 +485,33 @@ export class SearchIndex {
     return groups;
   }
 
-  /** Keyword phrases that begin with one of `terms`. */
-  phrases(terms: Iterable<string>): PhraseRow[] {
+  /**
+   * The keyword phrases `sequence` (the query's terms in order) contains, each with its lesson:
+   * the phrases that begin with one of its terms, each phrase checked once however many lessons
+   * have it. A phrase the query does not contain can never match (matchTriggers), so it is left out.
+   */
+  phrases(sequence: readonly string[]): PhraseRow[] {
     const rows: PhraseRow[] = [];
     const m = this.merge;
     const segments: [Segment, (local: number) => number][] = [[this.base, (i) => (this.isRemoved(i) ? -1 : this.baseDoc(i))]];
     if (m) segments.push([m.delta, (j) => m.deltaDocs[j]!]);
     if (this.sources) segments.push([this.sources, (j) => this.localCount + j]);
-    for (const term of new Set(terms)) {
+    const contained = new Map<string, string[] | null>();
+    for (const term of new Set(sequence)) {
       for (const [segment, docOf] of segments) {
         for (const line of segment.phraseLines(term)) {
-          const [phrase, local, tools] = line.split('\t');
-          const doc = docOf(Number(local));
-          if (doc >= 0) rows.push({ doc, terms: phrase!.split(' '), tools: tools === '' || tools === undefined ? [] : tools.split(',') });
+          const first = line.indexOf('\t');
+          const second = line.indexOf('\t', first + 1);
+          const phrase = line.slice(0, first);
+          let terms = contained.get(phrase);
+          if (terms === undefined) {
+            const words = phrase.split(' ');
+            contained.set(phrase, (terms = containsSequence(sequence, words) ? words : null));
+          }
+          if (terms === null) continue;
+          const doc = docOf(Number(line.slice(first + 1, second < 0 ? undefined : second)));
+          const tools = second < 0 ? '' : line.slice(second + 1);
+          if (doc >= 0) rows.push({ doc, terms, tools: tools === '' ? [] : tools.split(',') });
         }
       }
     }

@@ -153,9 +153,41 @@ export function linesFrom(text: string, prefix: string): string[] {
   return lines;
 }
 
+/**
+ * linesFrom over UTF-8 bytes: the lines of sorted newline-separated text that start with
+ * `prefix`, decoding only the lines the search compares (compared as strings, the order the
+ * text was sorted in).
+ */
+export function linesFromBytes(bytes: Buffer, prefix: string): string[] {
+  const lineAt = (start: number): [string, number] => {
+    const end = bytes.indexOf(10, start);
+    const lineEnd = end < 0 ? bytes.length : end;
+    return [bytes.toString('utf8', start, lineEnd), lineEnd];
+  };
+  let lo = 0;
+  let hi = bytes.length;
+  // The first line whose text is >= prefix.
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = mid === 0 ? 0 : bytes.lastIndexOf(10, mid - 1) + 1;
+    const [line, lineEnd] = lineAt(start);
+    if (line < prefix) lo = lineEnd + 1;
+    else hi = start;
+  }
+  const lines: string[] = [];
+  while (lo < bytes.length) {
+    const [line, lineEnd] = lineAt(lo);
+    if (!line.startsWith(prefix)) break;
+    lines.push(line);
+    lo = lineEnd + 1;
+  }
+  return lines;
+}
+
 export class Segment {
   private dictCache: string[] | undefined;
   private termListCache: TermList | undefined;
+  private phraseBytes: Buffer | undefined;
   /** Where row() reads. */
   private readonly pair = new Uint32Array(2);
   private readonly pairBytes = new Uint8Array(this.pair.buffer);
@@ -363,8 +395,10 @@ export class Segment {
   }
 
   /** Phrase lines `term term...<TAB>lesson<TAB>tools` that begin with `term`. */
+  /** The lines of the phrases section that begin with `term` and a space, read from its bytes (the section is not decoded whole). */
   phraseLines(term: string): string[] {
-    return linesFrom(this.text('phrases'), `${term} `);
+    const bytes = (this.phraseBytes ??= ((section) => Buffer.from(section.buffer, section.byteOffset, section.length))(this.section('phrases')));
+    return linesFromBytes(bytes, `${term} `);
   }
 
   related(term: string): string[] {
