@@ -108,5 +108,8 @@ for (const file of ['fast/preflight.cjs', 'fast/hook.cjs', 'cli/lessons.cjs']) {
   const text = fs.readFileSync(path.join(dist, file), 'utf8');
   // Every Node module must go through the plugin above (a missed name would be undefined at run time).
   if (/__toESM\(require\("node:/.test(text)) throw new Error(`${file}: a node: module was bundled without the builtins plugin`);
+  // One character past ASCII makes V8 hold the whole source as two-byte text: twice the memory, on every run.
+  const wide = text.search(/[^\x00-\x7f]/);
+  if (wide >= 0) throw new Error(`${file}: a character past ASCII at ${wide} (${JSON.stringify(text.slice(Math.max(0, wide - 30), wide + 10))}): write it as a \\u escape in the source`);
 }
 fs.chmodSync(path.join(dist, 'cli/lessons.cjs'), 0o755);

@@ -83,7 +83,7 @@ export function commandKind(command: string): string | undefined {
  * A line that carries an error: an error, failure, exception, panic or traceback marker, or a
  * non-zero count of failures. `0 failed` and `no errors` are not errors.
  */
-const ERROR_LINE = /\bERR!|\b(?:error|errors|fatal|exception|traceback|panic(?:ked)?|segmentation fault|assertionerror|failed to|cannot find|not found)\b|\bFAIL(?:ED|URE|S)?\b|\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|✗|✖/i;
+const ERROR_LINE = /\bERR!|\b(?:error|errors|fatal|exception|traceback|panic(?:ked)?|segmentation fault|assertionerror|failed to|cannot find|not found)\b|\bFAIL(?:ED|URE|S)?\b|\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\u2717|\u2716/i;
 const NOT_ERROR = /\b(?:0|no) (?:errors?|failures?|failed)\b/i;
 
 export function isErrorLine(line: string): boolean {

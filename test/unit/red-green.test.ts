@@ -63,6 +63,10 @@ describe('error lines', () => {
     expect(hasErrorOutput("error[E0308]: mismatched types")).toBe(true);
     expect(hasErrorOutput('npm ERR! code ELIFECYCLE')).toBe(true);
     expect(hasErrorOutput('Traceback (most recent call last):')).toBe(true);
+    // Test runners' failure marks.
+    expect(hasErrorOutput('  ✗ renders the header')).toBe(true);
+    expect(hasErrorOutput('  ✖ 1 problem')).toBe(true);
+    expect(hasErrorOutput('  ✓ renders the header')).toBe(false);
   });
 });
 
