@@ -88,13 +88,16 @@ export interface RankedLesson {
   trigger: TriggerMatch | undefined;
 }
 
-/** The strength of the strongest field among `bits`, for every combination of field bits. */
+let strengths: Float64Array | undefined;
+
+/** The strength of the strongest field among `bits`, for every combination of field bits (worked out once). */
 function strengthTable(): Float64Array {
+  if (strengths) return strengths;
   const table = new Float64Array(1 << FIELDS.length);
   for (let bits = 1; bits < table.length; bits++) {
     for (const field of FIELDS) if ((bits & FIELD_BIT[field]) !== 0) table[bits] = Math.max(table[bits]!, FLOOR.strength[field]);
   }
-  return table;
+  return (strengths = table);
 }
 
 /** The strength of the strongest field among `bits`. */
