@@ -24,13 +24,17 @@ function write(text: string): void {
   }
 }
 
+/** What readStdin returns when the time limit passed before the input ended. */
+const TIMED_OUT = Symbol('timed out');
+
 /**
- * All of stdin. A regular file (a redirect) is read at once; a pipe or socket (how harnesses
- * pass the input) through a net.Socket on fd 0, which stays on the event loop so the time
- * limit's timer fires even if the harness never closes stdin, and which costs less to set up
- * than process.stdin. A terminal or /dev/null has no hook input to wait for.
+ * All of stdin, or TIMED_OUT. A regular file (a redirect) is read at once; a pipe without Node's
+ * streams where it can be (readPipe); a socket (how a harness written in Node passes the input),
+ * or a pipe that cannot be, through a net.Socket on fd 0, which stays on the event loop so the
+ * time limit's timer fires even if the harness never closes stdin, and which costs less to set
+ * up than process.stdin. A terminal or /dev/null has no hook input to wait for.
  */
-async function readStdin(): Promise<string> {
+async function readStdin(deadline: number): Promise<string | typeof TIMED_OUT> {
   let stat: fs.Stats;
   try {
     stat = fs.fstatSync(0);
@@ -39,6 +43,8 @@ async function readStdin(): Promise<string> {
   }
   if (stat.isCharacterDevice()) return '';
   if (stat.isFile()) return fs.readFileSync(0, 'utf8');
+  const piped = stat.isFIFO() ? readPipe(deadline) : undefined;
+  if (piped !== undefined) return piped;
   const { Socket } = await import('node:net');
   const socket = new Socket({ fd: 0, readable: true, writable: false });
   const chunks: Buffer[] = [];
@@ -51,6 +57,49 @@ async function readStdin(): Promise<string> {
   }
   socket.destroy();
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A pipe on stdin, read without loading Node's net and stream modules (a few milliseconds and
+ * two megabytes of memory on every tool call): opened again through /proc/self/fd/0 (Linux), a
+ * file description of its own in non-blocking mode, and read until the writer closes it, waiting
+ * a little whenever it is empty, up to the time limit. Undefined where it cannot be opened so
+ * (no /proc, another system): the caller reads it through a net.Socket.
+ */
+function readPipe(deadline: number): string | typeof TIMED_OUT | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync('/proc/self/fd/0', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      let n: number;
+      try {
+        n = fs.readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        if (Date.now() >= deadline) return TIMED_OUT;
+        sleep(2);
+        continue;
+      }
+      if (n === 0) break;
+      size += n;
+      if (size > MAX_STDIN_BYTES) break;
+      chunks.push(Buffer.from(buffer.subarray(0, n)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 export async function run(args: string[]): Promise<0 | 1 | 2> {
@@ -88,14 +137,16 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     }
     const limit = Number(values['timeout-ms'] ?? process.env.LESSONS_HOOK_TIMEOUT_MS ?? DEFAULT_TIMEOUT_MS);
     const ms = Number.isFinite(limit) && limit > 0 ? limit : DEFAULT_TIMEOUT_MS;
-    timer = setTimeout(() => {
+    const timeUp = (): never => {
       answer(neutralAnswer(harness, event));
       if (debug) process.stderr.write(`lessons: hook ran past its ${ms} ms limit; answered neutrally\n`);
       // The hard limit is the point: whatever is still pending (a stdin that never closes, a
       // slow disk) must not hold the agent. The answer is already written.
       process.exit(0);
-    }, ms);
-    const stdin = await readStdin();
+    };
+    timer = setTimeout(timeUp, ms);
+    const stdin = await readStdin(Date.now() + ms);
+    if (stdin === TIMED_OUT) return timeUp();
     const { runHook } = await import('../../src/agent/run.js');
     const cwd = typeof values.C === 'string' ? values.C : process.cwd();
     answer(await runHook({ harness, event, stdin, cwd, env: process.env, now: new Date() }));

@@ -72,6 +72,30 @@ describe('lessons hook (built binary)', () => {
     expect(written[1]).toBe(written[0]);
   });
 
+  it('reads its input from a pipe as from a socket, a large one whole', async () => {
+    const root = await hookRepo();
+    const input = preToolUse(root, 'package.json');
+    // A pipe (a shell, Codex), where a harness written in Node passes a socket; padded past a pipe's buffer.
+    const padded = `${input.slice(0, -1)},"padding":"${'x'.repeat(200_000)}"}`;
+    for (const text of [input, padded]) {
+      const file = path.join(tempDir(), 'input.json');
+      fs.writeFileSync(file, text);
+      const result = spawnSync('bash', ['-c', `cat "${file}" | "${process.execPath}" "${BIN}" hook claude PreToolUse`], { cwd: root, encoding: 'utf8' });
+      expect(result.status).toBe(0);
+      expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toContain(MANIFEST_ID);
+    }
+  });
+
+  it('keeps its own time limit on a pipe that is never closed: the neutral answer and exit 0', async () => {
+    const root = await hookRepo();
+    const started = Date.now();
+    const script = `"${process.execPath}" "${BIN}" hook cursor beforeShellExecution --timeout-ms 300 < <(printf '{"command": "npm pub'; exec sleep 20 2>/dev/null)`;
+    const result = spawnSync('bash', ['-c', script], { cwd: root, encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('{"permission":"allow"}\n');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('keeps its own time limit: a stdin that never closes still gets the neutral answer and exit 0', async () => {
     const root = await hookRepo();
     const child = spawn(process.execPath, [BIN, 'hook', 'cursor', 'beforeShellExecution', '--timeout-ms', '300'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
