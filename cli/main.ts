@@ -11,7 +11,8 @@ import { commandWord } from './fast/args.js';
 /** import() of a module by URL, for code that cannot call it itself (cli/fast/bundle.ts). */
 export type ImportModule = (url: string) => Promise<unknown>;
 
-export type FastCommand = { run: (args: string[], importModule?: ImportModule) => Promise<0 | 1 | 2> };
+/** A command that skips yargs; `cacheable` says whether its run is one to save the V8 code cache of (cli/fast/bundle.ts). */
+export type FastCommand = { run: (args: string[], importModule?: ImportModule) => Promise<0 | 1 | 2>; cacheable?: () => boolean };
 
 /** Where a command's code comes from: a fast command (no yargs) for the words that have one, else the yargs application. */
 export interface CommandSource {

@@ -166,7 +166,8 @@ export function bundledCommand(name: 'preflight' | 'hook', args: readonly string
       // Code compiled from the cache cannot call import() on Node 20 (V8 11 drops the script's
       // host options when it deserializes), so the bundle's one import() (preflight --rerank) is ours.
       const code = await module.exports.run(argv, (url) => import(url));
-      if (!runs.includes(kind) && root !== undefined) saveCache(root, cacheName, bundle, script, [...runs, kind].sort());
+      // A run that did one-off work (rebuilt the search cache) would put its code in every later run's cache: the next one saves it.
+      if (!runs.includes(kind) && root !== undefined && module.exports.cacheable?.() !== false) saveCache(root, cacheName, bundle, script, [...runs, kind].sort());
       return code;
     },
   };

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { GLOBAL_OPTIONS } from '../options.js';
 import { HOOK } from '../tables/hook.js';
 import { didYouMean } from '../../src/util/suggest.js';
+import { isUsualRun } from '../../src/io/run-state.js';
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -101,6 +102,9 @@ function readPipe(deadline: number): string | typeof TIMED_OUT | undefined {
 function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
+
+/** Whether this run is one to save the code cache of (cli/fast/bundle.ts): not one that rebuilt the search cache. */
+export const cacheable = isUsualRun;
 
 export async function run(args: string[]): Promise<0 | 1 | 2> {
   let harness: string | undefined;

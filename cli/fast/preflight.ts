@@ -7,6 +7,7 @@ import { PREFLIGHT } from '../tables/preflight.js';
 import { OUTPUT_FORMATS, isOutputFormat } from '../../src/reporters/registry.js';
 import { listWords } from '../../src/util/plural.js';
 import type { ImportModule } from '../main.js';
+import { isUsualRun } from '../../src/io/run-state.js';
 
 const USAGE = helpText(PREFLIGHT);
 
@@ -31,6 +32,9 @@ async function reranker(cwd: string, task: string, importModule: ImportModule): 
   const { repositoryReranker } = (await importModule(new URL(file, import.meta.url).href)) as typeof import('../../src/preflight/rerank.js');
   return repositoryReranker(cwd, task);
 }
+
+/** Whether this run is one to save the code cache of (cli/fast/bundle.ts): not one that rebuilt the search cache. */
+export const cacheable = isUsualRun;
 
 export async function run(args: string[], importModule: ImportModule = (url) => import(url)): Promise<0 | 1 | 2> {
   const { values, positionals: words } = parseFastArgs(args, PREFLIGHT.options, HELP_HINT);

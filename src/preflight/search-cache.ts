@@ -3,6 +3,7 @@ import path from 'node:path';
 import { INDEX_FILE } from '../io/repo.js';
 import { memorySource, SearchIndex } from './search-index.js';
 import { isFresh, openCached, opened, SEARCH_LOCK, statIndex, type Cached, type OpenedSearch } from './search-open.js';
+import { markUnusualRun } from '../io/run-state.js';
 import { fallback, updateSearch } from './search-update.js';
 
 export { CACHE_FILE, DELTA_FILE, SEARCH_LOCK, type OpenedSearch } from './search-open.js';
@@ -40,9 +41,11 @@ export interface SearchOptions {
 /** The search index of the repository at `root`, brought up to date as `options.update` says. */
 export async function openSearch(root: string, options: SearchOptions = {}): Promise<OpenedSearch> {
   const stat = statIndex(root);
-  if (!stat) return fallback(root, `${INDEX_FILE} is missing`);
-  const cached = openCached(root);
-  if (isFresh(cached.index, stat, root)) return opened(cached as Cached & { index: SearchIndex });
+  const cached = stat ? openCached(root) : undefined;
+  if (stat && cached && isFresh(cached.index, stat, root)) return opened(cached as Cached & { index: SearchIndex });
+  // Rebuilding the cache, or scanning the lesson files, is not what this command usually runs.
+  markUnusualRun();
+  if (!stat || !cached) return fallback(root, `${INDEX_FILE} is missing`);
   if (options.update === 'background' && stat.size > INLINE_UPDATE_BYTES) {
     await startBackgroundUpdate(root, options.refreshCommand);
     // Answering from the cache as it was is the point; nothing to act on, so nothing to say.

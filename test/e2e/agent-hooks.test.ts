@@ -60,13 +60,18 @@ describe('lessons hook (built binary)', () => {
     fs.writeFileSync(path.join(dir, 'require.cjs'), "const M = require('node:module'); const load = M._load; M._load = function (request, ...rest) { process.stderr.write('LOAD ' + request + '\\n'); return load.call(this, request, ...rest); };\n");
     const cache = path.join(root, '.lessons/cache/code/hook.bin');
     const written: bigint[] = [];
-    for (const run of ['first', 'second']) {
+    // The first run builds the search cache: one-off code, so it leaves no code cache; the next leaves one, the third uses it.
+    for (const run of ['first', 'second', 'third']) {
       const result = spawnSync(process.execPath, ['--import', path.join(dir, 'register.mjs'), '--require', path.join(dir, 'require.cjs'), BIN, 'hook', 'claude', 'PreToolUse'], { cwd: root, input: preToolUse(root, 'package.json'), encoding: 'utf8' });
       expect(result.status).toBe(0);
       expect(result.stdout).toContain(MANIFEST_ID);
       const loaded = result.stderr.split('\n').filter((line) => line.startsWith('LOAD '));
       expect(loaded.filter((line) => /node_modules|yargs|ajv|gray-matter|js-yaml|\/cli\/app\.js|\/src\/|\/schema\//.test(line)), run).toEqual([]);
-      // The first run compiles the bundle and leaves its code cache; the second uses it (V8 accepts it) and leaves it as it was.
+      if (run === 'first') {
+        expect(fs.existsSync(cache)).toBe(false);
+        continue;
+      }
+      // The second run compiles the bundle and leaves its code cache; the third uses it (V8 accepts it) and leaves it as it was.
       written.push(fs.statSync(cache, { bigint: true }).mtimeNs);
     }
     expect(written[1]).toBe(written[0]);

@@ -13,9 +13,17 @@ function preToolUse(root: string): string {
   return JSON.stringify({ cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(root, 'package.json') } });
 }
 
+/** A first preflight builds the search cache: a run unlike the usual ones, whose code cache is not saved. */
+function buildSearchCache(root: string): void {
+  expect(runCli(['preflight', TASK], { cwd: root }).exitCode).toBe(0);
+  expect(fs.existsSync(path.join(root, '.lessons/cache/search.bin'))).toBe(true);
+  expect(fs.existsSync(path.join(root, '.lessons/cache/code/preflight.bin'))).toBe(false);
+}
+
 describe('the code cache of preflight and the hook', () => {
-  it('is written by the first run, used by the next, and a damaged one is rewritten with the same answers', async () => {
+  it('is written by the first usual run, used by the next, and a damaged one is rewritten with the same answers', async () => {
     const root = await hookRepo();
+    buildSearchCache(root);
     const caches = ['preflight', 'hook'].map((name) => path.join(root, `.lessons/cache/code/${name}.bin`));
     const answers = () => [runCli(['preflight', TASK, '--json'], { cwd: root }), runCli(['hook', 'claude', 'PreToolUse'], { cwd: root, input: preToolUse(root) })].map((result) => [result.exitCode, result.stdout.replace(/"index_digest":"[^"]*"/, ''), result.stderr]);
     const first = answers();
@@ -36,6 +44,7 @@ describe('the code cache of preflight and the hook', () => {
 
   it('is written again, holding both, when a run of another kind comes (a session starts with SessionStart, then mostly PreToolUse)', async () => {
     const root = await hookRepo();
+    buildSearchCache(root);
     const cache = path.join(root, '.lessons/cache/code/hook.bin');
     const runs = (): unknown => (JSON.parse(fs.readFileSync(cache, 'utf8').slice(0, fs.readFileSync(cache).indexOf(10))) as { runs: string[] }).runs;
     expect(runCli(['hook', 'claude', 'SessionStart'], { cwd: root, input: JSON.stringify({ cwd: root, hook_event_name: 'SessionStart' }) }).exitCode).toBe(0);
