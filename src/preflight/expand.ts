@@ -71,15 +71,20 @@ export function termArray(terms: readonly string[]): TermSource {
   return { length: terms.length, at: (i) => terms[i]!, mayHaveLength: (i, min, max) => terms[i]!.length >= min && terms[i]!.length <= max };
 }
 
-function lowerBoundIn(terms: TermSource, term: string): number {
+/** lowerBound over `length` sorted values read one at a time by `at` (terms or ids decoded where they are stored). */
+export function lowerBoundAt<T extends string | number>(length: number, at: (i: number) => T, value: T): number {
   let lo = 0;
-  let hi = terms.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (terms.at(mid) < term) lo = mid + 1;
+    if (at(mid) < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+function lowerBoundIn(terms: TermSource, term: string): number {
+  return lowerBoundAt(terms.length, (i) => terms.at(i), term);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { lowerBound, type TermSource } from './expand.js';
+import { lowerBound, lowerBoundAt, type TermSource } from './expand.js';
 import type { DocRecord, SearchSource } from './search-index.js';
 
 /**
@@ -269,14 +269,8 @@ export class Segment {
       return this.dictCache[at] === term ? at : -1;
     }
     const list = this.termList;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (list.at(mid) < term) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < list.length && list.at(lo) === term ? lo : -1;
+    const at = lowerBoundAt(list.length, (i) => list.at(i), term);
+    return at < list.length && list.at(at) === term ? at : -1;
   }
 
   /** A term's postings; `raw` (the frequencies and lengths) is read only when asked for, and empty otherwise. */
@@ -354,14 +348,8 @@ export class Segment {
   findId(id: string): number {
     // A search reads a score of rows: the offsets once, whole.
     this.table('idTable');
-    let lo = 0;
-    let hi = this.docCount;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.id(mid) < id) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.docCount && this.id(lo) === id ? lo : -1;
+    const at = lowerBoundAt(this.docCount, (i) => this.id(i), id);
+    return at < this.docCount && this.id(at) === id ? at : -1;
   }
 
   /** Promotion links: the linked lesson's id, `up` for a lesson distilled from this one, and its number in this segment (-1: not in it). */
