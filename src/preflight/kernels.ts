@@ -127,15 +127,23 @@ export interface WorkspaceSize {
   /** The lessons with a metadata row in each table: the local ones come first, then the sources'. */
   localLessons: number;
   sourceLessons: number;
-  /** The postings of every run it will be given (runs stay in its memory until it is dropped). */
+  /** The postings of every run it will be given, and the bytes they take as stored (postingBytes each): runs stay in its memory until it is dropped. */
   runPostings: number;
+  runBytes: number;
 }
 
-/** A posting run copied into a workspace (Workspace.addRun). */
+/** A posting run in a workspace (Workspace.addRun): where it starts, laid out as stored (lesson numbers, scores, field bits). */
 export interface Run {
   at: number;
   length: number;
   offset: number;
+}
+
+/** A run to read into a workspace: its length, where its lesson numbers start, and how to read it (into the bytes given, or elsewhere). */
+export interface RunSource {
+  count: number;
+  offset: number;
+  read: (into?: Uint8Array) => PostingRun;
 }
 
 /**
@@ -164,13 +172,13 @@ export class Workspace {
   private readonly ops: KernelOps;
   private readonly buffer: ArrayBuffer;
   private readonly at: Record<string, number> = {};
-  private readonly runPostings: number;
+  private readonly runBytes: number;
   private runsUsed = 0;
 
   constructor(size: WorkspaceSize, kind: KernelKind = 'auto') {
     const n = size.docCount;
     this.docCount = n;
-    this.runPostings = size.runPostings;
+    this.runBytes = size.runBytes;
     let end = 0;
     const take = (name: string, bytes: number): void => {
       end = Math.ceil(end / 16) * 16;
@@ -185,9 +193,7 @@ export class Workspace {
     for (const name of ['tags', 'keywords', 'isCandidate', 'triggered', 'shadowed', 'fields']) take(name, n);
     take('localRows', ROW * size.localLessons);
     take('sourceRows', ROW * size.sourceLessons);
-    take('runDocs', 4 * size.runPostings);
-    take('runScores', 4 * size.runPostings);
-    take('runFields', size.runPostings);
+    take('runs', size.runBytes);
     const pages = Math.max(1, Math.ceil(end / PAGE));
     const module = kind === 'js' || (kind === 'auto' && size.runPostings < WASM_MIN_POSTINGS) ? null : wasmModule();
     if (module) {
@@ -225,16 +231,26 @@ export class Workspace {
     }
   }
 
-  /** Copies a posting run in (it stays for fold() and fieldsOf()). */
-  addRun(run: PostingRun): Run {
-    const length = run.docs.length;
-    if (this.runsUsed + length > this.runPostings) throw new Error(`the workspace holds ${this.runPostings} postings, not ${this.runsUsed + length}`);
-    const at = this.runsUsed;
-    new Uint32Array(this.buffer, this.at.runDocs! + 4 * at, length).set(run.docs);
-    new Float32Array(this.buffer, this.at.runScores! + 4 * at, length).set(run.scores);
-    new Uint8Array(this.buffer, this.at.runFields! + at, length).set(run.fields);
-    this.runsUsed += length;
-    return { at, length, offset: run.offset };
+  /**
+   * Reads a posting run into the workspace, laid out as stored (it stays for fold() and
+   * fieldsOf()): read in place, so its bytes are touched once; a run computed elsewhere (a
+   * delta's merged postings) is copied.
+   */
+  addRun(source: RunSource): Run {
+    const length = source.count;
+    const bytes = length * 8 + ((length + 3) & ~3);
+    if (this.runsUsed + bytes > this.runBytes) throw new Error(`the workspace holds ${this.runBytes} bytes of postings, not ${this.runsUsed + bytes}`);
+    const at = this.at.runs! + this.runsUsed;
+    const into = new Uint8Array(this.buffer, at, bytes);
+    const run = source.read(into);
+    if (run.docs.length !== length) throw new Error(`a posting run of ${run.docs.length} where ${length} were counted`);
+    if (run.docs.buffer !== this.buffer || run.docs.byteOffset !== at) {
+      new Uint32Array(this.buffer, at, length).set(run.docs);
+      new Float32Array(this.buffer, at + 4 * length, length).set(run.scores);
+      new Uint8Array(this.buffer, at + 8 * length, length).set(run.fields);
+    }
+    this.runsUsed += bytes;
+    return { at, length, offset: source.offset };
   }
 
   /**
@@ -245,9 +261,9 @@ export class Workspace {
   fold(run: Run, weight: number, tagBits: number, keywordBits: number): void {
     const { at } = this;
     this.count = this.ops.fold(
-      at.runDocs! + 4 * run.at,
-      at.runScores! + 4 * run.at,
-      at.runFields! + run.at,
+      run.at,
+      run.at + 4 * run.length,
+      run.at + 8 * run.length,
       run.length,
       run.offset,
       weight,
@@ -271,7 +287,7 @@ export class Workspace {
     const { at } = this;
     if (kept.length > this.docCount) throw new Error(`${kept.length} lessons is more than the workspace's ${this.docCount}`);
     new Int32Array(this.buffer, at.out, kept.length).set(kept);
-    this.ops.fieldsOf(at.runDocs! + 4 * run.at, at.runFields! + run.at, run.length, run.offset, at.out!, kept.length, at.fields!);
+    this.ops.fieldsOf(run.at, run.at + 8 * run.length, run.length, run.offset, at.out!, kept.length, at.fields!);
     return new Uint8Array(this.buffer, at.fields, kept.length).slice();
   }
 

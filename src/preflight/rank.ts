@@ -4,7 +4,7 @@ import { expandTerm, type Dictionary } from './expand.js';
 import { Workspace, TABLE, type KernelKind, type Run, type ScoreInput } from './kernels.js';
 import { LINEAGE, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, type Field, type LessonSignals, type PostingPart, type SearchIndex, type TriggerRow } from './search-index.js';
+import { FIELD_BIT, FIELDS, postingBytes, type Field, type LessonSignals, type PostingPart, type PostingPlan, type SearchIndex, type TriggerRow } from './search-index.js';
 import { matchTriggers, type TriggerMatch } from './triggers.js';
 
 /**
@@ -170,13 +170,15 @@ interface TextPlan {
   /** The query's concepts' informativeness summed. */
   information: number;
   concepts: { state: WordState; share: number; information: number; usable: Usable[] }[];
-  /** The postings of the concepts of one expansion (their runs go into the workspace). */
+  /** The postings of the concepts of one expansion, and their bytes as stored (their runs go into the workspace). */
   runPostings: number;
+  runBytes: number;
 }
 
 interface Usable {
   candidate: Candidate;
-  parts: PostingPart[];
+  /** Its postings on each side, not read yet: a concept of one expansion has them read into the workspace. */
+  plans: PostingPlan[];
   informative: number;
 }
 
@@ -276,7 +278,7 @@ function foldBest(ws: Workspace, state: Required<WordState>, weighted: Float64Ar
 function planText(index: SearchIndex, query: Query): TextPlan {
   const n = index.docCount;
   const dictionary = index.dictionary();
-  const plan: TextPlan = { states: [], information: 0, concepts: [], runPostings: 0 };
+  const plan: TextPlan = { states: [], information: 0, concepts: [], runPostings: 0, runBytes: 0 };
   // A stand-in (prefix, misspelling, relative) that is another task word itself is that word's concept, not a second one.
   const own = new Set(query.terms.map((qt) => qt.term));
   for (const qt of query.terms) {
@@ -287,20 +289,23 @@ function planText(index: SearchIndex, query: Query): TextPlan {
     for (const candidate of candidates(index, dictionary, qt)) {
       if (usable.length >= 0x7fff) break;
       if (candidate.kind !== 'exact' && own.has(candidate.term)) continue;
-      const parts = index.postingPartsOf(candidate.term);
+      const plans = index.postingPlans(candidate.term);
       let df = 0;
-      for (const part of parts) df += part.docs.length;
+      for (const each of plans) df += each.count;
       const informative = informativeness(n, df);
       // A stand-in word (longer, misspelt, related) that most lessons contain says little and costs a pass over most of the corpus.
       if (candidate.kind !== 'exact' && informative < FLOOR.standIn) continue;
       if (candidate.kind === 'exact') information = informative;
       state.expansions.push({ term: candidate.term, kind: candidate.kind });
-      usable.push({ candidate, parts, informative });
+      usable.push({ candidate, plans, informative });
     }
     information *= share;
     plan.information += information;
     if (usable.length === 1) {
-      for (const part of usable[0]!.parts) plan.runPostings += part.docs.length;
+      for (const each of usable[0]!.plans) {
+        plan.runPostings += each.count;
+        plan.runBytes += postingBytes(each.count);
+      }
     } else if (usable.length > 1) {
       state.expansion = new Int16Array(n).fill(-1);
       state.fields = new Uint8Array(n);
@@ -327,7 +332,7 @@ function scoreText(ws: Workspace, plan: TextPlan): void {
   for (const { state, share, information, usable } of plan.concepts) {
     if (usable.length === 1) {
       // One expansion (the common case): its match is the concept's, folded into the sums as the postings are read.
-      const { candidate, parts, informative } = usable[0]!;
+      const { candidate, plans, informative } = usable[0]!;
       const proofScale = share * informative * candidate.quality;
       // What a match adds to the evidence and the coverage depends on its fields alone: worked out once per combination.
       const perInformation = Math.max(information, 1e-9);
@@ -338,10 +343,10 @@ function scoreText(ws: Workspace, plan: TextPlan): void {
       }
       const tagBits = candidate.kind === 'related' ? 0 : TAG_BITS;
       state.runs = [];
-      for (const part of parts) {
-        const run = ws.addRun(part);
+      for (const each of plans) {
+        const run = ws.addRun(each);
         state.runs.push(run);
-        ws.fold(run, candidate.weight * part.scale, tagBits, FIELD_BIT.keywords);
+        ws.fold(run, candidate.weight * each.scale, tagBits, FIELD_BIT.keywords);
       }
       continue;
     }
@@ -351,9 +356,9 @@ function scoreText(ws: Workspace, plan: TextPlan): void {
     touched ??= new Int32Array(n);
     const several = state as Required<WordState>;
     let reached = 0;
-    for (const [id, { candidate, parts, informative }] of usable.entries()) {
+    for (const [id, { candidate, plans, informative }] of usable.entries()) {
       const proofScale = share * informative * candidate.quality;
-      for (const part of parts) reached = bestPerLesson(several.expansion, several.fields, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
+      for (const part of plans.map((each) => each.read())) reached = bestPerLesson(several.expansion, several.fields, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
     }
     foldBest(ws, several, weighted, proof, touched, reached, information);
   }
@@ -424,7 +429,7 @@ function triggerMatches(index: SearchIndex, query: Query): [number, TriggerMatch
 export function rankLessons(index: SearchIndex, query: Query, policy: Policy, now: Date, kernels: KernelKind = 'auto'): RankedLesson[] {
   const plan = planText(index, query);
   const n = index.docCount;
-  const ws = new Workspace({ docCount: n, localLessons: n - index.sourceCount, sourceLessons: index.sourceCount, runPostings: plan.runPostings }, kernels);
+  const ws = new Workspace({ docCount: n, localLessons: n - index.sourceCount, sourceLessons: index.sourceCount, runPostings: plan.runPostings, runBytes: plan.runBytes }, kernels);
   if (n > 0) index.readMeta(ws.localRows, ws.sourceRows);
   scoreText(ws, plan);
   const { text, evidence, triggered } = ws;

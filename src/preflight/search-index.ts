@@ -3,7 +3,7 @@ import { Dictionary, lowerBound } from './expand.js';
 import { containsSequence } from './text.js';
 import { averageLengths, idfOf, META, META_BYTES, NO_PROJECT } from './search-fields.js';
 import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
-import { Segment, type ByteSource, type CorpusStats } from './search-segment.js';
+import { align4, Segment, type ByteSource, type CorpusStats } from './search-segment.js';
 
 export { align4, linesFrom, memorySource, type ByteSource } from './search-segment.js';
 
@@ -94,6 +94,23 @@ export interface Postings {
 export interface PostingPart extends Postings {
   offset: number;
   scale: number;
+}
+
+/**
+ * One side's postings of a term before they are read: how many, where its lesson numbers start,
+ * the idf factor, and `read`, which reads them into `into` when given (at least
+ * postingBytes(count) bytes, 4-aligned; the merged postings of a delta are computed, and ignore it).
+ */
+export interface PostingPlan {
+  count: number;
+  offset: number;
+  scale: number;
+  read: (into?: Uint8Array) => PostingPart;
+}
+
+/** The bytes a run of `count` postings takes as stored: lesson numbers, scores, field bits (padded to 4). */
+export function postingBytes(count: number): number {
+  return count * 8 + align4(count);
 }
 
 /** Where the cache came from, so a reader can tell whether it still describes index.json. */
@@ -299,20 +316,35 @@ export class SearchIndex {
 
   /** postingParts() of `term` (none when no lesson has it). */
   postingPartsOf(term: string): PostingPart[] {
+    return this.postingPlans(term).map((plan) => plan.read());
+  }
+
+  /**
+   * postingPartsOf(term) before anything is read but a delta's merge: each side's count, offset
+   * and idf factor, and how to read it (the ranking sizes its workspace by the counts, then reads
+   * the postings into it).
+   */
+  postingPlans(term: string): PostingPlan[] {
     const m = this.merge;
     const b = this.base.findTerm(term);
     const d = m ? m.delta.findTerm(term) : -1;
-    let local: Postings | undefined;
-    if (m && (b >= 0 || d >= 0)) local = mergePostings(b >= 0 ? this.base.postings(b) : undefined, d >= 0 ? m.delta.postings(d) : undefined, this.scoring!);
-    else if (!m && b >= 0) local = this.base.postings(b, false);
+    let merged: Postings | undefined;
+    if (m && (b >= 0 || d >= 0)) merged = mergePostings(b >= 0 ? this.base.postings(b) : undefined, d >= 0 ? m.delta.postings(d) : undefined, this.scoring!);
+    const localCount = merged ? merged.docs.length : !m && b >= 0 ? this.base.postingCount(b) : 0;
     const s = this.sources ? this.sources.findTerm(term) : -1;
-    const theirs = s >= 0 ? this.sources!.postings(s, false) : undefined;
-    const parts: PostingPart[] = [];
-    const df = (local?.docs.length ?? 0) + (theirs?.docs.length ?? 0);
-    const idf = idfOf(this.docCount, df);
-    if (local && local.docs.length > 0) parts.push({ ...pick(local), offset: 0, scale: this.sources ? idf / idfOf(this.localCount, local.docs.length) : 1 });
-    if (theirs && theirs.docs.length > 0) parts.push({ ...pick(theirs), offset: this.localCount, scale: idf / idfOf(this.sources!.docCount, theirs.docs.length) });
-    return parts;
+    const theirCount = s >= 0 ? this.sources!.postingCount(s) : 0;
+    const plans: PostingPlan[] = [];
+    const idf = idfOf(this.docCount, localCount + theirCount);
+    if (localCount > 0) {
+      const scale = this.sources ? idf / idfOf(this.localCount, localCount) : 1;
+      const read = merged ? () => ({ ...pick(merged!), offset: 0, scale }) : (into?: Uint8Array) => ({ ...pick(this.base.postings(b, false, into)), offset: 0, scale });
+      plans.push({ count: localCount, offset: 0, scale, read });
+    }
+    if (theirCount > 0) {
+      const scale = idf / idfOf(this.sources!.docCount, theirCount);
+      plans.push({ count: theirCount, offset: this.localCount, scale, read: (into) => ({ ...pick(this.sources!.postings(s, false, into)), offset: this.localCount, scale }) });
+    }
+    return plans;
   }
 
   /** A term's postings over every segment in one list (postingParts, with the scale and offset applied). */

@@ -274,13 +274,14 @@ export class Segment {
   }
 
   /** A term's postings; `raw` (the frequencies and lengths) is read only when asked for, and empty otherwise. */
-  postings(termIndex: number, withRaw = true): RawPostings {
+  postings(termIndex: number, withRaw = true, into?: Uint8Array): RawPostings {
     this.termTableCache ??= this.table('termTable');
     const offset = this.termTableCache[termIndex * 2]!;
     const count = this.termTableCache[termIndex * 2 + 1]!;
     const fixed = count * 8 + align4(count);
     const end = !withRaw ? offset + fixed : termIndex + 1 < this.header.termCount ? this.termTableCache[termIndex * 2 + 2]! : this.header.sections.postings[1];
-    const bytes = this.bytes.read(this.header.sections.postings[0] + offset, end - offset);
+    // Without the raw part, read where the caller says (the ranking's workspace: the postings are read into the memory they are used in).
+    const bytes = this.bytes.read(this.header.sections.postings[0] + offset, end - offset, withRaw ? undefined : into);
     return {
       docs: new Uint32Array(bytes.buffer, bytes.byteOffset, count),
       scores: new Float32Array(bytes.buffer, bytes.byteOffset + count * 4, count),

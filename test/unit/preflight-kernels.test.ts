@@ -60,8 +60,8 @@ describe('ranking kernels', () => {
   });
 
   it('compiles here, so the comparisons below compare WebAssembly with JavaScript', () => {
-    expect(new Workspace({ docCount: 10, localLessons: 10, sourceLessons: 0, runPostings: 0 }, 'wasm').kind).toBe('wasm');
-    expect(new Workspace({ docCount: 10, localLessons: 10, sourceLessons: 0, runPostings: 0 }, 'js').kind).toBe('js');
+    expect(new Workspace({ docCount: 10, localLessons: 10, sourceLessons: 0, runPostings: 0, runBytes: 0 }, 'wasm').kind).toBe('wasm');
+    expect(new Workspace({ docCount: 10, localLessons: 10, sourceLessons: 0, runPostings: 0, runBytes: 0 }, 'js').kind).toBe('js');
   });
 
   it('WebAssembly and JavaScript rank every lesson alike, to the last bit, with projects, triggers, lineage and shadowed source lessons', () => {
@@ -97,13 +97,14 @@ describe('ranking kernels', () => {
     const n = 5000;
     const run = (kind: 'wasm' | 'js') => {
       const r = seededRandom(99);
-      const ws = new Workspace({ docCount: n, localLessons: 3000, sourceLessons: 2000, runPostings: 8000 }, kind);
+      const ws = new Workspace({ docCount: n, localLessons: 3000, sourceLessons: 2000, runPostings: 8000, runBytes: 8000 * 9 + 8 }, kind);
       for (let i = 0; i < ws.localRows.length; i++) ws.localRows[i] = Math.floor(r() * 4);
       for (let i = 0; i < ws.sourceRows.length; i++) ws.sourceRows[i] = Math.floor(r() * 4);
       for (let i = 0; i < ws.tables.length; i++) ws.tables[i] = 0.5 + r();
       const runs = [0, 1].map(() => {
         const docs = Uint32Array.from(new Set(Array.from({ length: 4000 }, () => Math.floor(r() * 2500)))).sort();
-        return ws.addRun({ docs, scores: Float32Array.from(docs, () => r() * 3), fields: Uint8Array.from(docs, () => 1 + Math.floor(r() * 127)), offset: docs.length % 2 === 0 ? 0 : 2500 });
+        const run = { docs, scores: Float32Array.from(docs, () => r() * 3), fields: Uint8Array.from(docs, () => 1 + Math.floor(r() * 127)), offset: docs.length % 2 === 0 ? 0 : 2500 };
+        return ws.addRun({ count: docs.length, offset: run.offset, read: () => run });
       });
       for (const each of runs) ws.fold(each, 0.7, 4 | 32, 16);
       for (let doc = 0; doc < n; doc += 97) ws.triggered[doc] = 1;
