@@ -99,8 +99,11 @@ function readPipe(deadline: number): string | typeof TIMED_OUT | undefined {
   }
 }
 
+let pause: Int32Array | undefined;
+
 function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  pause ??= new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(pause, 0, 0, ms);
 }
 
 /** Whether this run is one to save the code cache of (cli/fast/bundle.ts): not one that rebuilt the search cache. */

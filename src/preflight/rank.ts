@@ -448,7 +448,9 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   // A source's lesson whose id a local lesson has is never shown (the local one is the lesson): looked for among the lessons kept, which are scored again without those found until none is.
   const checked = new Set<number>();
   while (index.hasSources) {
-    const shadowed = kept.docs.filter((doc) => !checked.has(doc) && (checked.add(doc), index.isShadowed(doc)));
+    const unchecked = kept.docs.filter((doc) => !checked.has(doc));
+    for (const doc of unchecked) checked.add(doc);
+    const shadowed = unchecked.filter((doc) => index.isShadowed(doc));
     if (shadowed.length === 0) break;
     for (const doc of shadowed) ws.shadowed[doc] = 1;
     kept = ws.score(RANKED_MAX, input);
