@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GLOBAL_OPTIONS } from '../options.js';
 import { HOOK } from '../tables/hook.js';
+import { sleepSync } from '../../src/util/sleep.js';
 import { didYouMean } from '../../src/util/suggest.js';
 import { isUsualRun } from '../../src/io/run-state.js';
 
@@ -85,7 +86,7 @@ function readPipe(deadline: number): string | typeof TIMED_OUT | undefined {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
         if (Date.now() >= deadline) return TIMED_OUT;
-        sleep(2);
+        sleepSync(2);
         continue;
       }
       if (n === 0) break;
@@ -97,13 +98,6 @@ function readPipe(deadline: number): string | typeof TIMED_OUT | undefined {
   } finally {
     fs.closeSync(fd);
   }
-}
-
-let pause: Int32Array | undefined;
-
-function sleep(ms: number): void {
-  pause ??= new Int32Array(new SharedArrayBuffer(4));
-  Atomics.wait(pause, 0, 0, ms);
 }
 
 /** Whether this run is one to save the code cache of (cli/fast/bundle.ts): not one that rebuilt the search cache. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { sleepSync } from '../util/sleep.js';
 
 /**
  * What the CLI prints, written to file descriptor 1 or 2 synchronously, as Node's own
@@ -21,17 +22,9 @@ export function writeOutput(fd: 1 | 2, text: string): void {
       done += fs.writeSync(fd, bytes, done, bytes.length - done);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') waitForReader();
+      if (code === 'EAGAIN') sleepSync(1); // a full pipe: let its reader drain it
       else if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
       else throw error;
     }
   }
-}
-
-let pause: Int32Array | undefined;
-
-/** A millisecond's sleep, for a full non-blocking pipe to drain. */
-function waitForReader(): void {
-  pause ??= new Int32Array(new SharedArrayBuffer(4));
-  Atomics.wait(pause, 0, 0, 1);
 }

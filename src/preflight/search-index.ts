@@ -5,7 +5,7 @@ import { averageLengths, idfOf, META, META_BYTES, NO_PROJECT } from './search-fi
 import { mergeMeta, mergePostings, type Renumbering } from './search-merge.js';
 import { align4, Segment, type ByteSource, type CorpusStats } from './search-segment.js';
 
-export { align4, linesFrom, memorySource, type ByteSource } from './search-segment.js';
+export { align4, memorySource, type ByteSource } from './search-segment.js';
 
 /**
  * The search index preflight queries: a base segment, and a delta segment of the lessons

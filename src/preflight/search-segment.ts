@@ -130,35 +130,12 @@ export function memorySource(bytes: Uint8Array): ByteSource {
   };
 }
 
-/** The lines of sorted, newline-separated `text` that start with `prefix`, found by binary search. */
-export function linesFrom(text: string, prefix: string): string[] {
-  let lo = 0;
-  let hi = text.length;
-  // The first line whose text is >= prefix.
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const start = text.lastIndexOf('\n', mid - 1) + 1;
-    const end = text.indexOf('\n', start);
-    const lineEnd = end < 0 ? text.length : end;
-    if (text.slice(start, lineEnd) < prefix) lo = lineEnd + 1;
-    else hi = start;
-  }
-  const lines: string[] = [];
-  while (lo < text.length && text.startsWith(prefix, lo)) {
-    const end = text.indexOf('\n', lo);
-    const lineEnd = end < 0 ? text.length : end;
-    lines.push(text.slice(lo, lineEnd));
-    lo = lineEnd + 1;
-  }
-  return lines;
-}
-
 /**
- * linesFrom over UTF-8 bytes: the lines of sorted newline-separated text that start with
- * `prefix`, decoding only the lines the search compares (compared as strings, the order the
- * text was sorted in).
+ * The lines of sorted newline-separated UTF-8 text that start with `prefix`, found by binary
+ * search, decoding only the lines the search compares (compared as strings, the order the text
+ * was sorted in).
  */
-export function linesFromBytes(bytes: Buffer, prefix: string): string[] {
+export function linesFrom(bytes: Buffer, prefix: string): string[] {
   const lineAt = (start: number): [string, number] => {
     const end = bytes.indexOf(10, start);
     const lineEnd = end < 0 ? bytes.length : end;
@@ -187,7 +164,7 @@ export function linesFromBytes(bytes: Buffer, prefix: string): string[] {
 export class Segment {
   private dictCache: string[] | undefined;
   private termListCache: TermList | undefined;
-  private phraseBytes: Buffer | undefined;
+  private readonly lineSections = new Map<'phrases' | 'related', Buffer>();
   /** Where row() reads. */
   private readonly pair = new Uint32Array(2);
   private readonly pairBytes = new Uint8Array(this.pair.buffer);
@@ -383,16 +360,24 @@ export class Segment {
     return JSON.parse(decoder.decode(bytes.subarray(this.projectStarts[code]!, this.projectStarts[code + 1]! - 1))) as string;
   }
 
-  /** Phrase lines `term term...<TAB>lesson<TAB>tools` that begin with `term`. */
-  /** The lines of the phrases section that begin with `term` and a space, read from its bytes (the section is not decoded whole). */
+  /** Phrase lines `term term...<TAB>lesson<TAB>tools` that begin with `term` (the section is read, never decoded whole). */
   phraseLines(term: string): string[] {
-    const bytes = (this.phraseBytes ??= ((section) => Buffer.from(section.buffer, section.byteOffset, section.length))(this.section('phrases')));
-    return linesFromBytes(bytes, `${term} `);
+    return linesFrom(this.sortedLines('phrases'), `${term} `);
   }
 
   related(term: string): string[] {
-    const line = linesFrom(this.text('related'), `${term}\t`)[0];
+    const line = linesFrom(this.sortedLines('related'), `${term}\t`)[0];
     return line === undefined ? [] : line.slice(term.length + 1).split(' ');
+  }
+
+  /** A section of sorted lines, as bytes, read once. */
+  private sortedLines(name: 'phrases' | 'related'): Buffer {
+    let bytes = this.lineSections.get(name);
+    if (!bytes) {
+      const section = this.section(name);
+      this.lineSections.set(name, (bytes = Buffer.from(section.buffer, section.byteOffset, section.length)));
+    }
+    return bytes;
   }
 
   lengths(doc: number, count: number): Uint32Array {

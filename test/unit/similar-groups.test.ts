@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fingerprint, similarGroups, similarity, type Fingerprint } from '../../src/capture/similarity.js';
 import { textModelPrints } from '../../src/capture/text-model.js';
 import { pick, seededRandom } from '../helpers/random.js';
+import { singleLinkage } from '../helpers/similarity.js';
 
 /**
  * A corpus of `count` lessons from a vocabulary of a few hundred words: most unrelated, some
@@ -35,18 +36,6 @@ function corpus(count: number, seed: number): { id: string; title: string; summa
   return lessons;
 }
 
-/** Single linkage over every pair: the groups similarGroups() must find, as sorted member lists. */
-function allPairs(prints: readonly Fingerprint[], threshold: number): string[] {
-  const parent = prints.map((_, n) => n);
-  const find = (n: number): number => (parent[n] === n ? n : (parent[n] = find(parent[n]!)));
-  for (let i = 0; i < prints.length; i++) {
-    for (let j = i + 1; j < prints.length; j++) if (similarity(prints[i]!, prints[j]!) >= threshold) parent[find(j)] = find(i);
-  }
-  const groups = new Map<number, number[]>();
-  prints.forEach((_, n) => groups.set(find(n), [...(groups.get(find(n)) ?? []), n]));
-  return [...groups.values()].filter((members) => members.length > 1).map((members) => members.join());
-}
-
 describe('similarGroups against every pair', () => {
   const lessons = corpus(400, 20_251);
   const models: [string, Fingerprint[]][] = [
@@ -57,7 +46,7 @@ describe('similarGroups against every pair', () => {
     for (const threshold of [0.35, 0.55, 0.82]) {
       it(`finds the groups of single linkage over all pairs (${model}, threshold ${threshold})`, () => {
         const groups = similarGroups(prints, threshold);
-        expect(groups.map((group) => group.members.join()).sort()).toEqual(allPairs(prints, threshold).sort());
+        expect(groups.map((group) => group.members.join()).sort()).toEqual(singleLinkage(prints, threshold));
         expect(groups.filter((group) => group.members.length > 2).length).toBeGreaterThan(0);
         // The weakest link is a pair of the group at least as alike as the threshold.
         for (const { members, weakest } of groups) {
