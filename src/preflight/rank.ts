@@ -100,11 +100,6 @@ function strengthTable(): Float64Array {
   return (strengths = table);
 }
 
-/** The strength of the strongest field among `bits`. */
-export function fieldStrength(bits: number): number {
-  return strengthTable()[bits]!;
-}
-
 /**
  * How informative a term is in this corpus, from the share of lessons that contain it: 1 up
  * to FLOOR.rareShare, falling to 0 for a term in every lesson (of a corpus of at least

@@ -424,8 +424,7 @@ export class SearchIndex {
   projectMatch(project: string): (doc: number) => -1 | 0 | 1 {
     if (this.docCount === 0) return () => 0;
     const { local: localView, sources: theirView, localLessons } = this.metaTables;
-    const local = this.localSegment.projects.indexOf(project);
-    const theirs = this.sources ? this.sources.projects.indexOf(project) : -1;
+    const { local, sources: theirs } = this.projectCodes(project);
     return (doc) => {
       const mine = doc < localLessons;
       const own = mine ? localView.getUint16(doc * META_BYTES + META.project, true) : theirView.getUint16((doc - localLessons) * META_BYTES + META.project, true);
