@@ -11,6 +11,7 @@ import { toIsoDate } from '../util/dates.js';
 import { describePlacement } from '../eval/format.js';
 import type { RetrievalOutcome } from '../eval/snapshot.js';
 import { incidentIssues, preflightTrailerIssues, type IncidentPatterns } from './commits.js';
+import type { Finding } from '../lint/finding.js';
 import { applyLevel, compareGuardFindings, type GuardFinding, type Issue } from './finding.js';
 import type { ReceiptState } from './receipt.js';
 import type { SecretMatch } from './secrets.js';
@@ -54,6 +55,12 @@ export interface GateInput {
    * is (the file cache remembers the pair), or its text to compare (undefined when absent).
    */
   index?: { known: true } | { known: false; text: string | undefined };
+  /**
+   * What the staged check (staged.ts) found on the head's tree in proportion to the change:
+   * lint's findings and the lifecycle rules' from the base; the gates take these instead of
+   * reading the whole trees.
+   */
+  checked?: { lint?: Finding[] | undefined; transitions?: Finding[] | undefined };
 }
 
 export type GateCheck = (input: GateInput) => Issue[];
@@ -68,8 +75,8 @@ const fromLint = (findings: { rule: string; severity: 'error' | 'warning'; file:
 /** Every lesson valid, ids unique, references resolved: lint's errors (its warnings stay with `lessons lint`). */
 export const schemaGate: GateCheck = (input) => {
   // The head's lessons carry their file findings (gather asked for them): no schema is run here.
-  const result = lintTree({ tree: input.head.tree, policy: input.policy, today: toIsoDate(input.now), schemaErrors: noSchema });
-  return fromLint(result.findings.filter((finding) => finding.severity === 'error'));
+  const findings = input.checked?.lint ?? lintTree({ tree: input.head.tree, policy: input.policy, today: toIsoDate(input.now), schemaErrors: noSchema }).findings;
+  return fromLint(findings.filter((finding) => finding.severity === 'error'));
 };
 
 const NO_DIFF = { added: [], removed: [], changed: [] };
@@ -126,6 +133,7 @@ export const incidentLessonGate: GateCheck = (input) => {
 
 /** Level and status changes between base and head follow the lifecycle rules. */
 export const promotionGate: GateCheck = (input) => {
+  if (input.checked?.transitions) return fromLint(input.checked.transitions);
   const side = (snapshot: Snapshot | undefined) => (snapshot?.tree.lessons ?? []).map(({ lesson, path }) => ({ lesson, path }));
   return fromLint(transitionFindings(side(input.base), side(input.head)));
 };

@@ -1,6 +1,7 @@
 import { LessonsError } from '../errors.js';
 import { readReceiptText } from '../io/receipt-file.js';
-import { changesBetween, stagedChanges, worktreeChanges, type ChangedFile } from '../io/git/changes.js';
+import { changesBetween, nameStatus, stagedBlobChanges, worktreeChanges, type ChangedFile, type StagedChange } from '../io/git/changes.js';
+import { readBlobs } from '../io/git/tree.js';
 import { commitsInRange } from '../io/git/log.js';
 import { resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
@@ -14,7 +15,9 @@ import { judgeReceipt } from './receipt.js';
 import { compileSecretRules } from './secrets.js';
 import { lessonSecretScan, scanSecrets } from './secrets-scan.js';
 import type { PolicyChange } from './trusted-policy.js';
-import { commitSnapshot, emptySnapshot, gitPrefix, indexSnapshot, worktreeSnapshot, type Snapshot } from './snapshot.js';
+import { commitSide, commitSnapshot, emptySnapshot, gitPrefix, indexSide, lessonPathLevel, worktreeSnapshot, type GitSide, type Snapshot } from './snapshot.js';
+import { checkStaged, openTable, type BaseDelta, type StagedCheck } from './staged.js';
+import { toIsoDate } from '../util/dates.js';
 import type { StageProfile } from './stages.js';
 
 /** What the guard decided before reading anything: where, which stage, which gates are on. */
@@ -75,9 +78,9 @@ async function headWanted(plan: GuardPlan): Promise<FactsWanted> {
  * tree (its path and blob pairs) with this very index blob (`lessons index` wrote or checked
  * it); otherwise the side's index text.
  */
-async function indexState(head: Snapshot, cache: LessonFileCache): Promise<NonNullable<GateInput['index']>> {
+async function indexState(head: Snapshot, cache: LessonFileCache, staged: StagedCheck | undefined): Promise<NonNullable<GateInput['index']>> {
   const memo = cache.memo(INDEX_MEMO)?.split(' ');
-  if (head.regular && head.indexBlob !== undefined && memo?.[1] === head.indexBlob && memo[0] === treeDigest(head.lessonFiles)) return { known: true };
+  if (head.regular && head.indexBlob !== undefined && memo?.[1] === head.indexBlob && memo[0] === (staged?.digest ?? treeDigest(head.lessonFiles))) return { known: true };
   return { known: false, text: await head.readIndex() };
 }
 
@@ -96,20 +99,77 @@ interface Sides {
   base?: Snapshot;
   range?: Range;
   changed: ChangedFile[];
+  /** The staged check's results (pre-commit): the gates take these instead of reading whole trees. */
+  staged?: StagedCheck;
+}
+
+/**
+ * The staged tree against HEAD, checked in proportion to the change (staged.ts); every staged
+ * lesson is read only when a gate on needs the whole tree: the diff of a stale index, the
+ * retrieval evals.
+ */
+async function stagedSides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): Promise<Sides> {
+  const { repo, root, cache } = plan;
+  // Independent git reads, run side by side.
+  const listing = Promise.all([indexSide(repo, root), wantBase ? resolveCommit(repo, 'HEAD') : undefined, stagedBlobChanges(repo)]);
+  // Read while git lists.
+  const today = toIsoDate(plan.now);
+  const opened = openTable(root, cache, today, plan.levels.schema !== 'off', wanted);
+  const [head, commit, staged] = await listing;
+  const base = wantBase ? await baseDelta(repo, root, commit, head, staged) : undefined;
+  const checked = await checkStaged({ root, cache, policy: plan.policy, today, opened, head, base, wanted });
+  return { head: checked.head, ...(checked.base ? { base: checked.base } : {}), changed: nameStatus(staged), staged: checked };
+}
+
+/**
+ * HEAD against the staged tree, as the lesson files whose blob differs: from git's diff of the
+ * two (HEAD is not listed), or, when the index holds a conflict (whose staged side the diff does
+ * not give), from a listing of HEAD. Before the first commit every staged lesson is new.
+ */
+async function baseDelta(repo: GitRepo, root: string, commit: string | undefined, head: GitSide, staged: readonly StagedChange[]): Promise<BaseDelta> {
+  const readBlobsOf = (blobs: readonly string[]) => readBlobs(repo, blobs);
+  const changes = new Map<string, string | undefined>();
+  if (commit === undefined) {
+    for (const item of head.items) changes.set(item.path, undefined);
+    const { tree: _tree, lessonFiles: _files, ...side } = emptySnapshot();
+    return { side, changes, readBlobs: readBlobsOf };
+  }
+  if (staged.some((change) => change.status === 'U')) {
+    const { items, readListed: _read, ...side } = await commitSide(repo, root, commit);
+    const before = new Map(items.map((item) => [item.path, item.blob]));
+    const after = new Map(head.items.map((item) => [item.path, item.blob]));
+    for (const [path, blob] of before) if (after.get(path) !== blob) changes.set(path, blob);
+    for (const path of after.keys()) if (!before.has(path)) changes.set(path, undefined);
+    return { side, changes, readBlobs: readBlobsOf };
+  }
+  const prefix = gitPrefix(repo, root);
+  for (const change of staged) {
+    if (!change.path.startsWith(prefix)) continue;
+    const rel = change.path.slice(prefix.length);
+    if (lessonPathLevel(rel) !== undefined && change.before !== change.after) changes.set(rel, change.before);
+  }
+  // HEAD's own listing is read only if something asks for a file of it (nothing the staged check does).
+  let listed: Promise<GitSide> | undefined;
+  const side = (): Promise<GitSide> => (listed ??= commitSide(repo, root, commit));
+  return {
+    side: {
+      label: commit,
+      regular: true,
+      indexBlob: undefined,
+      readIndex: async () => (await side()).readIndex(),
+      readFiles: async (paths) => (await side()).readFiles(paths),
+      listFolder: async (folder) => (await side()).listFolder(folder),
+      readBlob: async (blob) => (await side()).readBlob?.(blob),
+    },
+    changes,
+    readBlobs: readBlobsOf,
+  };
 }
 
 /** Which trees the stage compares: the staged tree against HEAD, a pushed range, or the working tree. */
 async function sides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): Promise<Sides> {
   const { repo, root, cache, profile } = plan;
-  if (profile.base === 'HEAD') {
-    // Independent git reads, run side by side.
-    const [head, base, changed] = await Promise.all([
-      indexSnapshot(repo, root, cache, wanted),
-      !wantBase ? undefined : resolveCommit(repo, 'HEAD').then((commit) => (commit ? commitSnapshot(repo, root, commit, cache, {}) : emptySnapshot())),
-      stagedChanges(repo),
-    ]);
-    return { head, ...(base ? { base } : {}), changed };
-  }
+  if (profile.base === 'HEAD') return stagedSides(plan, wantBase, wanted);
   const range = await resolveRange(repo, { profile, base: plan.base, head: plan.head, env: plan.env });
   if (!range && profile.head === 'commit') {
     throw new LessonsError('GIT', `no commits yet: nothing for the ${profile.stage} guard to check; commit first`);
@@ -130,7 +190,7 @@ async function sides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): P
 export async function gather(plan: GuardPlan): Promise<Gathered> {
   const { policy, profile, root, cache } = plan;
   const on = (gate: Gate): boolean => plan.levels[gate] !== 'off';
-  const { head, base, range, changed } = await sides(plan, on('promotion'), await headWanted(plan));
+  const { head, base, range, changed, staged } = await sides(plan, on('promotion'), await headWanted(plan));
   const paths = changedPaths(plan.repo, root, changed);
   const needCommits = on('incident-lesson') || (on('preflight-evidence') && profile.evidence === 'trailers');
   const commits = range && needCommits ? await commitsInRange(plan.repo, range.base, range.head) : undefined;
@@ -143,14 +203,16 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     ...(commits ? { commits } : profile.base === 'range' ? { commits: [] } : {}),
     changedPaths: paths,
     incidentPatterns: plan.incidentPatterns,
+    ...(staged ? { checked: { lint: staged.lint, transitions: staged.transitions } } : {}),
   };
-  if (on('index-fresh')) input.index = await indexState(head, cache);
+  if (on('index-fresh')) input.index = await indexState(head, cache, staged);
+  if (staged && ((input.index && !input.index.known) || on('retrieval'))) await staged.loadAll();
   if (on('preflight-evidence') && profile.evidence === 'receipt') {
     input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);
   }
   if (on('secrets')) {
     const allowlist = new Set(policy.secrets.allowlist);
-    const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache);
+    const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache, staged?.lessons);
     input.secrets = matches.filter((match) => !allowlist.has(match.fingerprint));
   }
   if (on('secrets') && profile.scansSources) {

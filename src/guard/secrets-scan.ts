@@ -43,7 +43,7 @@ export function lessonSecretScan(policy: Policy, rules: readonly CompiledRule[])
 }
 
 /** A version of lessons/index.json scanned before with these rules, and its text, when git still has it. */
-async function scannedBefore(head: Snapshot, blob: string, digest: string, cache: LessonFileCache): Promise<ScannedIndex | undefined> {
+async function scannedBefore(head: Omit<Snapshot, 'tree' | 'lessonFiles'>, blob: string, digest: string, cache: LessonFileCache): Promise<ScannedIndex | undefined> {
   for (const version of cache.versions(INDEX_FILE)) {
     const secrets = version.facts.secrets;
     if (version.blob === blob || secrets?.digest !== digest || secrets.index === undefined) continue;
@@ -54,7 +54,7 @@ async function scannedBefore(head: Snapshot, blob: string, digest: string, cache
 }
 
 /** The matches of lessons/index.json, by its blob id from the cache, or scanned (its text read, the lines a version scanned before holds taken from it) and kept. */
-async function indexMatches(head: Snapshot, rules: readonly CompiledRule[], digest: string, cache: LessonFileCache): Promise<SecretMatch[]> {
+async function indexMatches(head: Omit<Snapshot, 'tree' | 'lessonFiles'>, rules: readonly CompiledRule[], digest: string, cache: LessonFileCache): Promise<SecretMatch[]> {
   const blob = head.indexBlob;
   if (blob === undefined) return [];
   const cached = cache.get(INDEX_FILE, blob)?.secrets;
@@ -66,16 +66,39 @@ async function indexMatches(head: Snapshot, rules: readonly CompiledRule[], dige
   return matches;
 }
 
+/** What the secrets scan needs of a side's lessons: each lesson file's matches, its paths and its lessons' ids. */
+export interface LessonSecrets {
+  matches: SecretMatch[];
+  paths: ReadonlySet<string>;
+  ids: Iterable<string>;
+}
+
+function lessonSecrets(head: Snapshot): LessonSecrets {
+  return {
+    matches: head.lessonFiles.flatMap((file) => (file.facts.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match }))),
+    paths: new Set(head.lessonFiles.map((file) => file.path)),
+    ids: head.tree.lessons.map((item) => item.lesson.id),
+  };
+}
+
 /**
  * Every match on the side, before the allowlist: the lesson files' from their facts (scanned
- * when their facts were made), lessons/index.json's by its blob, and the generated files and,
- * with scope `change`, every other changed file, read and scanned each time.
+ * when their facts were made; `lessons` gives them when the caller has them without the side's
+ * tree), lessons/index.json's by its blob, and the generated files and, with scope `change`,
+ * every other changed file, read and scanned each time.
  */
-export async function scanSecrets(policy: Policy, rules: readonly CompiledRule[], head: Snapshot, changed: readonly string[], cache: LessonFileCache): Promise<SecretMatch[]> {
-  const matches: SecretMatch[] = head.lessonFiles.flatMap((file) => (file.facts.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match })));
-  const lessonPaths = new Set(head.lessonFiles.map((file) => file.path));
+export async function scanSecrets(
+  policy: Policy,
+  rules: readonly CompiledRule[],
+  head: Omit<Snapshot, 'tree' | 'lessonFiles'>,
+  changed: readonly string[],
+  cache: LessonFileCache,
+  lessons: LessonSecrets = lessonSecrets(head as Snapshot),
+): Promise<SecretMatch[]> {
+  const matches: SecretMatch[] = [...lessons.matches];
+  const lessonPaths = lessons.paths;
   // A lesson's Cursor rule, `.cursor/rules/lessons-<id>.mdc`, for the rules the side holds (a listing of the folder, not a lookup per lesson).
-  const ids = new Set(head.tree.lessons.map((item) => item.lesson.id).filter((id) => ID_PATTERN.test(id)));
+  const ids = new Set([...lessons.ids].filter((id) => ID_PATTERN.test(id)));
   const rulePrefix = `${CURSOR_RULES_DIR}/${CURSOR_RULE_PREFIX}`;
   const generated = [
     ...GENERATED_FILES,

@@ -18,7 +18,7 @@ export interface LessonFileRef {
   facts: LessonFacts;
 }
 
-type ReadFiles = (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
+export type ReadFiles = (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
 
 /** The lessons of one side of a check: the working tree, the git index, or a commit. */
 export interface Snapshot {
@@ -43,19 +43,22 @@ export interface Snapshot {
 
 /** The level a path `lessons/<folder>/<name>.md` stands for; undefined for anything else. */
 export function lessonPathLevel(relPath: string): Level | undefined {
-  const parts = relPath.split('/');
-  if (parts.length !== 3 || parts[0] !== LESSONS_DIR || !parts[2]!.endsWith('.md')) return undefined;
-  return levelOfFolder(parts[1]!);
+  // indexOf rather than split: a side's listing asks this of every one of its files.
+  const first = relPath.indexOf('/');
+  const second = relPath.indexOf('/', first + 1);
+  if (second === -1 || relPath.indexOf('/', second + 1) !== -1 || !relPath.endsWith('.md') || relPath.slice(0, first) !== LESSONS_DIR) return undefined;
+  return levelOfFolder(relPath.slice(first + 1, second));
 }
 
-interface Listed {
+/** A lesson file of a git side: its path, the level its folder gives, its blob id. */
+export interface Listed {
   path: string;
   level: Level;
   blob: string;
 }
 
-/** Computes the facts the cache does not hold (reading only those files), then assembles the tree in path order. */
-async function buildTree(items: readonly Listed[], read: ReadFiles, cache: LessonFileCache, wanted: FactsWanted): Promise<Pick<Snapshot, 'tree' | 'lessonFiles'>> {
+/** The facts of `items` (path, level, blob): from the cache, else computed from the files `read` gives (and cached). */
+export async function loadFacts(items: readonly Listed[], read: ReadFiles, cache: LessonFileCache, wanted: FactsWanted): Promise<Map<string, LessonFacts>> {
   const known = new Map<string, LessonFacts>();
   for (const item of items) {
     const facts = cache.get(item.path, item.blob);
@@ -70,6 +73,12 @@ async function buildTree(items: readonly Listed[], read: ReadFiles, cache: Lesso
       known.set(item.path, facts);
     }
   }
+  return known;
+}
+
+/** Computes the facts the cache does not hold (reading only those files), then assembles the tree in path order. */
+async function buildTree(items: readonly Listed[], read: ReadFiles, cache: LessonFileCache, wanted: FactsWanted): Promise<Pick<Snapshot, 'tree' | 'lessonFiles'>> {
+  const known = await loadFacts(items, read, cache, wanted);
   const tree: LoadedTree = { lessons: [], problems: [] };
   const lessonFiles: LessonFileRef[] = [];
   for (const item of [...items].sort((a, b) => compareStrings(a.path, b.path))) {
@@ -169,15 +178,15 @@ function blobReader(repo: GitRepo, prefix: string, listed: readonly TreeFile[]):
   };
 }
 
-async function gitSnapshot(
-  repo: GitRepo,
-  root: string,
-  label: string,
-  listed: TreeFile[],
-  cache: LessonFileCache,
-  list: (paths: readonly string[]) => Promise<TreeFile[]>,
-  wanted: FactsWanted,
-): Promise<Snapshot> {
+/** A git side before any lesson is read: its lesson files and how to read the rest. */
+export type GitSide = Omit<Snapshot, 'tree' | 'lessonFiles'> & {
+  /** The lesson files, in path order. */
+  items: Listed[];
+  /** Reads lesson files of the listing by path (one `git cat-file` for many). */
+  readListed: ReadFiles;
+};
+
+function gitSide(repo: GitRepo, root: string, label: string, listed: TreeFile[], list: (paths: readonly string[]) => Promise<TreeFile[]>): GitSide {
   const prefix = gitPrefix(repo, root);
   const items: Listed[] = [];
   let indexBlob: string | undefined;
@@ -188,8 +197,11 @@ async function gitSnapshot(
     const level = lessonPathLevel(rel);
     if (level !== undefined) items.push({ path: rel, level, blob: file.blob });
   }
-  const read = blobReader(repo, prefix, listed);
-  const built = await buildTree(items, read, cache, wanted);
+  // Git lists in path order already: the sort (100,000 comparisons in JavaScript) only when it did not.
+  if (items.some((item, n) => n > 0 && compareStrings(items[n - 1]!.path, item.path) > 0)) items.sort((a, b) => compareStrings(a.path, b.path));
+  // The reader's map of the listing, made when something is read.
+  let reader: ReadFiles | undefined;
+  const read: ReadFiles = (paths) => (reader ??= blobReader(repo, prefix, listed))(paths);
   const readIndex = async (): Promise<string | undefined> => {
     if (indexBlob === undefined) return undefined;
     const onDisk = worktreeCopy(root, INDEX_FILE, indexBlob);
@@ -207,7 +219,12 @@ async function gitSnapshot(
   // Git lists regular files only: links and the like are not lessons on this side.
   const listFolder = async (folder: string): Promise<string[]> =>
     (await list([`${prefix}${folder}`])).filter((file) => file.path.startsWith(prefix)).map((file) => file.path.slice(prefix.length));
-  return { label, ...built, regular: true, indexBlob, readIndex, readFiles: listedReader(repo, prefix, list), listFolder, readBlob };
+  return { label, items, readListed: read, regular: true, indexBlob, readIndex, readFiles: listedReader(repo, prefix, list), listFolder, readBlob };
+}
+
+async function gitSnapshot(side: GitSide, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
+  const { items, readListed, ...rest } = side;
+  return { ...rest, ...(await buildTree(items, readListed, cache, wanted)) };
 }
 
 /** Past this many paths, a read lists the whole tree once rather than the paths asked for. */
@@ -227,14 +244,24 @@ function listedReader(repo: GitRepo, prefix: string, list: (paths: readonly stri
   };
 }
 
+/** The git index (the staging area) listed: what the next commit would hold, before any lesson is read. */
+export async function indexSide(repo: GitRepo, root: string): Promise<GitSide> {
+  const prefix = gitPrefix(repo, root);
+  return gitSide(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), (paths) => indexFiles(repo, paths));
+}
+
+/** A commit's tree listed, before any lesson is read. */
+export async function commitSide(repo: GitRepo, root: string, commit: string): Promise<GitSide> {
+  const prefix = gitPrefix(repo, root);
+  return gitSide(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), (paths) => treeFiles(repo, commit, paths));
+}
+
 /** What the next commit would hold: the git index (the staging area). */
 export async function indexSnapshot(repo: GitRepo, root: string, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
-  const prefix = gitPrefix(repo, root);
-  return gitSnapshot(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), cache, (paths) => indexFiles(repo, paths), wanted);
+  return gitSnapshot(await indexSide(repo, root), cache, wanted);
 }
 
 /** The tree of a commit, with the facts `wanted` (the base side needs only the lessons' fields). */
 export async function commitSnapshot(repo: GitRepo, root: string, commit: string, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
-  const prefix = gitPrefix(repo, root);
-  return gitSnapshot(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), cache, (paths) => treeFiles(repo, commit, paths), wanted);
+  return gitSnapshot(await commitSide(repo, root, commit), cache, wanted);
 }

@@ -11,9 +11,11 @@ import { STATE_DIR } from './repo.js';
  * Per-file results by content, under .lessons/cache/files/: what was computed from a file's
  * bytes, keyed by its path and git blob id, so a run recomputes only the files that changed.
  *
- * - `meta.json`: the cache key (tool version, schemas, policy), the worktree's stat table
- *   (path -> blob id and size:mtime:ctime:inode) and memos of whole-tree results.
- * - `NN.jsonl`, 64 shards by a hash of the path (FNV-1a): a header line with the key, then one entry
+ * - `meta.json`: the cache key (tool version, schemas, policy) and memos of whole-tree results.
+ * - `stats.json`: the worktree's stat table (path -> blob id and size:mtime:ctime:inode), read
+ *   only by a run that looks at the working tree's files (a check of the staged tree does not).
+ * - `NNN.jsonl`, 1024 shards by a hash of the path (FNV-1a: at 100,000 lessons a shard holds
+ *   ~100 entries, so a run that looks up a few files parses little): a header line with the key, then one entry
  *   a line (`{"path","blob","facts"}`) in path order. A run reads only the shards of the paths
  *   it looks up.
  *
@@ -40,8 +42,9 @@ export function statMark(stat: fs.BigIntStats): StatMark {
 
 export const FILE_CACHE_DIR = `${STATE_DIR}/cache/files`;
 const META = 'meta.json';
-const SHARDS = 64;
-const FORMAT = 1;
+const STATS = 'stats.json';
+const SHARDS = 1024;
+const FORMAT = 2;
 /** How recent an mtime is, at a save, for its entry to be hashed again by the next run. */
 const RACY_MS = 2_000;
 /** How long a save waits for another process's save before leaving it to that one. */
@@ -51,10 +54,11 @@ const SAVE_LOCK_MS = 1_000;
 interface Meta {
   format: number;
   key: string;
-  /** Worktree path -> [blob id, stat identity]. */
-  files: Record<string, [string, string]>;
   memos: Record<string, string>;
 }
+
+/** Worktree path -> [blob id, stat identity]. */
+type StatTable = Record<string, [string, string]>;
 
 interface Entry<T> {
   path: string;
@@ -70,7 +74,7 @@ function shardOf(relPath: string): number {
 }
 
 function shardName(shard: number): string {
-  return `${shard.toString(16).padStart(2, '0')}.jsonl`;
+  return `${shard.toString(16).padStart(3, '0')}.jsonl`;
 }
 
 /** Only plain JSON values survive the round trip through the cache unchanged (a `.inf` in YAML does not). */
@@ -90,6 +94,8 @@ export class FileCache<T> {
   private readonly dir: string;
   private readonly key: string;
   private meta: Meta;
+  /** The stat table, read on first use. */
+  private stats: StatTable | undefined;
   /** When meta.json was written, in ns of the file system's clock; 0 when there was none. */
   private writtenNs = 0n;
   private shards = new Map<number, Map<string, Entry<T>>>();
@@ -99,7 +105,9 @@ export class FileCache<T> {
   private volatile = new Set<string>();
   /** Entries set in this run: the only ones a save serialises; the others are written back as the shard file has them. */
   private setInRun = new Set<string>();
-  private statRun: Meta['files'] | undefined;
+  private statRun: StatTable | undefined;
+  /** The cache on disk is of an older format: its files of names this one does not use are removed at the save. */
+  private olderFormat = false;
   private dirty = false;
 
   /** `key` names the code, the schemas and the policy the facts were computed with. */
@@ -107,7 +115,7 @@ export class FileCache<T> {
     this.root = root;
     this.dir = path.join(root, FILE_CACHE_DIR);
     this.key = key;
-    this.meta = { format: FORMAT, key, files: {}, memos: {} };
+    this.meta = { format: FORMAT, key, memos: {} };
     try {
       // A .lessons/ linked out of the repository is neither read nor written.
       const file = pathInside(root, `${FILE_CACHE_DIR}/${META}`);
@@ -117,7 +125,8 @@ export class FileCache<T> {
       const nowNs = BigInt(Date.now()) * 1_000_000n;
       // Written after now: a clock was set back or skewed, and no mtime can be compared with it.
       const skewed = stat.mtimeNs > nowNs + 1_000_000_000n;
-      if (!skewed && parsed.format === FORMAT && parsed.key === key && parsed.files && parsed.memos) {
+      this.olderFormat = typeof parsed.format === 'number' && parsed.format < FORMAT;
+      if (!skewed && parsed.format === FORMAT && parsed.key === key && parsed.memos) {
         this.meta = parsed;
         this.writtenNs = stat.mtimeNs;
       } else {
@@ -128,9 +137,14 @@ export class FileCache<T> {
     }
   }
 
+  /** The cache's key: what its entries were computed with (whole-tree memos beside it name it too). */
+  keyOf(): string {
+    return this.key;
+  }
+
   /** The blob id of a worktree file whose stat is as recorded and older than the cache itself; undefined when it must be hashed. */
   trustedBlob(relPath: string, mark: StatMark): string | undefined {
-    const known = this.meta.files[relPath];
+    const known = this.statTable()[relPath];
     if (!known || known[1] !== mark.identity) return undefined;
     return mark.mtimeNs < this.writtenNs ? known[0] : undefined;
   }
@@ -138,10 +152,24 @@ export class FileCache<T> {
   /** Records what a worktree file's stat stood for in this run (the table is replaced by the run's). */
   noteStat(relPath: string, blob: string, mark: StatMark): void {
     const { identity } = mark;
-    const known = this.meta.files[relPath];
+    const known = this.statTable()[relPath];
     if (known && known[0] === blob && known[1] === identity) return;
     this.statRun ??= {};
     this.statRun[relPath] = [blob, identity];
+  }
+
+  /** The stat table of the cache's last write (stats.json, under this key), or none. */
+  private statTable(): StatTable {
+    if (this.stats) return this.stats;
+    this.stats = {};
+    if (this.writtenNs === 0n) return this.stats;
+    try {
+      const parsed = JSON.parse(fs.readFileSync(path.join(this.dir, STATS), 'utf8')) as { key?: string; files?: StatTable };
+      if (parsed.key === this.key && parsed.files && typeof parsed.files === 'object') this.stats = parsed.files;
+    } catch {
+      // Missing or unreadable: every worktree file is hashed again.
+    }
+    return this.stats;
   }
 
   get(relPath: string, blob: string): T | undefined {
@@ -249,6 +277,10 @@ export class FileCache<T> {
   }
 
   private write(): void {
+    if (this.olderFormat) {
+      // Format 1 kept 64 shards named `NN.jsonl`.
+      for (const name of fs.readdirSync(this.dir)) if (/^[0-9a-f]{2}\.jsonl$/.test(name)) fs.rmSync(pathInside(this.root, `${FILE_CACHE_DIR}/${name}`), { force: true });
+    }
     const usedPaths = new Set([...this.used].map((id) => id.slice(0, id.indexOf('\0'))));
     for (const shard of this.dirtyShards) {
       const entries = [...this.shard(shard).entries()].filter(([id, entry]) => usedPaths.has(entry.path) && !this.volatile.has(id));
@@ -265,16 +297,19 @@ export class FileCache<T> {
       for (const [id, entry] of chosen) lines.push((this.setInRun.has(id) ? undefined : onDisk.get(id)) ?? JSON.stringify(entry));
       writeInRepo(this.root, `${FILE_CACHE_DIR}/${shardName(shard)}`, `${lines.join('\n')}\n`, { durable: false });
     }
-    // The run's stats over the old ones: a path the run did not look at keeps its entry.
-    const files = { ...this.meta.files, ...this.statRun };
-    // A file changed in the last seconds may change again within its mtime's clock tick after it
-    // was hashed, without its stat showing it (a coarse file system clock): such entries are
-    // kept marked, so the next run hashes them again (git's "racily clean" entries).
-    const recent = BigInt(Date.now() - RACY_MS) * 1_000_000n;
-    for (const [relPath, [blob, identity]] of Object.entries(this.statRun ?? {})) {
-      if (BigInt(identity.split(':')[1]!) >= recent) files[relPath] = [blob, `racy:${identity}`];
+    if (this.statRun !== undefined) {
+      // The run's stats over the old ones: a path the run did not look at keeps its entry.
+      const files = { ...this.statTable(), ...this.statRun };
+      // A file changed in the last seconds may change again within its mtime's clock tick after it
+      // was hashed, without its stat showing it (a coarse file system clock): such entries are
+      // kept marked, so the next run hashes them again (git's "racily clean" entries).
+      const recent = BigInt(Date.now() - RACY_MS) * 1_000_000n;
+      for (const [relPath, [blob, identity]] of Object.entries(this.statRun)) {
+        if (BigInt(identity.split(':')[1]!) >= recent) files[relPath] = [blob, `racy:${identity}`];
+      }
+      writeInRepo(this.root, `${FILE_CACHE_DIR}/${STATS}`, JSON.stringify({ key: this.key, files }), { durable: false });
     }
-    const meta: Meta = { format: FORMAT, key: this.key, files, memos: this.meta.memos };
+    const meta: Meta = { format: FORMAT, key: this.key, memos: this.meta.memos };
     // Last, so its mtime is the cache's write time: every stat recorded above is older.
     writeInRepo(this.root, `${FILE_CACHE_DIR}/${META}`, JSON.stringify(meta), { durable: false });
   }

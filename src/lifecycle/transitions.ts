@@ -11,6 +11,22 @@ export interface LessonAt {
   path: string;
 }
 
+/**
+ * The head side as a whole, when the lists given hold only the lessons of some ids (the ids a
+ * change touches; every lesson of those ids on each side, in path order): `lookup` finds any
+ * head lesson by id (the first of its id), `referrers` the head's first-of-their-id lessons in
+ * path order that may name an id (at least all that do).
+ */
+export interface WholeHead {
+  lookup: (id: string) => Lesson | undefined;
+  referrers: (id: string) => LessonAt[];
+}
+
+/** The ids a lesson names: its sources, what it duplicates or is superseded by, what it was promoted to. */
+export function namedIds(lesson: Lesson): string[] {
+  return [...sourcesOf(lesson), ...(lesson.duplicate_of ? [lesson.duplicate_of] : []), ...(lesson.superseded_by ? [lesson.superseded_by] : []), ...lesson.promoted_to];
+}
+
 /** Where a status stands on the one road it may travel; retired is off the road. */
 const STATUS_RANK: Record<Exclude<Status, 'retired'>, number> = { candidate: 0, validated: 1, canonical: 2 };
 
@@ -26,10 +42,11 @@ const STATUS_RANK: Record<Exclude<Status, 'retired'>, number> = { candidate: 0, 
  * - provenance is kept: sources are not dropped from a pattern or principle, and a lesson
  *   others reference is retired, not deleted.
  */
-export function transitionFindings(base: readonly LessonAt[], head: readonly LessonAt[]): Finding[] {
+export function transitionFindings(base: readonly LessonAt[], head: readonly LessonAt[], whole?: WholeHead): Finding[] {
   const before = firstById(base);
   const after = firstById(head);
-  const lookup = (id: string): Lesson | undefined => after.get(id)?.lesson;
+  const lookup = whole?.lookup ?? ((id: string): Lesson | undefined => after.get(id)?.lesson);
+  const referrers = whole?.referrers ?? ((): LessonAt[] => [...after.values()]);
   const findings: Finding[] = [];
   for (const item of after.values()) {
     const old = before.get(item.lesson.id);
@@ -46,7 +63,7 @@ export function transitionFindings(base: readonly LessonAt[], head: readonly Les
     }
   }
   for (const old of before.values()) {
-    if (!after.has(old.lesson.id)) findings.push(...deletedLesson(old, [...after.values()]));
+    if (!after.has(old.lesson.id)) findings.push(...deletedLesson(old, referrers(old.lesson.id)));
   }
   return findings.sort(compareFindings);
 }
@@ -89,7 +106,7 @@ function newLesson(item: LessonAt): Finding[] {
 function deletedLesson(old: LessonAt, head: readonly LessonAt[]): Finding[] {
   const { id } = old.lesson;
   const referrers = head
-    .filter(({ lesson }) => [...sourcesOf(lesson), lesson.duplicate_of, lesson.superseded_by, ...lesson.promoted_to].includes(id))
+    .filter(({ lesson }) => namedIds(lesson).includes(id))
     .map(({ lesson }) => lesson.id);
   if (referrers.length > 0) {
     return [

@@ -49,16 +49,20 @@ function uniqueIds(byId: Map<string, LoadedLesson[]>): Finding[] {
   return findings;
 }
 
-function autoCandidateCap(lessons: readonly LoadedLesson[], policy: Policy): Finding[] {
-  const waiting = lessons.filter((item) => item.lesson.source === 'auto' && item.lesson.status === 'candidate');
+/** An auto-captured lesson still waiting for review: the policy caps how many may wait. */
+export function waitsForReview(lesson: { source: string; status: string }): boolean {
+  return lesson.source === 'auto' && lesson.status === 'candidate';
+}
+
+function autoCandidateCap(waiting: number, policy: Policy): Finding[] {
   const cap = policy.lessons.max_auto_candidates;
-  if (waiting.length <= cap) return [];
+  if (waiting <= cap) return [];
   return [
     {
       rule: 'auto-candidates',
       severity: 'warning',
       file: 'lessons',
-      message: `${waiting.length} auto-captured candidates wait for review (policy cap ${cap}): accept, merge or retire some`,
+      message: `${waiting} auto-captured candidates wait for review (policy cap ${cap}): accept, merge or retire some`,
     },
   ];
 }
@@ -81,15 +85,13 @@ function fileFindingsOf(item: LoadedLesson, schemaErrors: (data: unknown) => Sch
   if (item.precomputed === undefined) return fileFindings(item, schemaErrors);
   // A summarised lesson has no body to run the file rules on: its loader must have asked for them.
   if (item.precomputed.fileFindings === undefined) throw new Error(`${item.path}: summarised without its file findings`);
-  return item.precomputed.fileFindings;
+  return [...item.precomputed.fileFindings];
 }
 
-/** Every rule over every lesson, plus the rules about the tree as a whole; pure. */
-export function lintTree(input: LintInput): LintResult {
-  const { tree, policy, today, schemaErrors } = input;
-  const byId = groupById(tree.lessons);
-  const sources = input.sources;
-  const context: LintContext = {
+/** The context the tree rules read: the lessons by id, the policy, the clock, the sources. */
+export function lintContext(input: LintInput, byId: Map<string, LoadedLesson[]> = groupById(input.tree.lessons)): LintContext {
+  const { policy, today, schemaErrors, sources } = input;
+  return {
     policy,
     today,
     byId,
@@ -100,12 +102,35 @@ export function lintTree(input: LintInput): LintResult {
       fetched: new Set(sources.fetched),
     },
   };
-  const findings: Finding[] = [...tree.problems, ...uniqueIds(byId), ...autoCandidateCap(tree.lessons, policy), ...(sources ? [...sources.problems, ...localWins(byId, sources)] : [])];
-  for (const item of tree.lessons) {
-    findings.push(...fileFindingsOf(item, schemaErrors));
-    for (const rule of TREE_RULES) findings.push(...rule(item, context));
-  }
+}
+
+/** What the rules find in one lesson: its file rules' findings and its tree rules' (which read other lessons through the context only). */
+export function lessonFindings(item: LoadedLesson, context: LintContext): Finding[] {
+  const findings = fileFindingsOf(item, context.schemaErrors);
+  for (const rule of TREE_RULES) findings.push(...rule(item, context));
+  return findings;
+}
+
+/**
+ * The rules about the tree as a whole: ids unique (over `byId`, which must hold every id used
+ * twice), the auto-candidate cap (`waiting` lessons), the sources' problems and shadowed ids.
+ */
+export function treeFindings(byId: Map<string, LoadedLesson[]>, waiting: number, policy: Policy, sources: SourceLessons | undefined): Finding[] {
+  return [...uniqueIds(byId), ...autoCandidateCap(waiting, policy), ...(sources ? [...sources.problems, ...localWins(byId, sources)] : [])];
+}
+
+export function lintResult(findings: Finding[], lessons: number): LintResult {
   findings.sort(compareFindings);
   const errors = findings.filter((finding) => finding.severity === 'error').length;
-  return { findings, lessons: tree.lessons.length, errors, warnings: findings.length - errors };
+  return { findings, lessons, errors, warnings: findings.length - errors };
+}
+
+/** Every rule over every lesson, plus the rules about the tree as a whole; pure. */
+export function lintTree(input: LintInput): LintResult {
+  const { tree } = input;
+  const byId = groupById(tree.lessons);
+  const context = lintContext(input, byId);
+  const findings: Finding[] = [...tree.problems, ...treeFindings(byId, tree.lessons.filter((item) => waitsForReview(item.lesson)).length, input.policy, input.sources)];
+  for (const item of tree.lessons) findings.push(...lessonFindings(item, context));
+  return lintResult(findings, tree.lessons.length);
 }

@@ -18,6 +18,7 @@ import { git, initGitRepo, tempDir } from '../helpers/repo.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const META = `${FILE_CACHE_DIR}/meta.json`;
+const STATS = `${FILE_CACHE_DIR}/stats.json`;
 
 interface Outputs {
   index: string;
@@ -186,9 +187,9 @@ describe('the file cache', () => {
 
   /** Rewrites the cache's stat table so that `file`'s current stat claims the blob it had before, then dates the cache. */
   function forgeStat(root: string, rel: string, cacheMtimeNs: bigint): void {
-    const meta = JSON.parse(fs.readFileSync(path.join(root, META), 'utf8')) as { files: Record<string, [string, string]> };
-    meta.files[rel] = [meta.files[rel]![0], statIdentity(fs.statSync(path.join(root, rel), { bigint: true }))];
-    fs.writeFileSync(path.join(root, META), JSON.stringify(meta));
+    const stats = JSON.parse(fs.readFileSync(path.join(root, STATS), 'utf8')) as { files: Record<string, [string, string]> };
+    stats.files[rel] = [stats.files[rel]![0], statIdentity(fs.statSync(path.join(root, rel), { bigint: true }))];
+    fs.writeFileSync(path.join(root, STATS), JSON.stringify(stats));
     setMtimeNs(path.join(root, META), cacheMtimeNs);
   }
 
@@ -239,6 +240,8 @@ describe('the file cache', () => {
     const shards = fs.readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
     const corruptions: [string, () => void][] = [
       ['meta is not JSON', () => fs.writeFileSync(path.join(dir, 'meta.json'), '{ broken')],
+      ['the stat table is not JSON', () => fs.writeFileSync(path.join(dir, 'stats.json'), '{ broken')],
+      ['the stat table of another version', () => fs.writeFileSync(path.join(dir, 'stats.json'), fs.readFileSync(path.join(dir, 'stats.json'), 'utf8').replace(/"key":"[0-9a-f]+"/, '"key":"other"'))],
       ['a shard is cut short', () => fs.writeFileSync(path.join(dir, shards[0]!), fs.readFileSync(path.join(dir, shards[0]!), 'utf8').slice(0, 200))],
       ['a shard is garbage', () => fs.writeFileSync(path.join(dir, shards[1]!), 'not json\n{"path":1}\n')],
       ['a shard of another version', () => fs.writeFileSync(path.join(dir, shards[2]!), fs.readFileSync(path.join(dir, shards[2]!), 'utf8').replace(/"key":"[0-9a-f]+"/, '"key":"other"'))],
@@ -255,7 +258,7 @@ describe('the file cache', () => {
       if (fs.statSync(dir).isFile()) fs.rmSync(dir);
     }
     await outputs(root);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')).format).toBe(1);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'meta.json'), 'utf8')).format).toBe(2);
     expect((await checkIndex({ cwd: root })).fresh).toBe(true);
   });
 

@@ -24,6 +24,44 @@ export async function stagedChanges(repo: GitRepo): Promise<ChangedFile[]> {
   return parseNameStatus(await git(repo.topLevel, ['diff', '--cached', '--name-status', '--no-renames', '-z']));
 }
 
+/** One file the next commit changes, with the blob of each side that is a regular file. */
+export interface StagedChange {
+  /** A (added), M (modified), D (deleted), T (type changed) or U (unmerged: its staged side is unknown). */
+  status: string;
+  path: string;
+  /** HEAD's blob, when HEAD holds a regular file there. */
+  before?: string;
+  /** The staged blob, when the index holds a regular file there. */
+  after?: string;
+}
+
+const ZERO = /^0+$/;
+
+/**
+ * The index against HEAD with each side's blob id (`git diff --cached --raw`): entries
+ * `:<mode> <mode> <blob> <blob> <status>` NUL `<path>` NUL, renames off.
+ */
+export async function stagedBlobChanges(repo: GitRepo): Promise<StagedChange[]> {
+  const parts = splitZ(await git(repo.topLevel, ['diff', '--cached', '--raw', '--no-renames', '--no-abbrev', '-z']));
+  const changes: StagedChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const [modeBefore, modeAfter, before, after, status] = parts[i]!.slice(1).split(' ');
+    const change: StagedChange = { status: status!.charAt(0), path: parts[i + 1]! };
+    if (modeBefore!.startsWith('100') && !ZERO.test(before!)) change.before = before!;
+    if (modeAfter!.startsWith('100') && !ZERO.test(after!)) change.after = after!;
+    changes.push(change);
+  }
+  return changes;
+}
+
+/** The staged changes in the shape of `--name-status` (what the gates read as the changed paths). */
+export function nameStatus(changes: readonly StagedChange[]): ChangedFile[] {
+  return changes.flatMap((change) => {
+    const status = change.status;
+    return status === 'A' || status === 'M' || status === 'D' || status === 'T' ? [{ status, path: change.path }] : [];
+  });
+}
+
 /** The tree the index would commit (`git write-tree`): the same id for the same staged content. */
 export async function stagedTree(repo: GitRepo): Promise<string> {
   return (await git(repo.topLevel, ['write-tree'])).trim();
