@@ -4,8 +4,8 @@ import { readRegularFile, toPosixRelative } from '../io/fs.js';
 import type { GitRepo } from '../io/git/repo.js';
 import { indexFiles, readBlobs, treeFiles, type TreeFile } from '../io/git/tree.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
-import { loadWorktreeFacts, type LessonFileCache } from '../lesson/cached-load.js';
-import { addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from '../lesson/facts.js';
+import { loadFacts, loadWorktreeFacts, type LessonFileCache, type ListedFile as Listed, type ReadFiles } from '../lesson/cached-load.js';
+import { addFacts, type FactsWanted, type LessonFacts } from '../lesson/facts.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { levelOfFolder, type Level } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
@@ -18,7 +18,6 @@ export interface LessonFileRef {
   facts: LessonFacts;
 }
 
-export type ReadFiles = (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
 
 /** The lessons of one side of a check: the working tree, the git index, or a commit. */
 export interface Snapshot {
@@ -48,32 +47,6 @@ export function lessonPathLevel(relPath: string): Level | undefined {
   const second = relPath.indexOf('/', first + 1);
   if (second === -1 || relPath.indexOf('/', second + 1) !== -1 || !relPath.endsWith('.md') || relPath.slice(0, first) !== LESSONS_DIR) return undefined;
   return levelOfFolder(relPath.slice(first + 1, second));
-}
-
-/** A lesson file of a git side: its path, the level its folder gives, its blob id. */
-export interface Listed {
-  path: string;
-  level: Level;
-  blob: string;
-}
-
-/** The facts of `items` (path, level, blob): from the cache, else computed from the files `read` gives (and cached). */
-export async function loadFacts(items: readonly Listed[], read: ReadFiles, cache: LessonFileCache, wanted: FactsWanted): Promise<Map<string, LessonFacts>> {
-  const known = new Map<string, LessonFacts>();
-  for (const item of items) {
-    const facts = cache.get(item.path, item.blob);
-    if (facts !== undefined && factsCover(facts, wanted)) known.set(item.path, facts);
-  }
-  const misses = items.filter((item) => !known.has(item.path));
-  if (misses.length > 0) {
-    const contents = await read(misses.map((item) => item.path));
-    for (const item of misses) {
-      const facts = factsOf(item.path, contents.get(item.path) ?? new Uint8Array(), item.level, wanted);
-      cache.set(item.path, item.blob, facts);
-      known.set(item.path, facts);
-    }
-  }
-  return known;
 }
 
 /** Computes the facts the cache does not hold (reading only those files), then assembles the tree in path order. */

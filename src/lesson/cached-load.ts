@@ -13,6 +13,10 @@ import type { Level } from './model.js';
 
 export type LessonFileCache = FileCache<LessonFacts>;
 
+/** Reads lesson files of a side (the working tree, the git index, a commit) by lessons-root-relative path; absent files are left out. */
+export type ReadFiles = (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
+
+
 let codeVersion: string | undefined;
 
 /** The code and the formats the facts depend on: package.json (its version) and the schemas. */
@@ -157,4 +161,30 @@ export function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: 
     addFacts(tree, item.path, facts);
   }
   return { tree, files, bytes, irregular: listing.irregular };
+}
+
+/** A lesson file of a side: its path, the level its folder gives, its blob id. */
+export interface ListedFile {
+  path: string;
+  level: Level;
+  blob: string;
+}
+
+/** The facts of `items` (path, level, blob): from the cache, else computed from the files `read` gives (and cached). */
+export async function loadFacts(items: readonly ListedFile[], read: ReadFiles, cache: LessonFileCache, wanted: FactsWanted): Promise<Map<string, LessonFacts>> {
+  const known = new Map<string, LessonFacts>();
+  for (const item of items) {
+    const facts = cache.get(item.path, item.blob);
+    if (facts !== undefined && factsCover(facts, wanted)) known.set(item.path, facts);
+  }
+  const misses = items.filter((item) => !known.has(item.path));
+  if (misses.length > 0) {
+    const contents = await read(misses.map((item) => item.path));
+    for (const item of misses) {
+      const facts = factsOf(item.path, contents.get(item.path) ?? new Uint8Array(), item.level, wanted);
+      cache.set(item.path, item.blob, facts);
+      known.set(item.path, facts);
+    }
+  }
+  return known;
 }

@@ -2,7 +2,7 @@ import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
 import type { Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
 import { compareFindings, type Finding } from './finding.js';
-import { FILE_RULES, TREE_RULES, type LintContext } from './rules.js';
+import { FILE_RULES, TREE_RULES, type LintContext, type SourceContext } from './rules.js';
 import type { SourceLessons } from '../sources/load.js';
 
 export interface LintInput {
@@ -88,20 +88,19 @@ function fileFindingsOf(item: LoadedLesson, schemaErrors: (data: unknown) => Sch
   return [...item.precomputed.fileFindings];
 }
 
+/** The sources as the tree rules read them: `<source>:<id>` references resolve against these. */
+export function sourceContext(policy: Policy, sources: SourceLessons): SourceContext {
+  return {
+    byId: new Map(sources.lessons.map((item) => [item.qualifiedId, item])),
+    names: new Set(policy.sources.map((source) => source.name)),
+    fetched: new Set(sources.fetched),
+  };
+}
+
 /** The context the tree rules read: the lessons by id, the policy, the clock, the sources. */
 export function lintContext(input: LintInput, byId: Map<string, LoadedLesson[]> = groupById(input.tree.lessons)): LintContext {
   const { policy, today, schemaErrors, sources } = input;
-  return {
-    policy,
-    today,
-    byId,
-    schemaErrors,
-    sources: sources && {
-      byId: new Map(sources.lessons.map((item) => [item.qualifiedId, item])),
-      names: new Set(policy.sources.map((source) => source.name)),
-      fetched: new Set(sources.fetched),
-    },
-  };
+  return { policy, today, byId, schemaErrors, sources: sources && sourceContext(policy, sources) };
 }
 
 /** What the rules find in one lesson: its file rules' findings and its tree rules' (which read other lessons through the context only). */

@@ -7,19 +7,20 @@ import { lessonSecretScan, scanSecrets } from '../../src/guard/secrets-scan.js';
 import * as snapshot from '../../src/guard/snapshot.js';
 import { FILE_CACHE_DIR } from '../../src/io/file-cache.js';
 import { openRepo } from '../../src/io/git/repo.js';
-import { openLessonCache } from '../../src/lesson/cached-load.js';
+import * as cachedLoad from '../../src/lesson/cached-load.js';
 import { transitionFindings } from '../../src/lifecycle/transitions.js';
 import { fileFindings, lintTree } from '../../src/lint/lint.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { validateAgainst } from '../../src/schema/validate.js';
 import { compareStrings } from '../../src/util/compare.js';
 import { toIsoDate } from '../../src/util/dates.js';
-import { committedLessonsRepo, fakeToken, stageIndex } from '../helpers/guard.js';
+import { committedLessonsRepo, stageIndex } from '../helpers/guard.js';
 import { lessonText } from '../helpers/lessons.js';
+import { corpus, mutate, random } from '../helpers/mutations.js';
 import { git, writeFiles } from '../helpers/repo.js';
 
-vi.mock('../../src/guard/snapshot.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/guard/snapshot.js')>();
+vi.mock('../../src/lesson/cached-load.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/lesson/cached-load.js')>();
   return { ...original, loadFacts: vi.fn(original.loadFacts) };
 });
 
@@ -27,69 +28,10 @@ const NOW = new Date('2026-06-01T12:00:00Z');
 const TABLE = `${FILE_CACHE_DIR}/staged-table`;
 const DELTA = `${FILE_CACHE_DIR}/staged-table.delta`;
 
-/** A deterministic random sequence (a linear congruential generator). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
-
-/** Cases, patterns that name them and principles that name the patterns: references for the tree rules to follow. */
-function corpus(): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < 24; i++) {
-    const id = `case-c${i}`;
-    files[`lessons/cases/${id}.md`] = lessonText({ id, title: `Case ${i}`, status: i % 5 === 0 ? 'candidate' : 'validated', ...(i % 7 === 3 ? { duplicate_of: `case-c${i - 1}` } : {}) });
-  }
-  for (let i = 0; i < 8; i++) {
-    const id = `pattern-p${i}`;
-    files[`lessons/patterns/${id}.md`] = lessonText({ id, title: `Pattern ${i}`, level: 'pattern', source_case_ids: [`case-c${i * 3}`, `case-c${i * 3 + 1}`, `case-c${i * 3 + 2}`] });
-  }
-  for (let i = 0; i < 2; i++) {
-    const id = `principle-q${i}`;
-    files[`lessons/principles/${id}.md`] = lessonText({ id, title: `Principle ${i}`, level: 'principle', source_pattern_ids: [`pattern-p${i * 4}`, `pattern-p${i * 4 + 1}`] });
-  }
-  return files;
-}
-
-/** One random change to the working tree: retitle, a status move, a deletion, a duplicate id, a renamed id, a retirement, a broken file, a new pattern, a token. */
-function mutate(root: string, next: () => number, round: number): void {
-  const lessonPaths = ['cases', 'patterns', 'principles'].flatMap((folder) => fs.readdirSync(path.join(root, 'lessons', folder)).map((name) => `lessons/${folder}/${name}`)).sort(compareStrings);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const rel = pick(lessonPaths);
-  const file = path.join(root, rel);
-  const text = fs.readFileSync(file, 'utf8');
-  const caseIds = lessonPaths.filter((p) => p.startsWith('lessons/cases/')).map((p) => path.basename(p, '.md'));
-  switch (Math.floor(next() * 10)) {
-    case 0:
-      return fs.writeFileSync(file, text.replace(/^title: .*$/m, `title: Retitled ${round}`));
-    case 1:
-      return fs.writeFileSync(file, text.replace(/^status: .*$/m, 'status: candidate'));
-    case 2:
-      return fs.rmSync(file);
-    case 3:
-      return writeFiles(root, { [`lessons/cases/a-dup-${round}.md`]: fs.readFileSync(path.join(root, `lessons/cases/${pick(caseIds)}.md`), 'utf8').replace(/^id: .*$/m, `id: ${path.basename(rel, '.md')}`) });
-    case 4:
-      return fs.writeFileSync(file, text.replace(/^id: (.*)$/m, 'id: $1-renamed'));
-    case 5:
-      return fs.writeFileSync(file, text.replace(/^status: .*$/m, 'status: retired\nretired_reason: no longer holds'));
-    case 6:
-      return writeFiles(root, { [`lessons/cases/broken-${round}.md`]: 'not a lesson\n' });
-    case 7:
-      return writeFiles(root, { [`lessons/patterns/pattern-n${round}.md`]: lessonText({ id: `pattern-n${round}`, title: `New ${round}`, level: 'pattern', status: 'canonical', source_case_ids: [pick(caseIds), pick(caseIds)] }) });
-    case 8:
-      return fs.writeFileSync(file, text.replace(/^status: .*$/m, 'status: canonical'));
-    default:
-      return fs.writeFileSync(file, `${text}\nThe deploy key was ${fakeToken('aws')} until round ${round}.\n`);
-  }
-}
-
 /** The schema, promotion and secrets gates' findings as the guard would find them reading both whole trees. */
 async function wholeTreeFindings(root: string): Promise<string[]> {
   const repo = await openRepo(root);
-  const cache = openLessonCache(root);
+  const cache = cachedLoad.openLessonCache(root);
   const rules = compileSecretRules(DEFAULT_POLICY.secrets);
   if ('error' in rules) throw new Error(rules.error);
   const wanted = { fileFindings: (item: Parameters<typeof fileFindings>[0]) => fileFindings(item, (data) => validateAgainst('lesson', data)), secrets: lessonSecretScan(DEFAULT_POLICY, rules) };
@@ -115,11 +57,11 @@ async function guardFindings(root: string): Promise<string[]> {
 
 /** How many lesson files the last guard run read the facts of. */
 function factsRead(): number {
-  const items = vi.mocked(snapshot.loadFacts).mock.calls.flatMap(([listed]) => listed);
+  const items = vi.mocked(cachedLoad.loadFacts).mock.calls.flatMap(([listed]) => listed);
   // Facts are cached by full blob id (an abbreviated one would be another key).
   for (const item of items) expect(item.blob).toMatch(/^[0-9a-f]{40}$/);
   const count = items.length;
-  vi.mocked(snapshot.loadFacts).mockClear();
+  vi.mocked(cachedLoad.loadFacts).mockClear();
   return count;
 }
 
@@ -150,6 +92,7 @@ describe('the pre-commit guard on the staged tree', () => {
         // Without the table every file is read again, to the same findings.
         fs.rmSync(path.join(root, TABLE));
         fs.rmSync(path.join(root, DELTA), { force: true });
+        factsRead();
         expect(await guardFindings(root)).toEqual(found);
         expect(factsRead()).toBeGreaterThanOrEqual(total - 5);
       }
@@ -167,13 +110,16 @@ describe('the pre-commit guard on the staged tree', () => {
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Retitled once more'));
     await stageIndex(root);
     factsRead();
-    expect(await guardFindings(root)).toEqual(await wholeTreeFindings(root));
+    const found = await guardFindings(root);
     expect(factsRead()).toBeLessThan(10);
+    expect(found).toEqual(await wholeTreeFindings(root));
     // Nothing changed since: only the staged lesson changes are read, both versions (for the promotion rules), none of the rest.
+    factsRead();
     await guardFindings(root);
     const staged = git(root, 'diff', '--cached', '--name-only', '--', 'lessons/cases', 'lessons/patterns', 'lessons/principles').split('\n').filter((line) => line.endsWith('.md'));
     expect(factsRead()).toBeLessThanOrEqual(2 * staged.length);
     git(root, 'commit', '-q', '--no-verify', '-m', 'the rest');
+    factsRead();
     await guardFindings(root);
     expect(factsRead()).toBe(0);
   }, 60_000);

@@ -1,0 +1,439 @@
+import fs from 'node:fs';
+import { FILE_CACHE_DIR } from '../io/file-cache.js';
+import { readRegularFile, writeInRepo } from '../io/fs.js';
+import { pathInside } from '../io/inside.js';
+import { ensureStateDir } from '../io/state.js';
+import { loadFacts, type LessonFileCache, type ListedFile, type ReadFiles } from '../lesson/cached-load.js';
+import { lessonFromFacts, type FactsWanted, type FileSecretMatch, type LessonFacts } from '../lesson/facts.js';
+import { fileStem, type LoadedLesson } from '../lesson/load.js';
+import type { Lesson } from '../lesson/model.js';
+import { namedIds } from '../lifecycle/transitions.js';
+import type { Policy } from '../policy/policy.js';
+import type { SchemaError } from '../schema/validate.js';
+import type { SourceLessons } from '../sources/load.js';
+import { sortStrings } from '../util/compare.js';
+import type { Finding } from './finding.js';
+import { lessonFindings, lintResult, treeFindings, waitsForReview } from './lint.js';
+import type { LintContext, SourceContext } from './rules.js';
+
+/**
+ * A tree's lint kept per file, so the next lint of a tree that differs in a few files costs in
+ * proportion to them. The table (under the file cache: a base file, and a delta of the rows that
+ * differ from it, so a run after a small change writes little) keeps, for each lesson file of
+ * the last tree checked, what a check needs of it without its facts: its id, the ids it names,
+ * whether it waits for review, its secret matches, and its lint findings with the ids its tree
+ * rules looked up. The next run reads the facts of the files whose blob differs from the
+ * table's, of the rows whose looked-up ids a changed file has or had, and of the lessons those
+ * rules look up, and takes every other row as the table has it. With no table every file
+ * differs, and the run is the whole one; the findings are the same either way (tests compare
+ * them with lint over the whole tree). The guard's pre-commit check keeps one table of the
+ * staged tree (its errors only), `lessons lint` one of the working tree.
+ */
+
+const TABLE_FORMAT = 1;
+
+function tableFiles(slot: TableKey['slot']): { table: string; delta: string } {
+  return { table: `${FILE_CACHE_DIR}/${slot}-table`, delta: `${FILE_CACHE_DIR}/${slot}-table.delta` };
+}
+
+/** The key of a table: what its rows were computed under. */
+export function tableKey(cache: LessonFileCache, fields: Omit<TableKey, 'format' | 'cache'>): TableKey {
+  return { format: TABLE_FORMAT, cache: cache.keyOf(), ...fields };
+}
+
+/** What a row's findings and matches were computed under: the file cache's key (code, schemas, policy), the day, the gates. */
+export interface TableKey {
+  format: number;
+  /** Which table: the guard's of the staged tree, lint's of the working tree. */
+  slot: 'staged' | 'lint';
+  cache: string;
+  today: string;
+  schema: boolean;
+  secrets: string | null;
+  /** A digest of the sources' lessons the rules resolved `<source>:<id>` references against (lint), or null. */
+  sources: string | null;
+}
+
+export interface Row {
+  path: string;
+  blob: string;
+  /** '' when the file holds no lesson (it did not parse). */
+  id: string;
+  /** Whether the file holds a lesson (it parsed). */
+  lesson: boolean;
+  waits: boolean;
+  names: string[];
+  /** The ids the lesson's tree rules looked up. */
+  deps: string[];
+  /** The file's problems and the lesson's lint findings (file and tree rules) that are errors: all the schema gate reads. */
+  findings: Finding[];
+  secrets: FileSecretMatch[];
+  /** Whether the row has findings, or secret matches (without reading them, for a stored row). */
+  mayHave(what: 'findings' | 'secrets'): boolean;
+}
+
+/** The names, deps, findings and secrets of a stored row, each only when set (findings as lint made them: their JSON is lint's output). */
+interface Extras {
+  n?: string[];
+  d?: string[];
+  f?: Finding[];
+  s?: FileSecretMatch[];
+}
+
+/** A row computed in this run. */
+export function freshRow(fields: Omit<Row, 'mayHave'>): Row {
+  return { ...fields, mayHave: (what) => fields[what].length > 0 };
+}
+
+/**
+ * A row as read from the table: its JSON part is parsed only when one of its fields is asked
+ * for (most rows are only compared by blob and counted).
+ */
+export class StoredRow implements Row {
+  private extras: Extras | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly blob: string,
+    readonly id: string,
+    readonly lesson: boolean,
+    readonly waits: boolean,
+    private readonly json: string,
+    /** The row's line in the table: written back as it is. */
+    readonly line: string,
+    /** Read from the base file (not the delta). */
+    readonly fromBase: boolean,
+  ) {}
+
+  private parsed(): Extras {
+    return (this.extras ??= this.json === '' ? {} : (JSON.parse(this.json) as Extras));
+  }
+
+  get names(): string[] {
+    return this.parsed().n ?? [];
+  }
+
+  get deps(): string[] {
+    return this.parsed().d ?? [];
+  }
+
+  get findings(): Finding[] {
+    return this.parsed().f ?? [];
+  }
+
+  get secrets(): FileSecretMatch[] {
+    return this.parsed().s ?? [];
+  }
+
+  mayHave(what: 'findings' | 'secrets'): boolean {
+    // The key as JSON writes it; a string that holds the same characters only costs a parse.
+    return this.json.includes(what === 'findings' ? '"f":' : '"s":');
+  }
+}
+
+/**
+ * The table as stored: a JSON header line (`{"key":…,"digest":…}`, the digest of the tree's
+ * path and blob pairs as treeDigest makes it), then a line per file in path order, its fields
+ * separated by tabs: path, blob, flags (`w` when the lesson waits for review, `x` when the file
+ * holds no lesson), the id when it is not the file's stem, and a JSON object of the rest
+ * (Extras); empty fields at the end are left out. A
+ * tree with a path or id that holds a tab or a line break is not kept.
+ */
+function sameKey(a: TableKey, b: unknown): boolean {
+  if (typeof b !== 'object' || b === null) return false;
+  const other = b as Record<string, unknown>;
+  return (Object.keys(a) as (keyof TableKey)[]).every((name) => a[name] === other[name]);
+}
+
+export interface Table {
+  rows: Map<string, Row>;
+  /** The digest of the table's tree, when there is a table. */
+  digest: string | undefined;
+  /** The digest of the base file's tree (the delta applies to it), and its paths. */
+  base: { digest: string; paths: Set<string> } | undefined;
+}
+
+const NO_TABLE: Table = { rows: new Map(), digest: undefined, base: undefined };
+
+/** One row line of either file. */
+function parseRow(line: string, fromBase: boolean): StoredRow {
+  const [path, blob, flags = '', id, json] = line.split('\t');
+  if (!path || !blob || !/^w?x?$/.test(flags)) throw new Error('not a row');
+  return new StoredRow(path, blob, flags.includes('x') ? '' : id || fileStem(path), !flags.includes('x'), flags.includes('w'), json ?? '', line, fromBase);
+}
+
+/** A file's lines after its header, when the header is of `key` (and names `base` for a delta). */
+function tableLines(root: string, file: string, key: TableKey): { header: Record<string, unknown>; lines: string[] } | undefined {
+  const lines = readRegularFile(pathInside(root, file)).toString('utf8').split('\n');
+  const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+  if (!sameKey(key, header.key) || typeof header.digest !== 'string' || lines.at(-1) !== '') return undefined;
+  return { header, lines: lines.slice(1, -1) };
+}
+
+/**
+ * The rows of the last staged tree checked under `key`: the base file's, with the delta's on top
+ * when the delta is of that base; none when there is no table, it has another key, or it does
+ * not parse.
+ */
+export function readTable(root: string, key: TableKey): Table {
+  const { table: TABLE_FILE, delta: DELTA_FILE } = tableFiles(key.slot);
+  try {
+    const base = tableLines(root, TABLE_FILE, key);
+    if (base === undefined) return NO_TABLE;
+    const rows = new Map<string, Row>();
+    for (const line of base.lines) {
+      const row = parseRow(line, true);
+      rows.set(row.path, row);
+    }
+    const baseDigest = base.header.digest as string;
+    const table: Table = { rows, digest: baseDigest, base: { digest: baseDigest, paths: new Set(rows.keys()) } };
+    let delta: ReturnType<typeof tableLines>;
+    try {
+      delta = tableLines(root, DELTA_FILE, key);
+    } catch {
+      delta = undefined;
+    }
+    if (delta === undefined || delta.header.base !== baseDigest) return table;
+    // A line without a tab is a path the tree no longer has.
+    for (const line of delta.lines) {
+      if (!line.includes('\t')) rows.delete(line);
+      else {
+        const row = parseRow(line, false);
+        rows.set(row.path, row);
+      }
+    }
+    return { ...table, digest: delta.header.digest as string };
+  } catch {
+    return NO_TABLE;
+  }
+}
+
+/** A row's line in the table. */
+function rowLine(row: Row): string {
+  if (row instanceof StoredRow) return row.line;
+  const extras: Extras = {};
+  if (row.names.length > 0) extras.n = row.names;
+  if (row.deps.length > 0) extras.d = row.deps;
+  if (row.mayHave('findings') && row.findings.length > 0) extras.f = row.findings;
+  if (row.mayHave('secrets') && row.secrets.length > 0) extras.s = row.secrets;
+  const flags = `${row.waits ? 'w' : ''}${row.lesson ? '' : 'x'}`;
+  const fields = [row.path, row.blob, flags, !row.lesson || row.id === fileStem(row.path) ? '' : row.id, Object.keys(extras).length === 0 ? '' : JSON.stringify(extras)];
+  while (fields.length > 2 && fields.at(-1) === '') fields.pop();
+  return fields.join('\t');
+}
+
+/** How many rows a delta may hold (at least; or a fiftieth of the tree) before the base is written again whole. */
+const DELTA_MIN = 16;
+
+/**
+ * Writes the table of `rows` (in path order): as a delta over the base file when the rows that
+ * differ from it are few (a commit's worth), else as a new base. Never throws: a table that cannot
+ * be written costs the next check its time only.
+ */
+export function writeTable(root: string, key: TableKey, digest: string, rows: readonly Row[], table: Table): void {
+  const { table: TABLE_FILE, delta: DELTA_FILE } = tableFiles(key.slot);
+  if (rows.some((row) => /[\t\n]/.test(row.path) || /[\t\n]/.test(row.id))) return;
+  try {
+    pathInside(root, TABLE_FILE);
+    ensureStateDir(root);
+    const base = table.base;
+    if (base !== undefined) {
+      const delta = rows.filter((row) => !(row instanceof StoredRow && row.fromBase)).map(rowLine);
+      const present = new Set(rows.map((row) => row.path));
+      for (const path of base.paths) if (!present.has(path)) delta.push(path);
+      if (delta.length <= Math.max(DELTA_MIN, rows.length / 50)) {
+        writeInRepo(root, DELTA_FILE, `${[JSON.stringify({ key, base: base.digest, digest }), ...delta].join('\n')}\n`, { durable: false });
+        return;
+      }
+    }
+    writeInRepo(root, TABLE_FILE, `${[JSON.stringify({ key, digest }), ...rows.map(rowLine)].join('\n')}\n`, { durable: false });
+    fs.rmSync(pathInside(root, DELTA_FILE), { force: true });
+  } catch {
+    // Not writable: the next check reads every file.
+  }
+}
+
+/** The facts of one side's lesson files, read on demand. */
+export class SideFacts {
+  readonly facts = new Map<string, LessonFacts>();
+  private byPathMap: Map<string, ListedFile> | undefined;
+
+  constructor(
+    /** The side's lesson files in path order, listed when first asked for. */
+    private readonly listItems: () => ListedFile[],
+    private readonly read: ReadFiles,
+    private readonly cache: LessonFileCache,
+    private readonly wanted: FactsWanted,
+  ) {}
+
+  private listed: ListedFile[] | undefined;
+
+  get items(): ListedFile[] {
+    return (this.listed ??= this.listItems());
+  }
+
+  get byPath(): Map<string, ListedFile> {
+    return (this.byPathMap ??= new Map(this.items.map((item) => [item.path, item])));
+  }
+
+  async load(paths: Iterable<string>): Promise<void> {
+    const items = [...new Set(paths)].filter((path) => !this.facts.has(path)).map((path) => this.byPath.get(path)!);
+    if (items.length === 0) return;
+    for (const [path, facts] of await loadFacts(items, this.read, this.cache, this.wanted)) this.facts.set(path, facts);
+  }
+
+  lesson(path: string): LoadedLesson | undefined {
+    const facts = this.facts.get(path);
+    return facts && lessonFromFacts(path, facts);
+  }
+}
+
+/** The lessons by id, as the lint rules read them, recording each id asked for and each lesson not loaded yet. */
+class TrackedLessons extends Map<string, LoadedLesson[]> {
+  readonly deps = new Set<string>();
+
+  constructor(
+    private readonly paths: ReadonlyMap<string, string[]>,
+    private readonly side: SideFacts,
+    private readonly misses: Set<string>,
+  ) {
+    super();
+  }
+
+  override get(id: string): LoadedLesson[] | undefined {
+    this.deps.add(id);
+    const paths = this.paths.get(id);
+    if (paths === undefined) return undefined;
+    const lessons: LoadedLesson[] = [];
+    for (const path of paths) {
+      const lesson = this.side.lesson(path);
+      if (lesson) lessons.push(lesson);
+      else this.misses.add(path);
+    }
+    return lessons;
+  }
+}
+
+/** Runs `compute` until it asked for no lesson that was not loaded, loading the ones it asked for between runs. */
+export async function untilLoaded<T>(side: SideFacts, compute: (misses: Set<string>) => T): Promise<T> {
+  for (;;) {
+    const misses = new Set<string>();
+    const result = compute(misses);
+    if (misses.size === 0) return result;
+    await side.load(misses);
+  }
+}
+
+
+/** A tree's files against a table: which rows are kept, which files differ, the ids of all. */
+export interface TreeRows {
+  items: readonly ListedFile[];
+  /** Each file's row (the table's when it is of the same blob, else made from the file's facts, read now). */
+  rows: Row[];
+  /** Which rows are the table's. */
+  kept: boolean[];
+  /** Whether any file differs from the table's tree, or is gone from it. */
+  changed: boolean;
+  /** Every id a differing or gone file has or had: the rows that looked one up are computed again. */
+  touched: Set<string>;
+  /** The paths of each id, in path order. */
+  idPaths: Map<string, string[]>;
+}
+
+/** The rows of `items` (in path order) against the table, reading the facts of the files that differ. */
+export async function treeRows(items: readonly ListedFile[], table: Table, side: SideFacts): Promise<TreeRows> {
+  const tableRows: (Row | undefined)[] = items.map((item) => {
+    const row = table.rows.get(item.path);
+    return row?.blob === item.blob ? row : undefined;
+  });
+  const differ = items.filter((_, n) => tableRows[n] === undefined);
+  const paths = new Set<string>();
+  for (const item of items) paths.add(item.path);
+  const gone = [...table.rows.values()].filter((row) => !paths.has(row.path));
+  await side.load(differ.map((item) => item.path));
+  const touched = new Set<string>();
+  for (const item of differ) {
+    touched.add(side.facts.get(item.path)!.lesson?.meta.id ?? '');
+    const old = table.rows.get(item.path);
+    if (old) touched.add(old.id);
+  }
+  for (const row of gone) touched.add(row.id);
+  touched.delete('');
+  const rows = items.map((item, n) => {
+    const old = tableRows[n];
+    if (old) return old;
+    const facts = side.facts.get(item.path)!;
+    const lesson = facts.lesson?.meta;
+    return freshRow({
+      path: item.path,
+      blob: item.blob,
+      id: lesson?.id ?? '',
+      lesson: lesson !== undefined,
+      waits: lesson !== undefined && waitsForReview(lesson),
+      names: lesson ? namedIds(lesson as Lesson) : [],
+      deps: [],
+      findings: [],
+      secrets: facts.secrets?.matches ?? [],
+    });
+  });
+  const idPaths = new Map<string, string[]>();
+  for (const row of rows) {
+    if (row.id === '') continue;
+    const list = idPaths.get(row.id);
+    if (list) list.push(row.path);
+    else idPaths.set(row.id, [row.path]);
+  }
+  return { items, rows, kept: tableRows.map((row) => row !== undefined), changed: differ.length > 0 || gone.length > 0 || table.digest === undefined, touched, idPaths };
+}
+
+const noSchema = (): SchemaError[] => {
+  throw new Error('a table check runs on summarised lessons only');
+};
+
+export interface RowLint {
+  policy: Policy;
+  today: string;
+  /** Which findings a row keeps (the guard keeps the errors). */
+  keep: (finding: Finding) => boolean;
+  /** The sources' lessons, when lint loaded them: `<source>:<id>` references resolve against these (the key names them). */
+  sources?: { context: SourceContext; lessons: SourceLessons } | undefined;
+}
+
+/**
+ * Lint's findings on the tree: the rows that differ or looked up a touched id are computed again
+ * (their lessons and what their rules look up are read), the others are the table's; then the
+ * rules about the tree as a whole. Updates the rows.
+ */
+export async function lintRows(tree: TreeRows, side: SideFacts, options: RowLint): Promise<Finding[]> {
+  const { rows, idPaths, touched } = tree;
+  const again: number[] = [];
+  rows.forEach((row, n) => {
+    if (!tree.kept[n] || (touched.size > 0 && row.deps.some((id) => touched.has(id)))) again.push(n);
+  });
+  await side.load(again.map((n) => rows[n]!.path));
+  const fresh = await untilLoaded(side, (misses) =>
+    again.map((n) => {
+      const path = rows[n]!.path;
+      const facts = side.facts.get(path)!;
+      const lesson = side.lesson(path);
+      const byId = new TrackedLessons(idPaths, side, misses);
+      const context: LintContext = { policy: options.policy, today: options.today, byId, schemaErrors: noSchema, sources: options.sources?.context };
+      const findings = [...facts.problems, ...(lesson ? lessonFindings(lesson, context) : [])].filter(options.keep);
+      return { n, findings, deps: sortStrings([...byId.deps]) };
+    }),
+  );
+  // (A row is computed again only when a file differs or is gone: the table is written again then.)
+  for (const { n, findings, deps } of fresh) {
+    const { path, blob, id, lesson, waits, names, secrets } = rows[n]!;
+    rows[n] = freshRow({ path, blob, id, lesson, waits, names, secrets, findings, deps });
+  }
+  // Every id used twice, and each local lesson a source's id names (the sources' shadowing rule).
+  const sourceIds = new Set(options.sources?.lessons.lessons.map((item) => item.lesson.id));
+  const wanted = [...idPaths].filter(([id, paths]) => paths.length > 1 || sourceIds.has(id));
+  await side.load(wanted.flatMap(([, paths]) => paths));
+  const byId = new Map(wanted.map(([id, paths]) => [id, paths.map((path) => side.lesson(path)!)]));
+  const waiting = rows.filter((row) => row.waits).length;
+  const findings = treeFindings(byId, waiting, options.policy, options.sources?.lessons).filter(options.keep);
+  for (const row of rows) if (row.mayHave('findings')) findings.push(...row.findings);
+  return lintResult(findings, 0).findings;
+}
