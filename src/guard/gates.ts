@@ -60,7 +60,7 @@ export interface GateInput {
    * lint's findings and the lifecycle rules' from the base; the gates take these instead of
    * reading the whole trees.
    */
-  checked?: { lint?: Finding[] | undefined; transitions?: Finding[] | undefined };
+  checked?: { lint?: Finding[] | undefined; transitions?: Finding[] | undefined; ids?: ReadonlySet<string> };
 }
 
 export type GateCheck = (input: GateInput) => Issue[];
@@ -127,7 +127,7 @@ export const incidentLessonGate: GateCheck = (input) => {
     warnPatterns: input.incidentPatterns.warn,
     trailerKeys: input.policy.incident.trailers,
     caseChanged: input.changedPaths.some((rel) => rel.startsWith('lessons/cases/') && rel.endsWith('.md')),
-    lessonIds: new Set(input.head.tree.lessons.map((item) => item.lesson.id)),
+    lessonIds: input.checked?.ids ?? new Set(input.head.tree.lessons.map((item) => item.lesson.id)),
   });
 };
 

@@ -1,6 +1,6 @@
 import { LessonsError } from '../errors.js';
 import { readReceiptText } from '../io/receipt-file.js';
-import { changesBetween, nameStatus, stagedBlobChanges, worktreeChanges, type ChangedFile, type StagedChange } from '../io/git/changes.js';
+import { blobChangesBetween, changesBetween, nameStatus, stagedBlobChanges, worktreeChanges, type ChangedFile, type StagedChange } from '../io/git/changes.js';
 import { readBlobs } from '../io/git/tree.js';
 import { commitsInRange } from '../io/git/log.js';
 import { resolveCommit, type GitRepo } from '../io/git/repo.js';
@@ -122,9 +122,10 @@ async function stagedSides(plan: GuardPlan, wantBase: boolean, wanted: FactsWant
 }
 
 /**
- * HEAD against the staged tree, as the lesson files whose blob differs: from git's diff of the
- * two (HEAD is not listed), or, when the index holds a conflict (whose staged side the diff does
- * not give), from a listing of HEAD. Before the first commit every staged lesson is new.
+ * The base (HEAD, or a range's base) against the head tree, as the lesson files whose blob
+ * differs: from git's diff of the two (the base is not listed), or, when the index holds a
+ * conflict (whose staged side the diff does not give), from a listing of the base. With no base
+ * commit every lesson of the head is new.
  */
 async function baseDelta(repo: GitRepo, root: string, commit: string | undefined, head: GitSide, staged: readonly StagedChange[]): Promise<BaseDelta> {
   const readBlobsOf = (blobs: readonly string[]) => readBlobs(repo, blobs);
@@ -174,16 +175,29 @@ async function sides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): P
   if (!range && profile.head === 'commit') {
     throw new LessonsError('GIT', `no commits yet: nothing for the ${profile.stage} guard to check; commit first`);
   }
+  if (profile.head === 'commit') return committedSides(plan, range!, wantBase, wanted);
   const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache, {}) : emptySnapshot();
-  if (profile.head === 'worktree') {
-    return { head: await worktreeSnapshot(root, cache, wanted), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
-  }
-  return {
-    head: await commitSnapshot(repo, root, range!.head, cache, wanted),
-    ...(base ? { base } : {}),
-    range: range!,
-    changed: await changesBetween(repo, range!.base, range!.head),
-  };
+  return { head: await worktreeSnapshot(root, cache, wanted), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
+}
+
+/**
+ * A range's head commit against its base, as the staged tree against HEAD: through the same
+ * table (a pushed commit's tree is mostly the last staged tree checked), the base as git's diff
+ * of the two commits.
+ */
+async function committedSides(plan: GuardPlan, range: Range, wantBase: boolean, wanted: FactsWanted): Promise<Sides> {
+  const { repo, root, cache } = plan;
+  const listing = Promise.all([
+    commitSide(repo, root, range.head),
+    wantBase && range.base ? blobChangesBetween(repo, range.base, range.head) : undefined,
+    changesBetween(repo, range.base, range.head),
+  ]);
+  const today = toIsoDate(plan.now);
+  const opened = openTable(root, cache, today, plan.levels.schema !== 'off', wanted);
+  const [head, raw, changed] = await listing;
+  const base = wantBase ? await baseDelta(repo, root, range.base, head, raw ?? []) : undefined;
+  const checked = await checkStaged({ root, cache, policy: plan.policy, today, opened, head, base, wanted });
+  return { head: checked.head, ...(checked.base ? { base: checked.base } : {}), range, changed, staged: checked };
 }
 
 /** Every git and file read the gates need, and only those of the gates that are on. */
@@ -203,7 +217,7 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     ...(commits ? { commits } : profile.base === 'range' ? { commits: [] } : {}),
     changedPaths: paths,
     incidentPatterns: plan.incidentPatterns,
-    ...(staged ? { checked: { lint: staged.lint, transitions: staged.transitions } } : {}),
+    ...(staged ? { checked: { lint: staged.lint, transitions: staged.transitions, ids: staged.ids } } : {}),
   };
   if (on('index-fresh')) input.index = await indexState(head, cache, staged);
   if (staged && ((input.index && !input.index.known) || on('retrieval'))) await staged.loadAll();

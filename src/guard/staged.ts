@@ -85,6 +85,8 @@ export interface StagedCheck {
   transitions: Finding[] | undefined;
   /** The lesson files' secret matches and ids (when the secrets gate is on). */
   lessons: LessonSecrets | undefined;
+  /** The ids of the head's lessons. */
+  ids: ReadonlySet<string>;
   /** The staged lesson files' (path, blob id) pairs, in path order. */
   pairs: { path: string; blob: string }[];
   /** treeDigest of the pairs. */
@@ -188,6 +190,7 @@ export async function checkStaged(input: StagedInput): Promise<StagedCheck> {
     lint,
     transitions,
     lessons,
+    ids: new Set(idPaths.keys()),
     pairs,
     digest,
     loadAll: async () => {

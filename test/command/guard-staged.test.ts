@@ -29,14 +29,14 @@ const TABLE = `${FILE_CACHE_DIR}/staged-table`;
 const DELTA = `${FILE_CACHE_DIR}/staged-table.delta`;
 
 /** The schema, promotion and secrets gates' findings as the guard would find them reading both whole trees. */
-async function wholeTreeFindings(root: string): Promise<string[]> {
+async function wholeTreeFindings(root: string, range?: { base: string; head: string }): Promise<string[]> {
   const repo = await openRepo(root);
   const cache = cachedLoad.openLessonCache(root);
   const rules = compileSecretRules(DEFAULT_POLICY.secrets);
   if ('error' in rules) throw new Error(rules.error);
   const wanted = { fileFindings: (item: Parameters<typeof fileFindings>[0]) => fileFindings(item, (data) => validateAgainst('lesson', data)), secrets: lessonSecretScan(DEFAULT_POLICY, rules) };
-  const head = await snapshot.indexSnapshot(repo, root, cache, wanted);
-  const base = await snapshot.commitSnapshot(repo, root, git(root, 'rev-parse', 'HEAD').trim(), cache, {});
+  const head = range ? await snapshot.commitSnapshot(repo, root, range.head, cache, wanted) : await snapshot.indexSnapshot(repo, root, cache, wanted);
+  const base = await snapshot.commitSnapshot(repo, root, range?.base ?? git(root, 'rev-parse', 'HEAD').trim(), cache, {});
   const lint = lintTree({ tree: head.tree, policy: DEFAULT_POLICY, today: toIsoDate(NOW), schemaErrors: () => [] }).findings.filter((finding) => finding.severity === 'error');
   const side = (snap: snapshot.Snapshot) => snap.tree.lessons.map(({ lesson, path: rel }) => ({ lesson, path: rel }));
   const secrets = await scanSecrets(DEFAULT_POLICY, rules, head, [], cache);
@@ -47,8 +47,10 @@ async function wholeTreeFindings(root: string): Promise<string[]> {
   ].sort(compareStrings);
 }
 
-async function guardFindings(root: string): Promise<string[]> {
-  const report = await runGuard({ cwd: root, stage: 'pre-commit', now: NOW, env: {} });
+async function guardFindings(root: string, range?: { base: string; head: string }): Promise<string[]> {
+  const report = range
+    ? await runGuard({ cwd: root, stage: 'pre-push', now: NOW, env: { PRE_COMMIT_FROM_REF: range.base, PRE_COMMIT_TO_REF: range.head } })
+    : await runGuard({ cwd: root, stage: 'pre-commit', now: NOW, env: {} });
   return report.findings
     .filter((f) => f.gate === 'schema' || f.gate === 'promotion' || f.gate === 'secrets')
     .map((f) => (f.gate === 'secrets' ? `secrets ${f.rule} ${f.file}:${f.line ?? 0} ${/credential \((.*)\): remove it/.exec(f.message)![1]}` : `${f.gate} ${f.rule} ${f.file}:${f.line ?? 0} ${f.message}`))
@@ -68,6 +70,7 @@ function factsRead(): number {
 describe('the pre-commit guard on the staged tree', () => {
   it('finds what reading both whole trees finds, after random changes, reading only what a change touches', async () => {
     const root = await committedLessonsRepo(corpus());
+    const first = git(root, 'rev-parse', 'HEAD').trim();
     const next = random(17);
     const total = 35;
     const exists = (file: string): boolean => fs.existsSync(path.join(root, file));
@@ -96,7 +99,12 @@ describe('the pre-commit guard on the staged tree', () => {
         expect(await guardFindings(root)).toEqual(found);
         expect(factsRead()).toBeGreaterThanOrEqual(total - 5);
       }
-      if (round % 4 === 0) git(root, 'commit', '-q', '--no-verify', '-m', `round ${round}`);
+      if (round % 4 === 0) {
+        git(root, 'commit', '-q', '--no-verify', '-m', `round ${round}`);
+        // The pushed range goes through the same table: the commits since the first, and since the last push.
+        const head = git(root, 'rev-parse', 'HEAD').trim();
+        for (const base of [first, git(root, 'rev-parse', 'HEAD~1').trim()]) expect(await guardFindings(root, { base, head })).toEqual(await wholeTreeFindings(root, { base, head }));
+      }
     }
     // Both ways of keeping the table were taken: a delta read on top of its base, and a base written again once the delta grew.
     expect(deltasRead).toBeGreaterThan(3);

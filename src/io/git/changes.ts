@@ -24,7 +24,7 @@ export async function stagedChanges(repo: GitRepo): Promise<ChangedFile[]> {
   return parseNameStatus(await git(repo.topLevel, ['diff', '--cached', '--name-status', '--no-renames', '-z']));
 }
 
-/** One file the next commit changes, with the blob of each side that is a regular file. */
+/** One file a change (the next commit, or a range) touches, with the blob of each side that is a regular file. */
 export interface StagedChange {
   /** A (added), M (modified), D (deleted), T (type changed) or U (unmerged: its staged side is unknown). */
   status: string;
@@ -42,7 +42,16 @@ const ZERO = /^0+$/;
  * `:<mode> <mode> <blob> <blob> <status>` NUL `<path>` NUL, renames off.
  */
 export async function stagedBlobChanges(repo: GitRepo): Promise<StagedChange[]> {
-  const parts = splitZ(await git(repo.topLevel, ['diff', '--cached', '--raw', '--no-renames', '--no-abbrev', '-z']));
+  return rawChanges(await git(repo.topLevel, ['diff', '--cached', '--raw', '--no-renames', '--no-abbrev', '-z']));
+}
+
+/** The files changed between two commits, with each side's blob id (`git diff --raw`). */
+export async function blobChangesBetween(repo: GitRepo, base: string, head: string): Promise<StagedChange[]> {
+  return rawChanges(await git(repo.topLevel, ['diff', '--raw', '--no-renames', '--no-abbrev', '-z', base, head, '--']));
+}
+
+function rawChanges(out: string): StagedChange[] {
+  const parts = splitZ(out);
   const changes: StagedChange[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const [modeBefore, modeAfter, before, after, status] = parts[i]!.slice(1).split(' ');
