@@ -99,7 +99,7 @@ interface Sides {
   base?: Snapshot;
   range?: Range;
   changed: ChangedFile[];
-  /** The staged check's results (pre-commit): the gates take these instead of reading whole trees. */
+  /** The table check's results (the staged tree, or a pushed commit): the gates take these instead of reading whole trees. */
   staged?: StagedCheck;
 }
 

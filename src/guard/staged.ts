@@ -10,10 +10,11 @@ import type { LessonSecrets } from './secrets-scan.js';
 import { lessonPathLevel, type GitSide, type LessonFileRef, type Snapshot } from './snapshot.js';
 
 /**
- * The staged tree checked in proportion to the change, through the guard's table of the last
- * staged tree it checked (lint/table.ts: its lint errors and secret matches per file). HEAD is
- * not listed: git's diff of the index against it gives HEAD's blob of each changed lesson, and
- * the lifecycle rules run on the ids those touch, looking lessons up in the whole staged tree.
+ * The staged tree (pre-commit), or a pushed commit (pre-push, ci), checked in proportion to the
+ * change, through the guard's table of the last tree it checked (lint/table.ts: its lint errors
+ * and secret matches per file). The base (HEAD, or the range's base) is not listed: git's diff
+ * of the two sides gives the base's blob of each changed lesson, and the lifecycle rules run on
+ * the ids those touch, looking lessons up in the whole head tree.
  */
 
 /** A side as the gates that read a whole tree see it (every file's facts must be loaded first). */
