@@ -44,7 +44,7 @@ export function tableKey(cache: LessonFileCache, fields: Omit<TableKey, 'format'
 /** What a row's findings and matches were computed under: the file cache's key (code, schemas, policy), the day, the gates. */
 export interface TableKey {
   format: number;
-  /** Which table: the guard's of the staged tree, lint's of the working tree. */
+  /** Which table: the guard's (of the staged tree, or a pushed commit), lint's (of the working tree). */
   slot: 'staged' | 'lint';
   cache: string;
   today: string;
@@ -65,7 +65,7 @@ export interface Row {
   names: string[];
   /** The ids the lesson's tree rules looked up. */
   deps: string[];
-  /** The file's problems and the lesson's lint findings (file and tree rules) that are errors: all the schema gate reads. */
+  /** The file's problems and the lesson's lint findings (file and tree rules) that the table keeps (the guard's: the errors). */
   findings: Finding[];
   secrets: FileSecretMatch[];
   /** Whether the row has findings, or secret matches (without reading them, for a stored row). */
@@ -136,8 +136,8 @@ export class StoredRow implements Row {
  * path and blob pairs as treeDigest makes it), then a line per file in path order, its fields
  * separated by tabs: path, blob, flags (`w` when the lesson waits for review, `x` when the file
  * holds no lesson), the id when it is not the file's stem, and a JSON object of the rest
- * (Extras); empty fields at the end are left out. A
- * tree with a path or id that holds a tab or a line break is not kept.
+ * (Extras); empty fields at the end are left out. A tree with a path or id that holds a tab or a
+ * line break is not kept.
  */
 function sameKey(a: TableKey, b: unknown): boolean {
   if (typeof b !== 'object' || b === null) return false;
