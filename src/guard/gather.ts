@@ -13,7 +13,7 @@ import type { FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
 import { compileSecretRules } from './secrets.js';
-import { lessonSecretScan, scanSecrets } from './secrets-scan.js';
+import { lessonSecretScan, lessonSecrets, scanSecrets } from './secrets-scan.js';
 import type { PolicyChange } from './trusted-policy.js';
 import { commitSide, commitSnapshot, emptySnapshot, gitPrefix, indexSide, lessonPathLevel, worktreeSnapshot, type GitSide, type Snapshot } from './snapshot.js';
 import { checkStaged, openTable, type BaseDelta, type StagedCheck } from './staged.js';
@@ -226,7 +226,7 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
   }
   if (on('secrets')) {
     const allowlist = new Set(policy.secrets.allowlist);
-    const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache, staged?.lessons);
+    const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache, staged?.lessons ?? lessonSecrets(head));
     input.secrets = matches.filter((match) => !allowlist.has(match.fingerprint));
   }
   if (on('secrets') && profile.scansSources) {

@@ -73,7 +73,8 @@ export interface LessonSecrets {
   ids: Iterable<string>;
 }
 
-function lessonSecrets(head: Snapshot): LessonSecrets {
+/** A side's lessons for the scan, from its whole tree. */
+export function lessonSecrets(head: Snapshot): LessonSecrets {
   return {
     matches: head.lessonFiles.flatMap((file) => (file.facts.secrets?.matches ?? []).map((match) => ({ file: file.path, ...match }))),
     paths: new Set(head.lessonFiles.map((file) => file.path)),
@@ -83,8 +84,8 @@ function lessonSecrets(head: Snapshot): LessonSecrets {
 
 /**
  * Every match on the side, before the allowlist: the lesson files' from their facts (scanned
- * when their facts were made; `lessons` gives them when the caller has them without the side's
- * tree), lessons/index.json's by its blob, and the generated files and, with scope `change`,
+ * when their facts were made: `lessons`, from the side's tree or the guard's table),
+ * lessons/index.json's by its blob, and the generated files and, with scope `change`,
  * every other changed file, read and scanned each time.
  */
 export async function scanSecrets(
@@ -93,7 +94,7 @@ export async function scanSecrets(
   head: Omit<Snapshot, 'tree' | 'lessonFiles'>,
   changed: readonly string[],
   cache: LessonFileCache,
-  lessons: LessonSecrets = lessonSecrets(head as Snapshot),
+  lessons: LessonSecrets,
 ): Promise<SecretMatch[]> {
   const matches: SecretMatch[] = [...lessons.matches];
   const lessonPaths = lessons.paths;

@@ -18,7 +18,6 @@ export interface LessonFileRef {
   facts: LessonFacts;
 }
 
-
 /** The lessons of one side of a check: the working tree, the git index, or a commit. */
 export interface Snapshot {
   /** `worktree`, `index`, a commit sha, or `empty` (before the first commit). */

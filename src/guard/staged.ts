@@ -147,7 +147,7 @@ export async function checkStaged(input: StagedInput): Promise<StagedCheck> {
     const baseIdOf = (path: string): string => (changes.has(path) ? (baseSide.facts.get(path)?.lesson?.meta.id ?? '') : idOf(path));
     const changedIds = new Set<string>();
     for (const path of moved) changedIds.add(baseIdOf(path));
-    for (const path of changes.keys()) if (idAt.has(path)) changedIds.add(idOf(path));
+    for (const path of changes.keys()) if (tree.paths.has(path)) changedIds.add(idOf(path));
     changedIds.delete('');
     const headLessons = [...changedIds].flatMap((id) => idPaths.get(id) ?? []).sort(compareStrings);
     const baseLessons = [...new Set([...headLessons.filter((path) => !changes.has(path)), ...moved.filter((path) => changedIds.has(baseIdOf(path)))])].sort(compareStrings);
@@ -181,7 +181,7 @@ export async function checkStaged(input: StagedInput): Promise<StagedCheck> {
   if (tree.changed) writeTable(root, key, digest, rows, table);
   const lessons: LessonSecrets | undefined = input.wanted.secrets && {
     matches: rows.flatMap((row) => (row.mayHave('secrets') ? row.secrets.map((match) => ({ file: row.path, ...match })) : [])),
-    paths: new Set(rows.map((row) => row.path)),
+    paths: tree.paths,
     ids: idPaths.keys(),
   };
   const { items: _items, readListed: _read, ...headRest } = headSide;

@@ -29,11 +29,17 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const wanted: FactsWanted = { fileFindings: (item) => fileFindings(item, schemaErrors) };
   try {
     const sources = policy.sources.length > 0 ? sourcesOf(root, policy, schemaErrors, progress) : undefined;
-    const listing = listWorktree(root, cache);
-    const table = await tableLint(root, cache, listing, { policy, today, wanted, sources, progress });
-    if (table) return table;
+    let listing = listWorktree(root, cache);
+    try {
+      const table = await tableLint(root, cache, listing, { policy, today, wanted, sources, progress });
+      if (table) return table;
+    } catch (error) {
+      if (!(error instanceof ChangedDuringRun)) throw error;
+      // The listing no longer stands for the tree: take it again.
+      listing = listWorktree(root, cache);
+    }
     // The file rules run only on files the cache has no findings for; the tree rules run on all.
-    const { tree } = loadWorktreeFacts(root, cache, wanted, listWorktree(root, cache), progress);
+    const { tree } = loadWorktreeFacts(root, cache, wanted, listing, progress);
     progress.say('checking ids, references and evidence');
     return lintTree({ tree, policy, today, schemaErrors, ...(sources ? { sources } : {}) });
   } finally {
@@ -48,8 +54,8 @@ class ChangedDuringRun extends Error {}
 /**
  * Lint through the working tree's table (table.ts): the files whose blob differs from the last
  * lint's, and the lessons that looked up an id they have or had, are linted again. Undefined
- * when the tree holds links or other irregular entries, when more files than the listing reads
- * are unknown to the stat table, or when a file changes during the run.
+ * when the tree holds links or other irregular entries, or more files than the listing reads are
+ * unknown to the stat table; throws ChangedDuringRun when a file changes during the run.
  */
 async function tableLint(
   root: string,
@@ -75,18 +81,13 @@ async function tableLint(
   const key = tableKey(cache, { slot: 'lint', today, schema: true, secrets: null, sources: sources ? sourcesDigest(policy, sources) : null });
   const table = readTable(root, key);
   const side = new SideFacts(() => items, read, cache, run.wanted);
-  try {
-    const tree = await treeRows(items, table, side);
-    const step = fileSteps(run.progress, items.length);
-    items.forEach((item, n) => step(n + 1, item.path));
-    run.progress.say('checking ids, references and evidence');
-    const findings = await lintRows(tree, side, { policy, today, keep: () => true, sources: sources && { context: sourceContext(policy, sources), lessons: sources } });
-    if (tree.changed) writeTable(root, key, treeDigest(pairs), tree.rows, table);
-    return lintResult(findings, tree.rows.filter((row) => row.lesson).length);
-  } catch (error) {
-    if (error instanceof ChangedDuringRun) return undefined;
-    throw error;
-  }
+  const tree = await treeRows(items, table, side);
+  const step = fileSteps(run.progress, items.length);
+  items.forEach((item, n) => step(n + 1, item.path));
+  run.progress.say('checking ids, references and evidence');
+  const findings = await lintRows(tree, side, { policy, today, keep: () => true, sources: sources && { context: sourceContext(policy, sources), lessons: sources } });
+  if (tree.changed) writeTable(root, key, treeDigest(pairs), tree.rows, table);
+  return lintResult(findings, tree.rows.filter((row) => row.lesson).length);
 }
 
 /** What the sources give the rules: their names, which are fetched, and their lessons. */

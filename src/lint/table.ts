@@ -338,6 +338,8 @@ export interface TreeRows {
   touched: Set<string>;
   /** The paths of each id, in path order. */
   idPaths: Map<string, string[]>;
+  /** Every file's path. */
+  paths: ReadonlySet<string>;
 }
 
 /** The rows of `items` (in path order) against the table, reading the facts of the files that differ. */
@@ -383,7 +385,7 @@ export async function treeRows(items: readonly ListedFile[], table: Table, side:
     if (list) list.push(row.path);
     else idPaths.set(row.id, [row.path]);
   }
-  return { items, rows, kept: tableRows.map((row) => row !== undefined), changed: differ.length > 0 || gone.length > 0 || table.digest === undefined, touched, idPaths };
+  return { items, rows, kept: tableRows.map((row) => row !== undefined), changed: differ.length > 0 || gone.length > 0 || table.digest === undefined, touched, idPaths, paths };
 }
 
 const noSchema = (): SchemaError[] => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runGuard } from '../../src/guard/command.js';
 import { compileSecretRules } from '../../src/guard/secrets.js';
-import { lessonSecretScan, scanSecrets } from '../../src/guard/secrets-scan.js';
+import { lessonSecretScan, lessonSecrets, scanSecrets } from '../../src/guard/secrets-scan.js';
 import * as snapshot from '../../src/guard/snapshot.js';
 import { FILE_CACHE_DIR } from '../../src/io/file-cache.js';
 import { openRepo } from '../../src/io/git/repo.js';
@@ -39,7 +39,7 @@ async function wholeTreeFindings(root: string, range?: { base: string; head: str
   const base = await snapshot.commitSnapshot(repo, root, range?.base ?? git(root, 'rev-parse', 'HEAD').trim(), cache, {});
   const lint = lintTree({ tree: head.tree, policy: DEFAULT_POLICY, today: toIsoDate(NOW), schemaErrors: () => [] }).findings.filter((finding) => finding.severity === 'error');
   const side = (snap: snapshot.Snapshot) => snap.tree.lessons.map(({ lesson, path: rel }) => ({ lesson, path: rel }));
-  const secrets = await scanSecrets(DEFAULT_POLICY, rules, head, [], cache);
+  const secrets = await scanSecrets(DEFAULT_POLICY, rules, head, [], cache, lessonSecrets(head));
   return [
     ...lint.map((f) => `schema ${f.rule} ${f.file}:${f.line ?? 0} ${f.message}`),
     ...transitionFindings(side(base), side(head)).map((f) => `promotion ${f.rule} ${f.file}:${f.line ?? 0} ${f.message}`),
