@@ -42,8 +42,9 @@ export const io: Io = {
 };
 
 /** A yargs command module whose handler records the exit code instead of exiting. */
-export function defineCommand<A>(spec: CommandSpec<A>): CommandModule<GlobalArgs, A> {
+export function defineCommand<A>(spec: CommandSpec<A>): CommandModule<GlobalArgs, A> & { spec: CommandSpec<A> } {
   return {
+    spec,
     command: spec.command,
     describe: spec.describe,
     // The same shape as the fast commands' help: a usage line, what it does, an example.
@@ -51,5 +52,5 @@ export function defineCommand<A>(spec: CommandSpec<A>): CommandModule<GlobalArgs
     handler: async (argv) => {
       outcome.exitCode = await spec.run(argv as unknown as A & GlobalArgs, io);
     },
-  } as CommandModule<GlobalArgs, A>;
+  } as CommandModule<GlobalArgs, A> & { spec: CommandSpec<A> };
 }

@@ -96,7 +96,15 @@ const HELP_WIDTH = 24;
 export function helpText(table: CommandTable): string {
   const usage = table.usage ?? [table.command];
   const lines = usage.map((line, i) => `${i === 0 ? 'usage:' : '      '} lessons ${line}`);
-  lines.push('', table.describe, '', 'Options:');
+  lines.push('', table.describe);
+  const positionals = Object.entries(table.positionals ?? {});
+  if (positionals.length > 0) lines.push('', 'Arguments:');
+  for (const [name, spec] of positionals) {
+    const shown = `${name}${spec.variadic ? '..' : ''}`;
+    const left = `  ${spec.required ? `<${shown}>` : `[${shown}]`}`;
+    lines.push(`${left.padEnd(HELP_WIDTH)}${spec.describe}`);
+  }
+  lines.push('', 'Options:');
   const options = { ...table.options, C: GLOBAL_OPTIONS.C, help: GLOBAL_OPTIONS.help };
   for (const [name, spec] of Object.entries(options)) {
     const left = `  ${flag(name, spec)}`;

@@ -73,7 +73,7 @@ export function rememberedBuild(root: string, cache: LessonFileCache): { bytes: 
 }
 
 /** Remembers the index of a tree of regular files (the caller passes no pairs for one with links or other irregular entries). */
-export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreePairs | undefined, index: string | Buffer, count: number, onDisk: boolean): void {
+export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreePairs | undefined, index: string | Uint8Array, count: number, onDisk: boolean): void {
   if (pairs === undefined) return;
   const blob = gitBlobId(typeof index === 'string' ? Buffer.from(index) : index);
   const memo = `${treeDigest(pairs)} ${blob} ${count}`;

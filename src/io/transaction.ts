@@ -11,7 +11,7 @@ const JOURNAL = 'journal.json';
 /** One file of a multi-file change: repo-relative POSIX path and its whole new content. */
 export interface FileChange {
   path: string;
-  content: string;
+  content: string | Uint8Array;
   /** The file must not exist yet (a new lesson): never overwrite one. */
   create?: boolean;
 }

@@ -7,7 +7,11 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, LESSONS_DIR, findRepoRoot } from '../io/repo.js';
 import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from '../io/transaction.js';
 import { readMarkdownEntry } from '../io/fs.js';
-import { loadWorktreeFacts, openLessonCache } from '../lesson/cached-load.js';
+import { loadWorktreeFacts, openLessonCache, type LessonFileCache } from '../lesson/cached-load.js';
+import { rememberIndex, type TreePairs } from '../index/memo.js';
+import { statMark } from '../io/file-cache.js';
+import { gitBlobId } from '../util/digest.js';
+import { compareStrings } from '../util/compare.js';
 import { parseRead, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
 import { LEVEL_FOLDERS, type Lesson, type Level } from '../lesson/model.js';
 import { lessonFoldersMtime } from '../preflight/search-open.js';
@@ -74,24 +78,52 @@ export async function changeLessons<R>(
     recoverChanges(root);
     const quick = options.shortcut ? await options.shortcut(root) : undefined;
     if (quick !== undefined) return quick;
-    const tree = await summarisedTree(root);
-    const state: TreeState = { root, policy: loadPolicy(root), today: toIsoDate(options.now), lessons: tree.lessons, whole: (item) => wholeLesson(root, item) };
-    const { writes, result } = plan(state);
-    if (writes.length === 0) return result;
-    const written = writes.map((write) => ({ write, item: loadedFrom(write.lesson, pathOf(state, write.lesson)) }));
-    const paths = new Set(written.map(({ item }) => item.path));
-    const lessons = [...tree.lessons.filter((item) => !paths.has(item.path)), ...written.map(({ item }) => item)];
-    const { text: indexText } = indexTextOf({ lessons, problems: tree.problems });
-    const changes: FileChange[] = written.map(({ write, item }) => ({
-      path: item.path,
-      content: serializeLesson(write.lesson),
-      ...(write.create ? { create: true } : {}),
-    }));
-    if (readTextIfExists(path.join(root, INDEX_FILE)) !== indexText) changes.push({ path: INDEX_FILE, content: indexText });
-    commitChanges(root, changes, options.hooks);
-    if (changes.some((change) => change.path === INDEX_FILE)) newerThanLessons(root);
-    return result;
+    // The lessons as the file cache summarises them: only files changed since the last run are parsed.
+    const cache = openLessonCache(root);
+    try {
+      const loaded = loadWorktreeFacts(root, cache, {});
+      const tree = loaded.tree;
+      const state: TreeState = { root, policy: loadPolicy(root), today: toIsoDate(options.now), lessons: tree.lessons, whole: (item) => wholeLesson(root, item) };
+      const { writes, result } = plan(state);
+      if (writes.length === 0) return result;
+      const written = writes.map((write) => ({ write, item: loadedFrom(write.lesson, pathOf(state, write.lesson)) }));
+      const paths = new Set(written.map(({ item }) => item.path));
+      const lessons = [...tree.lessons.filter((item) => !paths.has(item.path)), ...written.map(({ item }) => item)];
+      const { text: indexText, count } = indexTextOf({ lessons, problems: tree.problems });
+      const changes: FileChange[] = written.map(({ write, item }) => ({
+        path: item.path,
+        content: serializeLesson(write.lesson),
+        ...(write.create ? { create: true } : {}),
+      }));
+      if (readTextIfExists(path.join(root, INDEX_FILE)) !== indexText) changes.push({ path: INDEX_FILE, content: indexText });
+      commitChanges(root, changes, options.hooks);
+      if (changes.some((change) => change.path === INDEX_FILE)) newerThanLessons(root);
+      // The next change finds this index vouched for (changeIndexedLessons) instead of reading the tree again.
+      if (!loaded.irregular) rememberWritten(root, cache, loaded.files, changes.filter((change) => change.path !== INDEX_FILE), indexText, count);
+      return result;
+    } finally {
+      await cache.save();
+    }
   });
+}
+
+/**
+ * Remembers the index of the tree a change left: the tree's (path, blob) pairs with the
+ * written files' new blobs, and their stats, so the next run trusts them without reading.
+ */
+export function rememberWritten(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], index: string, count: number): void {
+  const blobs = new Map(written.map((file) => [file.path, gitBlobId(typeof file.content === 'string' ? Buffer.from(file.content) : file.content)]));
+  for (const [file, blob] of blobs) {
+    try {
+      cache.noteStat(file, blob, statMark(fs.statSync(path.join(root, file), { bigint: true })));
+    } catch {
+      // Gone again: the next run reads it.
+    }
+  }
+  const pairs = before.filter((pair) => !blobs.has(pair.path)).map((pair) => ({ path: pair.path, blob: pair.blob }));
+  for (const [file, blob] of blobs) pairs.push({ path: file, blob });
+  pairs.sort((a, b) => compareStrings(a.path, b.path));
+  rememberIndex(root, cache, pairs, index, count, true);
 }
 
 /**
@@ -108,13 +140,6 @@ export function newerThanLessons(root: string): void {
   } catch {
     // Not ours to date (another owner): preflight checks the content instead.
   }
-}
-
-async function summarisedTree(root: string): Promise<LoadedTree> {
-  const cache = openLessonCache(root);
-  const { tree } = loadWorktreeFacts(root, cache, {});
-  await cache.save();
-  return tree;
 }
 
 function wholeLesson(root: string, item: LoadedLesson): Lesson {

@@ -90,21 +90,21 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     if (planned.writes.length === 0) return planned.result;
     const changed = changedLines(lines, vouched.text, planned.writes);
     if (!changed) return undefined;
-    const text = indexFromLines(changed.map((line) => `    ${line.json}`));
-    const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: serializeLesson(write.lesson), ...(write.create ? { create: true } : {}) }));
+    const text = Buffer.from(indexFromLines(changed.map((line) => `    ${line.json}`)));
+    const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: Buffer.from(serializeLesson(write.lesson)), ...(write.create ? { create: true } : {}) }));
     files.push({ path: INDEX_FILE, content: text });
     commitChanges(root, files);
     newerThanLessons(root);
-    const blobs = new Map(files.map((file) => [file.path, gitBlobId(Buffer.from(file.content))]));
-    for (const file of files.slice(0, -1)) {
+    const blobs = new Map(files.slice(0, -1).map((file) => [file.path, gitBlobId(file.content as Buffer)]));
+    for (const [file, blob] of blobs) {
       try {
-        cache.noteStat(file.path, blobs.get(file.path)!, statMark(fs.statSync(path.join(root, file.path), { bigint: true })));
+        cache.noteStat(file, blob, statMark(fs.statSync(path.join(root, file), { bigint: true })));
       } catch {
         // Gone again: the next run reads it.
       }
     }
     const pairs = vouched.pairs.filter((pair) => !blobs.has(pair.path));
-    for (const file of files.slice(0, -1)) pairs.push({ path: file.path, blob: blobs.get(file.path)! });
+    for (const [file, blob] of blobs) pairs.push({ path: file, blob });
     rememberIndex(root, cache, pairs, text, changed.length, true);
     return planned.result;
   } finally {

@@ -103,6 +103,11 @@ describe('capture through the index and the search cache', () => {
     const [outcome] = await storeDrafts({ cwd: root, drafts: [{ title: 'Pager woke the whole team at night', tags: [], body: '' }], now });
     expect(outcome).toMatchObject({ action: 'bumped', id: 'case-003' });
     expect(treeLoads()).toBe(1);
+    // The whole-tree change remembers the index it wrote: the next capture goes through it, and writes what a rebuild gives.
+    loads.count = 0;
+    const [again] = await storeDrafts({ cwd: root, drafts: [{ title: 'Pager woke the whole team at night', tags: [], body: '' }], now });
+    expect(again).toMatchObject({ action: 'bumped', id: 'case-003', occurrences: 3 });
+    expect(treeLoads()).toBe(0);
     expect((await checkIndex({ cwd: root })).fresh).toBe(true);
   });
 

@@ -129,6 +129,26 @@ describe('usage errors (built binary)', () => {
     expect(runCli(['completion']).stdout).toContain('lessons --get-yargs-completions');
   });
 
+  it('capture, report and lint (run from their tables without yargs) say what is wrong with a command line in the words the other commands use', () => {
+    const hint = (word: string): string => `run \`lessons help ${word}\` for its options and an example\n`;
+    const cases: [string[], string][] = [
+      [['capture', '--bogus'], '`lessons capture` does not take --bogus'],
+      [['report', '--format', 'jsn'], "--format must be one of text, json, markdown, not 'jsn': did you mean `--format json`?"],
+      [['report', '--html'], '--html needs a value'],
+      [['lint', 'extra'], '`lessons lint` does not take extra'],
+      [['capture', 'a.md', 'b.md'], '`lessons capture` does not take b.md'],
+    ];
+    for (const [args, message] of cases) {
+      const result = runCli(args);
+      expect({ args, exitCode: result.exitCode, stderr: result.stderr, stdout: result.stdout }).toEqual({ args, exitCode: 2, stderr: `lessons: ${message}\n${hint(args[0]!)}`, stdout: '' });
+    }
+    const help = runCli(['help', 'capture']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toMatch(/^usage: lessons capture \[file\]\n/);
+    expect(help.stdout).toContain('\n  [file]                The text to read');
+    for (const option of ['--from-error <value>', '--json', '-C <dir>']) expect(help.stdout).toContain(option);
+  });
+
   it('an unknown command exits 2 with a hint and no stack trace', () => {
     const result = runCli(['frobnicate']);
     expect(result.exitCode).toBe(2);

@@ -1,0 +1,97 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../src/errors.js';
+import { resolveCwd } from '../../src/io/repo.js';
+import { didYouMean } from '../../src/util/suggest.js';
+import { io, type CommandSpec } from '../command.js';
+import type { FastCommand } from '../main.js';
+import { GLOBAL_OPTIONS, helpText } from '../options.js';
+
+/**
+ * A yargs command module's spec run without yargs (about 150 ms of loading and building the
+ * parser on every run): its table parsed with node:util, its positionals taken from its
+ * command string (`capture [file]`, `show <id>`, `promote <ids..>`), and its options given
+ * under both spellings yargs gives (`from-error` and `fromError`). The errors say what
+ * yargs's do, in the same words (cli/usage-message.ts).
+ */
+export function specCommand<A>(spec: CommandSpec<A>): FastCommand {
+  return { run: (args) => runSpec(spec, args) };
+}
+
+interface Positional {
+  name: string;
+  required: boolean;
+  variadic: boolean;
+}
+
+/** `capture [file]` -> file (optional); `show <id>` -> id (required); `<ids..>` takes the rest. */
+function positionalsOf(command: string): Positional[] {
+  return command
+    .split(' ')
+    .slice(1)
+    .map((part) => {
+      const inner = part.slice(1, -1);
+      const variadic = inner.endsWith('..');
+      return { name: variadic ? inner.slice(0, -2) : inner, required: part.startsWith('<'), variadic };
+    });
+}
+
+const camel = (name: string): string => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+async function runSpec<A>(spec: CommandSpec<A>, args: string[]): Promise<0 | 1 | 2> {
+  const word = spec.command.split(' ')[0]!;
+  const more = `run \`lessons help ${word}\` for its options and an example`;
+  const usage = helpText({ ...spec, usage: [spec.command] });
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof GLOBAL_OPTIONS }>>;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { ...GLOBAL_OPTIONS, ...spec.options } as typeof GLOBAL_OPTIONS });
+  } catch (error) {
+    throw new UsageError(`${parseError(error as Error & { code?: string }, word)}\n${more}`);
+  }
+  const values = parsed.values as Record<string, unknown>;
+  if (values.help) {
+    io.out(usage);
+    return 0;
+  }
+  const argv: Record<string, unknown> = { debug: false };
+  for (const [name, option] of Object.entries(spec.options)) {
+    const value = values[name] ?? option.default;
+    if (value === undefined) continue;
+    if (option.choices !== undefined && !option.choices.includes(value as string)) {
+      const given = String(value);
+      throw new UsageError(`--${name} must be one of ${option.choices.join(', ')}, not '${given}'${didYouMean(given, option.choices, (choice) => `--${name} ${choice}`)}\n${more}`);
+    }
+    argv[name] = argv[camel(name)] = value;
+  }
+  for (const [name, { required }] of Object.entries(spec.options)) if (required && argv[name] === undefined) throw new UsageError(`\`lessons ${word}\` needs --${name}\n${more}`);
+  const words = parsed.positionals.slice(1);
+  const wanted = positionalsOf(spec.command);
+  for (const [i, positional] of wanted.entries()) {
+    const value = positional.variadic ? words.slice(i) : words[i];
+    const missing = positional.variadic ? (value as string[]).length === 0 : value === undefined;
+    if (missing && positional.required) {
+      const needs = wanted.filter((p) => p.required).map((p) => `<${p.name}${p.variadic ? '..' : ''}>`).join(' ');
+      throw new UsageError(`\`lessons ${word}\` needs ${needs}: lessons ${spec.command}\n${more}`);
+    }
+    if (!missing) argv[positional.name] = argv[camel(positional.name)] = value;
+    const choices = spec.positionals?.[positional.name]?.choices;
+    if (!missing && choices !== undefined && !(positional.variadic ? (value as string[]) : [value as string]).every((one) => choices.includes(one))) {
+      throw new UsageError(`<${positional.name}> must be one of ${choices.join(', ')}\n${more}`);
+    }
+  }
+  const extra = wanted.some((p) => p.variadic) ? [] : words.slice(wanted.length);
+  if (extra.length > 0) throw new UsageError(`\`lessons ${word}\` does not take ${extra.join(', ')}\n${more}`);
+  if (typeof values.C === 'string') argv.C = resolveCwd(values.C);
+  argv.debug = values.debug === true;
+  const { setupColor } = await import('../format.js');
+  setupColor(args);
+  return spec.run(argv as A & { C?: string; debug: boolean }, io);
+}
+
+/** node:util's parse errors in yargs's words. */
+function parseError(error: Error & { code?: string }, word: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `\`lessons ${word}\` does not take ${unknown[1]}`;
+  const valueless = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(error.message);
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && valueless) return `${valueless[1]} needs a value`;
+  return error.message;
+}
