@@ -121,10 +121,10 @@ function planIndexedCapture(state: IndexedState, drafts: readonly Draft[]): Inde
       policy: state.policy,
       today: state.today,
       alike: (print, titleWords, threshold) =>
-        (state.search ? searchCandidates(state.search, print, titleWords, threshold) : indexCandidates(state.lines, print, titleWords, threshold)).map((found) => ({ ...found, whole: () => whole(found) })),
+        (state.search ? searchCandidates(state.search, print, titleWords, threshold) : indexCandidates(state.lines(), print, titleWords, threshold)).map((found) => ({ ...found, whole: () => whole(found) })),
       taken: state.taken,
-      // One entry a line, keys in a fixed order: these literals are the fields' values, never part of a string (its quotes are escaped).
-      waiting: state.count((json) => json.includes('"status":"candidate"') && json.includes('"source":"auto"')),
+      // One entry a line: these literals are the fields' values, never part of a string (its quotes are escaped).
+      waiting: state.count(['"source":"auto"', '"status":"candidate"']),
     },
     drafts,
   );

@@ -93,14 +93,14 @@ export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreeP
 }
 
 /**
- * The working tree's (path, blob id) pairs and lessons/index.json's text when the cache vouches
+ * The working tree's (path, blob id) pairs and lessons/index.json's bytes when the cache vouches
  * that this index is the one the tree gives (its memo names this tree and the file holds that
  * blob); undefined otherwise, and the caller reads the tree. What `lessons index` finds when
  * nothing changed, for a writer that changes a few lessons of the index (capture).
  */
-export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; text: string } | undefined {
+export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; bytes: Buffer } | undefined {
   const pairs = listingPairs(root, cache, listing);
   const remembered = pairs && rememberedIndex(cache, pairs);
   const bytes = remembered && indexBytesIf(root, cache, remembered.blob, true);
-  return pairs && bytes ? { pairs, text: bytes.toString('utf8') } : undefined;
+  return pairs && bytes ? { pairs, bytes } : undefined;
 }

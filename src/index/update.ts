@@ -30,8 +30,8 @@ function headOf(line: string): { id: string; path: string } | undefined {
   return path && { id: line.slice(ID_AT, idEnd), path: path.value };
 }
 
-/** A line's start is decoded to read its id and path (the whole line when they run past it). */
-const HEAD_BYTES = 1024;
+/** A line's start is decoded to read its id and path (the whole line when they run past it): most ids and paths fit in this. */
+const HEAD_BYTES = 320;
 
 /** The id and path of the entry whose line is at bytes [start, end). */
 function lineHead(bytes: Buffer, [start, end]: Range): { id: string; path: string } | undefined {
@@ -149,7 +149,23 @@ export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (pa
     .sort((a, b) => compareStrings(a.id, b.id));
   const parts: Buffer[] = [HEAD];
   let count = 0;
+  // Kept lines that follow each other in `previous` go out as one piece, separators and all.
+  let run: Range | undefined;
+  const flush = (): void => {
+    if (run) parts.push(previous.subarray(run[0], run[1]));
+    run = undefined;
+  };
+  const keep = ([start, end]: Range): void => {
+    if (run && count > 0 && run[1] + SEPARATOR.length === start) run[1] = end;
+    else {
+      flush();
+      if (count > 0) parts.push(SEPARATOR);
+      run = [start, end];
+    }
+    count++;
+  };
   const push = (line: Buffer): void => {
+    flush();
     if (count++ > 0) parts.push(SEPARATOR);
     parts.push(line);
   };
@@ -157,9 +173,12 @@ export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (pa
   for (const [n, line] of lines.entries()) {
     if (gone.has(n)) continue;
     while (next < fresh.length && compareStrings(fresh[next]!.id, ids[n]!) < 0) push(fresh[next++]!.line);
-    push(rebuilt.get(n) ?? previous.subarray(line[0], line[1]));
+    const again = rebuilt.get(n);
+    if (again) push(again);
+    else keep(line);
   }
   for (; next < fresh.length; next++) push(fresh[next]!.line);
+  flush();
   parts.push(TAIL);
   return count === 0 ? undefined : { bytes: Buffer.concat(parts), count };
 }

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildIndex, INDEX_HEAD, indexFromLines, type IndexEntry } from '../index/build.js';
+import { INDEX_HEAD, INDEX_TAIL } from '../index/build.js';
+import { updateIndex } from '../index/update.js';
+import { LessonsError } from '../errors.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { statMark } from '../io/file-cache.js';
 import { commitChanges, type FileChange } from '../io/transaction.js';
@@ -20,11 +22,10 @@ import { lessonAt, loadedFrom, newerThanLessons, type LessonWrite, type Plan } f
  * A change of a few lessons that reads neither the other lessons nor the whole index: when the
  * file cache vouches that lessons/index.json is the index of the working tree as it is, the
  * plan finds the lessons it needs through preflight's search cache (which describes that
- * index), and the index is rewritten line by line: the changed lessons' lines replaced or
- * inserted, every other line as it was. The same bytes as a rebuild as long as the change adds
- * or removes no link between lessons: a new lesson that names none and that no other names
- * (checked), an existing one whose sources stay (checked) and whose promoted_to stays (what
- * capture's bumps keep). Otherwise, or when nothing vouches for the index, the caller reads the tree.
+ * index), and the index is updated as bytes (updateIndex(): the changed lessons' entries, and
+ * those whose `promoted_into` they join or leave, built again; every other line as it was),
+ * the same bytes as a rebuild. Otherwise, or when nothing vouches for the index, the caller
+ * reads the tree.
  */
 
 /** What a plan sees of the tree. */
@@ -34,12 +35,12 @@ export interface IndexedState {
   today: string;
   /** The search index of lessons/index.json when preflight's cache describes it as it is (a change leaves it stale until the next preflight). */
   search: SearchIndex | undefined;
-  /** lessons/index.json's entries as lines. */
-  lines: readonly IndexLine[];
+  /** lessons/index.json's entries as lines, decoded when first asked for (a plan with a fresh search cache never asks). */
+  lines: () => readonly IndexLine[];
   /** Whether a lesson uses `id`. */
   taken: (id: string) => boolean;
-  /** The index's entries that match `test` on their JSON line (a literal key and value, say), counted. */
-  count: (test: (json: string) => boolean) => number;
+  /** How many of the index's entries hold every one of `literals` on their JSON line (a key and its value, say). */
+  count: (literals: readonly string[]) => number;
   /** The whole lesson at `file` (repo-relative), body and all, as written. */
   whole: (file: string) => Lesson | undefined;
 }
@@ -55,44 +56,57 @@ export interface IndexedPlan<R> extends Plan<R> {
 
 /**
  * Runs `plan` over the vouched-for index and writes what it returns; undefined (nothing written)
- * when the index is not vouched for, is not in the layout `lessons index` writes, or a write
- * would change links between lessons. The caller holds the lessons lock.
+ * when the index is not vouched for, is not in the layout `lessons index` writes, or the change
+ * is not one updateIndex() applies (an id another lesson has). The caller holds the lessons lock.
  */
 export async function changeIndexedLessons<R>(root: string, now: Date, plan: (state: IndexedState) => IndexedPlan<R>): Promise<R | undefined> {
   const cache = openLessonCache(root);
   try {
     const vouched = vouchedIndex(root, cache, listWorktree(root, cache));
-    const lines = vouched && indexLines(vouched.text);
-    if (!vouched || !lines || !vouched.text.startsWith(INDEX_HEAD)) return undefined;
+    if (!vouched || !startsAndEnds(vouched.bytes)) return undefined;
+    const { bytes } = vouched;
+    let lines: readonly IndexLine[] | undefined;
     const { isFresh, openCached, statIndex } = await import('../preflight/search-open.js');
     const cached = openCached(root);
     const stat = statIndex(root);
     const search = stat && isFresh(cached.index, stat, root) ? cached.index : undefined;
+    const lessonIn = (file: string): Lesson | undefined => {
+      const level = LEVELS.find((candidate) => file.startsWith(`${LESSONS_DIR}/${LEVEL_FOLDERS[candidate]}/`));
+      return level === undefined ? undefined : lessonAt(root, file, level);
+    };
     let planned: IndexedPlan<R>;
     try {
-      const ids = new Set(lines.map((line) => line.id));
       planned = plan({
         root,
         policy: loadPolicy(root),
         today: toIsoDate(now),
         search,
-        lines,
-        taken: (id) => ids.has(id),
-        count: (test) => lines.reduce((sum, line) => sum + Number(test(line.json)), 0),
-        whole: (file) => {
-          const level = LEVELS.find((candidate) => file.startsWith(`${LESSONS_DIR}/${LEVEL_FOLDERS[candidate]}/`));
-          return level === undefined ? undefined : lessonAt(root, file, level);
+        lines: () => {
+          lines ??= indexLines(bytes.toString('utf8'));
+          if (lines === undefined) throw new LessonsError('IO', `${INDEX_FILE} is not in the layout \`lessons index\` writes: run \`lessons index\`, then the command again`);
+          return lines;
         },
+        taken: (id) => bytes.includes(`\n    {"id":${JSON.stringify(id)},`),
+        count: (literals) => countLines(bytes, literals),
+        whole: lessonIn,
       });
     } finally {
       cached.close();
     }
     if (planned.writes.length === 0) return planned.result;
-    const changed = changedLines(lines, vouched.text, planned.writes);
-    if (!changed) return undefined;
-    const text = Buffer.from(indexFromLines(changed.map((line) => `    ${line.json}`)));
+    const written = new Set(planned.writes.map((write) => write.path));
+    const updated = updateIndex(
+      bytes,
+      { removed: new Set(planned.writes.filter((write) => !write.create).map((write) => write.path)), added: planned.writes.map((write) => loadedFrom(write.lesson, write.path)) },
+      // A lesson whose promoted_into the change moves, from its file (a written one is among `added`).
+      (file) => {
+        const lesson = written.has(file) ? undefined : lessonIn(file);
+        return lesson && loadedFrom(lesson, file);
+      },
+    );
+    if (!updated) return undefined;
     const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: Buffer.from(serializeLesson(write.lesson)), ...(write.create ? { create: true } : {}) }));
-    files.push({ path: INDEX_FILE, content: text });
+    files.push({ path: INDEX_FILE, content: updated.bytes });
     commitChanges(root, files);
     newerThanLessons(root);
     const blobs = new Map(files.slice(0, -1).map((file) => [file.path, gitBlobId(file.content as Buffer)]));
@@ -105,38 +119,42 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     }
     const pairs = vouched.pairs.filter((pair) => !blobs.has(pair.path));
     for (const [file, blob] of blobs) pairs.push({ path: file, blob });
-    rememberIndex(root, cache, pairs, text, changed.length, true);
+    rememberIndex(root, cache, pairs, updated.bytes, updated.count, true);
     return planned.result;
   } finally {
     await cache.save();
   }
 }
 
+const HEAD = Buffer.from(INDEX_HEAD);
+const TAIL = Buffer.from(INDEX_TAIL);
+
+/** Whether `bytes` are in the layout serializeIndex() gives an index of at least one lesson (updateIndex() checks the lines). */
+function startsAndEnds(bytes: Buffer): boolean {
+  return bytes.length > HEAD.length + TAIL.length && bytes.subarray(0, HEAD.length).equals(HEAD) && bytes.subarray(bytes.length - TAIL.length).equals(TAIL);
+}
+
 /**
- * The index's lines with the written lessons' entries in place, in id order; undefined when a
- * write would change another lesson's entry (a link), or its path is not its entry's.
+ * How many lines of `bytes` hold every one of `literals`: each line that holds the first is
+ * found by a native search, and only those are looked into. A literal of JSON keys and values
+ * is never part of a string on the line (a string's quotes are escaped).
  */
-function changedLines(lines: readonly IndexLine[], text: string, writes: readonly PlacedWrite[]): IndexLine[] | undefined {
-  const byId = new Map(lines.map((line) => [line.id, line]));
-  const result = new Map(byId);
-  for (const write of writes) {
-    const { lesson } = write;
-    const entry = buildIndex([loadedFrom(lesson, write.path)]).lessons[0]!;
-    const old = byId.get(lesson.id);
-    if (old === undefined) {
-      // A new lesson: no other names it, and it names none (else other entries change too).
-      if (!write.create || text.includes(JSON.stringify(lesson.id)) || entry.promoted_from.length + lesson.promoted_to.length > 0) return undefined;
-    } else {
-      const before = JSON.parse(old.json) as IndexEntry;
-      const kept = (a: readonly string[], b: readonly string[]): boolean => JSON.stringify(a) === JSON.stringify(b);
-      if (write.create || before.path !== write.path || !kept(before.promoted_from, entry.promoted_from) || !entry.promoted_into.every((id) => before.promoted_into.includes(id))) return undefined;
-      // promoted_into also holds the lessons that name this one as a source: those are unchanged.
-      entry.promoted_into = before.promoted_into;
-    }
-    result.set(lesson.id, { id: lesson.id, json: JSON.stringify(entry) });
+function countLines(bytes: Buffer, literals: readonly string[]): number {
+  const [first, ...rest] = literals.map((literal) => Buffer.from(literal));
+  if (first === undefined) return 0;
+  let count = 0;
+  for (let at = bytes.indexOf(first); at !== -1; ) {
+    const start = bytes.lastIndexOf(10, at) + 1;
+    let end = bytes.indexOf(10, at);
+    if (end === -1) end = bytes.length;
+    const holds = rest.every((literal) => {
+      const found = bytes.indexOf(literal, start);
+      return found !== -1 && found + literal.length <= end;
+    });
+    if (holds) count++;
+    at = bytes.indexOf(first, end);
   }
-  // Ids are kebab-case ASCII: code-unit order is the index's code-point order.
-  return [...result.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return count;
 }
 
 /** Where a new lesson of `lesson`'s level goes. */

@@ -57,6 +57,9 @@ const YEAR_MS = 365 * 86_400_000;
 
 export async function reportLessons(options: ReportOptions): Promise<Report> {
   const root = findRepoRoot(options.cwd);
+  // git reads the history while the lessons load (their load keeps this process busy, not git).
+  const history = Promise.all([commitLog(root), repositoryFiles(root), changesBetweenDates(root, new Date(options.now.getTime() - YEAR_MS), options.now)]);
+  history.catch(() => undefined);
   // The lessons as the file cache summarises them: only files changed since the last run are parsed.
   const cache = openLessonCache(root);
   const { lessons } = loadWorktreeFacts(root, cache, {}).tree;
@@ -65,11 +68,9 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
   const policy = loadPolicy(root);
   const patterns = compileIncidentPatterns(policy.incident);
   if ('error' in patterns) throw new LessonsError('INVALID_POLICY', `${patterns.error}: fix it in policy/workflow-policy.json`);
-  const commits = await commitLog(root);
-  const [files, recent] = await Promise.all([
-    commits === undefined ? undefined : repositoryFiles(root),
-    commits === undefined ? undefined : changesBetweenDates(root, new Date(options.now.getTime() - YEAR_MS), options.now),
-  ]);
+  const [commits, listed, changed] = await history;
+  // Without a history, the files on disk and no recent changes.
+  const [files, recent] = commits === undefined ? [undefined, undefined] : [listed, changed];
   // The first of two files with one id is the lesson, as in the index; lint reports the clash.
   const chosen = new Set(index.lessons.map((entry) => entry.path));
   // Near-duplicates in preflight's text model, with its thesaurus.

@@ -1,5 +1,5 @@
 import type { GitRepo } from './repo.js';
-import { FIELD, RECORD, git, gitAnswer } from './run.js';
+import { FIELD, RECORD, git, gitAnswer, gitFailed, spawnGit } from './run.js';
 
 export interface CommitInfo {
   sha: string;
@@ -66,12 +66,24 @@ async function hasHistory(root: string): Promise<boolean> {
 }
 
 /**
+ * `git <args>`'s output, or undefined when there is no history to read (hasHistory()). Both git
+ * calls start at once, before this returns: a caller that goes on with work of its own while
+ * they run waits for neither.
+ */
+async function logIfHistory(root: string, args: readonly string[]): Promise<string | undefined> {
+  const [history, out] = await Promise.all([hasHistory(root), spawnGit(root, args)]);
+  if (!history) return undefined;
+  if (out.exitCode !== 0) throw gitFailed(args, out.stderr);
+  return out.stdout.toString('utf8');
+}
+
+/**
  * Every commit reachable from HEAD, newest first, with its trailers. Undefined when `root` is
  * not in a git repository or it has no commits yet; any other git failure is an error.
  */
 export async function commitLog(root: string): Promise<LoggedCommit[] | undefined> {
-  if (!(await hasHistory(root))) return undefined;
-  const output = await git(root, ['log', `--format=%H${FIELD}%ct${FIELD}%s${FIELD}%(trailers:only,unfold)${RECORD}`]);
+  const output = await logIfHistory(root, ['log', `--format=%H${FIELD}%ct${FIELD}%s${FIELD}%(trailers:only,unfold)${RECORD}`]);
+  if (output === undefined) return undefined;
   const commits: LoggedCommit[] = [];
   for (const record of output.split(RECORD)) {
     const [commit, seconds, subject = '', trailers = ''] = record.replace(/^\n/, '').split(FIELD);
@@ -90,8 +102,7 @@ export interface RecentChanges {
 
 /** The changes of the commits reachable from HEAD committed in [since, until]; undefined outside git or before the first commit. */
 export async function changesBetweenDates(root: string, since: Date, until: Date): Promise<RecentChanges | undefined> {
-  if (!(await hasHistory(root))) return undefined;
-  const output = await git(root, [
+  const output = await logIfHistory(root, [
     '-c',
     'core.quotePath=false',
     'log',
@@ -101,6 +112,7 @@ export async function changesBetweenDates(root: string, since: Date, until: Date
     '--name-only',
     `--format=${RECORD}%s`,
   ]);
+  if (output === undefined) return undefined;
   const files = new Set<string>();
   const subjects: string[] = [];
   for (const record of output.split(RECORD)) {
@@ -114,7 +126,10 @@ export async function changesBetweenDates(root: string, since: Date, until: Date
 
 /** The files git knows under `root` (tracked, and untracked but not ignored), relative to it; undefined outside git. */
 export async function repositoryFiles(root: string): Promise<string[] | undefined> {
-  if ((await gitAnswer(root, ['rev-parse', '--show-toplevel'])) === undefined) return undefined;
-  const output = await git(root, ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard']);
-  return output.split('\0').filter((name) => name !== '');
+  const args = ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'];
+  // Both at once (logIfHistory()).
+  const [top, out] = await Promise.all([gitAnswer(root, ['rev-parse', '--show-toplevel']), spawnGit(root, args)]);
+  if (top === undefined) return undefined;
+  if (out.exitCode !== 0) throw gitFailed(args, out.stderr);
+  return out.stdout.toString('utf8').split('\0').filter((name) => name !== '');
 }
