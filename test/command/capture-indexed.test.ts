@@ -111,6 +111,30 @@ describe('capture through the index and the search cache', () => {
     expect((await checkIndex({ cwd: root })).fresh).toBe(true);
   });
 
+  it('counts the candidates waiting for review from the index, as the whole tree counts them', async () => {
+    const root = tempLessonsRepo({
+      ...lessonFile({ id: 'case-auto-1', title: 'Waiting one zebra', status: 'candidate', source: 'auto' }),
+      ...lessonFile({ id: 'case-auto-2', title: 'Waiting two zebra', status: 'candidate', source: 'auto' }),
+      // Not waiting auto candidates, though their lines hold the words.
+      ...lessonFile({ id: 'case-curated', title: 'A curated candidate "status":"candidate","source":"auto"', status: 'candidate', source: 'curated' }),
+      ...lessonFile({ id: 'case-auto-old', title: 'An accepted one', status: 'validated', source: 'auto' }),
+      ...lessonFile({ id: 'case-a', title: 'Version bump missed the manifest' }),
+    });
+    const file = path.join(root, 'policy/workflow-policy.json');
+    const policy = JSON.parse(fs.readFileSync(file, 'utf8')) as { lessons: { max_auto_candidates: number } };
+    policy.lessons.max_auto_candidates = 3;
+    fs.writeFileSync(file, JSON.stringify(policy));
+    await writeIndex({ cwd: root });
+    loads.count = 0;
+    const [created] = await storeDrafts({ cwd: root, drafts: [{ title: 'Something entirely new happened', tags: [], body: '' }], now });
+    expect(created).toMatchObject({ action: 'created' });
+    await expect(storeDrafts({ cwd: root, drafts: [{ title: 'Another new thing altogether', tags: [], body: '' }], now })).rejects.toMatchObject({
+      code: 'REFUSED',
+      message: expect.stringContaining('capture would add 1 auto-captured candidate to the 3 waiting for review, past the policy cap of 3'),
+    });
+    expect(treeLoads()).toBe(0);
+  });
+
   it('keeps the index a rebuild gives when the bumped lesson is a promotion source', async () => {
     const root = tempLessonsRepo({
       ...lessonFile({ id: 'case-a', title: 'Version bump missed the manifest' }),
