@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareStrings } from '../util/compare.js';
@@ -13,7 +14,10 @@ import { STATE_DIR } from './repo.js';
  *
  * - `meta.json`: the cache key (tool version, schemas, policy) and memos of whole-tree results.
  * - `stats.json`: the worktree's stat table (path -> blob id and size:mtime:ctime:inode), read
- *   only by a run that looks at the working tree's files (a check of the staged tree does not).
+ *   only by a run that looks at the working tree's files (a check of the staged tree does not);
+ *   `stats-delta.json` beside it, the entries that changed since, for the base it names (a run
+ *   that changed a few files writes those, not the whole table: 18 MB at 100,000 lessons). The
+ *   base is written again once the delta passes a fiftieth of it.
  * - `NNN.jsonl`, 1024 shards by a hash of the path (FNV-1a: at 100,000 lessons a shard holds
  *   ~100 entries, so a run that looks up a few files parses little): a header line with the key, then one entry
  *   a line (`{"path","blob","facts"}`) in path order. A run reads only the shards of the paths
@@ -43,6 +47,9 @@ export function statMark(stat: fs.BigIntStats): StatMark {
 export const FILE_CACHE_DIR = `${STATE_DIR}/cache/files`;
 const META = 'meta.json';
 const STATS = 'stats.json';
+const STATS_DELTA = 'stats-delta.json';
+/** The fewest delta entries past which the base stat table is written again anyway. */
+const STATS_DELTA_MIN = 256;
 const SHARDS = 1024;
 const FORMAT = 2;
 /** How recent an mtime is, at a save, for its entry to be hashed again by the next run. */
@@ -94,8 +101,11 @@ export class FileCache<T> {
   private readonly dir: string;
   private readonly key: string;
   private meta: Meta;
-  /** The stat table, read on first use. */
+  /** The stat table (base and delta), read on first use. */
   private stats: StatTable | undefined;
+  /** The base stat table's id and size, and the delta's entries over it, as read. */
+  private statBase: { id: string; size: number } | undefined;
+  private statDelta: StatTable = {};
   /** When meta.json was written, in ns of the file system's clock; 0 when there was none. */
   private writtenNs = 0n;
   private shards = new Map<number, Map<string, Entry<T>>>();
@@ -164,10 +174,22 @@ export class FileCache<T> {
     this.stats = {};
     if (this.writtenNs === 0n) return this.stats;
     try {
-      const parsed = JSON.parse(fs.readFileSync(path.join(this.dir, STATS), 'utf8')) as { key?: string; files?: StatTable };
-      if (parsed.key === this.key && parsed.files && typeof parsed.files === 'object') this.stats = parsed.files;
+      const parsed = JSON.parse(fs.readFileSync(path.join(this.dir, STATS), 'utf8')) as { key?: string; id?: string; files?: StatTable };
+      if (parsed.key !== this.key || !parsed.files || typeof parsed.files !== 'object' || typeof parsed.id !== 'string') return this.stats;
+      this.stats = parsed.files;
+      this.statBase = { id: parsed.id, size: Object.keys(parsed.files).length };
     } catch {
       // Missing or unreadable: every worktree file is hashed again.
+      return this.stats;
+    }
+    try {
+      const delta = JSON.parse(fs.readFileSync(path.join(this.dir, STATS_DELTA), 'utf8')) as { key?: string; base?: string; files?: StatTable };
+      if (delta.key === this.key && delta.base === this.statBase.id && delta.files && typeof delta.files === 'object') {
+        this.statDelta = delta.files;
+        Object.assign(this.stats, delta.files);
+      }
+    } catch {
+      // No delta, or an unreadable one: the base as it is (what the delta held is hashed again).
     }
     return this.stats;
   }
@@ -298,16 +320,23 @@ export class FileCache<T> {
       writeInRepo(this.root, `${FILE_CACHE_DIR}/${shardName(shard)}`, `${lines.join('\n')}\n`, { durable: false });
     }
     if (this.statRun !== undefined) {
-      // The run's stats over the old ones: a path the run did not look at keeps its entry.
-      const files = { ...this.statTable(), ...this.statRun };
       // A file changed in the last seconds may change again within its mtime's clock tick after it
       // was hashed, without its stat showing it (a coarse file system clock): such entries are
       // kept marked, so the next run hashes them again (git's "racily clean" entries).
       const recent = BigInt(Date.now() - RACY_MS) * 1_000_000n;
-      for (const [relPath, [blob, identity]] of Object.entries(this.statRun)) {
-        if (BigInt(identity.split(':')[1]!) >= recent) files[relPath] = [blob, `racy:${identity}`];
+      const run: StatTable = {};
+      for (const [relPath, [blob, identity]] of Object.entries(this.statRun)) run[relPath] = BigInt(identity.split(':')[1]!) >= recent ? [blob, `racy:${identity}`] : [blob, identity];
+      // The run's stats over the old ones: a path the run did not look at keeps its entry.
+      const delta = { ...this.statDelta, ...run };
+      const base = this.statBase;
+      if (base !== undefined && Object.keys(delta).length <= Math.max(STATS_DELTA_MIN, base.size / 50)) {
+        writeInRepo(this.root, `${FILE_CACHE_DIR}/${STATS_DELTA}`, JSON.stringify({ key: this.key, base: base.id, files: delta }), { durable: false });
+      } else {
+        const id = randomBytes(8).toString('hex');
+        writeInRepo(this.root, `${FILE_CACHE_DIR}/${STATS}`, JSON.stringify({ key: this.key, id, files: { ...this.statTable(), ...run } }), { durable: false });
+        // Named for another base now: removed so that it is not read in vain.
+        fs.rmSync(pathInside(this.root, `${FILE_CACHE_DIR}/${STATS_DELTA}`), { force: true });
       }
-      writeInRepo(this.root, `${FILE_CACHE_DIR}/${STATS}`, JSON.stringify({ key: this.key, files }), { durable: false });
     }
     const meta: Meta = { format: FORMAT, key: this.key, memos: this.meta.memos };
     // Last, so its mtime is the cache's write time: every stat recorded above is older.

@@ -89,6 +89,18 @@ export const INDEX_MEMO = 'index';
 
 /** A digest of a tree's (path, blob id) pairs: whole-tree results are memoised under it. */
 export function treeDigest(files: readonly { path: string; blob: string }[]): string {
+  // One tree is often digested twice in a run (its memo looked up, then set): 100,000 lines to join and hash.
+  const known = digests.get(files);
+  if (known !== undefined) return known;
+  const digest = digestOf(files);
+  digests.set(files, digest);
+  return digest;
+}
+
+/** Digests by the array they were made of: callers never change a tree's pairs once digested. */
+const digests = new WeakMap<readonly { path: string; blob: string }[], string>();
+
+function digestOf(files: readonly { path: string; blob: string }[]): string {
   const lines = files.map((file) => `${file.path}\0${file.blob}\n`);
   // A listing comes in path order already: the sort (100,000 comparisons in JavaScript) only when it is not.
   if (lines.some((line, i) => i > 0 && lines[i - 1]! > line)) lines.sort(compareStrings);

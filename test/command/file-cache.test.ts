@@ -19,6 +19,7 @@ import { git, initGitRepo, tempDir } from '../helpers/repo.js';
 const NOW = new Date('2026-06-01T12:00:00Z');
 const META = `${FILE_CACHE_DIR}/meta.json`;
 const STATS = `${FILE_CACHE_DIR}/stats.json`;
+const STATS_DELTA = `${FILE_CACHE_DIR}/stats-delta.json`;
 
 interface Outputs {
   index: string;
@@ -185,9 +186,13 @@ describe('the file cache', () => {
     expect(indexBytes(root)).toContain(`"title":"${title === 'Q' ? 'R' : 'Q'}`);
   });
 
-  /** Rewrites the cache's stat table so that `file`'s current stat claims the blob it had before, then dates the cache. */
+  /** Rewrites the cache's stat table (its delta folded in) so that `file`'s current stat claims the blob it had before, then dates the cache. */
   function forgeStat(root: string, rel: string, cacheMtimeNs: bigint): void {
     const stats = JSON.parse(fs.readFileSync(path.join(root, STATS), 'utf8')) as { files: Record<string, [string, string]> };
+    if (fs.existsSync(path.join(root, STATS_DELTA))) {
+      Object.assign(stats.files, (JSON.parse(fs.readFileSync(path.join(root, STATS_DELTA), 'utf8')) as { files: Record<string, [string, string]> }).files);
+      fs.rmSync(path.join(root, STATS_DELTA));
+    }
     stats.files[rel] = [stats.files[rel]![0], statIdentity(fs.statSync(path.join(root, rel), { bigint: true }))];
     fs.writeFileSync(path.join(root, STATS), JSON.stringify(stats));
     setMtimeNs(path.join(root, META), cacheMtimeNs);
@@ -212,6 +217,68 @@ describe('the file cache', () => {
     expect(racy.lint).toContain('status must be one of');
   });
 
+  it('writes the stats a run changed as a delta over the base table, and believes a delta only over the base it names', async () => {
+    /** An edited lesson whose stat a delta claims for the blob it had before (as a delta over `base`), with the cache dated after the edit. */
+    async function underForgedDelta(base: (id: string) => string): Promise<string> {
+      const root = await seededRepo(5, 12);
+      await lint({ cwd: root, now: NOW });
+      const rel = lessonFiles(root).find((file) => file.startsWith('lessons/cases/'))!;
+      const full = path.join(root, rel);
+      fs.writeFileSync(full, fs.readFileSync(full, 'utf8').replace(/^status: .*$/m, 'status: nonsense'));
+      const table = JSON.parse(fs.readFileSync(path.join(root, STATS), 'utf8')) as { key: string; id: string; files: Record<string, [string, string]> };
+      const stat = fs.statSync(full, { bigint: true });
+      fs.writeFileSync(path.join(root, STATS_DELTA), JSON.stringify({ key: table.key, base: base(table.id), files: { [rel]: [table.files[rel]![0], statIdentity(stat)] } }));
+      setMtimeNs(path.join(root, META), stat.mtimeNs + 1n);
+      return JSON.stringify(await lint({ cwd: root, now: NOW }));
+    }
+    // The control: a delta over this base is read (and here believed: the old content's findings).
+    expect(await underForgedDelta((id) => id)).not.toContain('status must be one of');
+    expect(await underForgedDelta(() => 'another')).toContain('status must be one of');
+
+    // One edited file: the next run writes a delta of its entry, and the base stays as it was.
+    const root = await seededRepo(30, 13);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    for (const rel of [...lessonFiles(root), 'lessons/index.json']) fs.utimesSync(path.join(root, rel), minuteAgo, minuteAgo);
+    await writeIndex({ cwd: root });
+    const base = fs.readFileSync(path.join(root, STATS), 'utf8');
+    const rel = lessonFiles(root).find((file) => file.startsWith('lessons/cases/'))!;
+    fs.writeFileSync(path.join(root, rel), fs.readFileSync(path.join(root, rel), 'utf8').replace(/^title: .*$/m, 'title: "Retitled"'));
+    fs.utimesSync(path.join(root, rel), minuteAgo, minuteAgo);
+    expect((await writeIndex({ cwd: root })).written).toBe(true);
+    expect(fs.readFileSync(path.join(root, STATS), 'utf8')).toBe(base);
+    const delta = JSON.parse(fs.readFileSync(path.join(root, STATS_DELTA), 'utf8')) as { base: string; files: Record<string, [string, string]> };
+    expect(delta.base).toBe((JSON.parse(base) as { id: string }).id);
+    expect(Object.keys(delta.files)).toContain(rel);
+    // And the run after it trusts the edited file by its stat in the delta: no lesson is opened.
+    const opened = vi.spyOn(fs, 'openSync');
+    try {
+      expect((await writeIndex({ cwd: root })).written).toBe(false);
+      expect((await checkIndex({ cwd: root })).fresh).toBe(true);
+      expect(opened.mock.calls.map(([file]) => String(file)).filter((file) => file.endsWith('.md'))).toEqual([]);
+    } finally {
+      opened.mockRestore();
+    }
+  });
+
+  it('writes the base stat table again, and no delta, once the run changed more than a delta may hold', async () => {
+    const root = await seededRepo(300, 14);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    for (const rel of lessonFiles(root)) fs.utimesSync(path.join(root, rel), minuteAgo, minuteAgo);
+    await writeIndex({ cwd: root });
+    const edited = lessonFiles(root)[0]!;
+    fs.appendFileSync(path.join(root, edited), '\nOne more line.\n');
+    fs.utimesSync(path.join(root, edited), minuteAgo, minuteAgo);
+    await writeIndex({ cwd: root });
+    expect(fs.existsSync(path.join(root, STATS_DELTA))).toBe(true);
+    const before = JSON.parse(fs.readFileSync(path.join(root, STATS), 'utf8')) as { id: string };
+    // Every file's stat changes (its mtime), its content does not: 300 entries, past the delta's 256.
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    for (const rel of lessonFiles(root)) fs.utimesSync(path.join(root, rel), twoMinutesAgo, twoMinutesAgo);
+    expect((await writeIndex({ cwd: root })).written).toBe(false);
+    expect((JSON.parse(fs.readFileSync(path.join(root, STATS), 'utf8')) as { id: string }).id).not.toBe(before.id);
+    expect(fs.existsSync(path.join(root, STATS_DELTA))).toBe(false);
+  });
+
   it('ignores a cache written in the future (clock skew) and a file with an mtime from the future', async () => {
     const skewed = await editedUnderForgedStat(() => BigInt(Date.now() + 3_600_000) * 1_000_000n);
     expect(skewed.lint).toContain('status must be one of');
@@ -229,6 +296,13 @@ describe('the file cache', () => {
     expect(JSON.stringify(await lint({ cwd: root, now: NOW }))).toContain('status must be one of');
   });
 
+  /** A stat delta that would vouch for every file as empty (the blob of no bytes) with its stat as recorded, for a base that is not the one on disk. */
+  function otherBaseDelta(dir: string): string {
+    const base = JSON.parse(fs.readFileSync(path.join(dir, 'stats.json'), 'utf8')) as { key: string; files: Record<string, [string, string]> };
+    const files = Object.fromEntries(Object.entries(base.files).map(([rel, [, identity]]) => [rel, ['e69de29bb2d1d6434b8b29ae775ad8c2d48c5391', identity]]));
+    return JSON.stringify({ key: base.key, base: 'another', files });
+  }
+
   it('ignores a corrupt, truncated or foreign cache without an error, and writes a sound one', async () => {
     const root = await seededRepo(40, 8);
     const before = indexBytes(root);
@@ -242,6 +316,8 @@ describe('the file cache', () => {
       ['meta is not JSON', () => fs.writeFileSync(path.join(dir, 'meta.json'), '{ broken')],
       ['the stat table is not JSON', () => fs.writeFileSync(path.join(dir, 'stats.json'), '{ broken')],
       ['the stat table of another version', () => fs.writeFileSync(path.join(dir, 'stats.json'), fs.readFileSync(path.join(dir, 'stats.json'), 'utf8').replace(/"key":"[0-9a-f]+"/, '"key":"other"'))],
+      ['the stat delta is not JSON', () => fs.writeFileSync(path.join(dir, 'stats-delta.json'), '{ broken')],
+      ['the stat delta names another base', () => fs.writeFileSync(path.join(dir, 'stats-delta.json'), otherBaseDelta(dir))],
       ['a shard is cut short', () => fs.writeFileSync(path.join(dir, shards[0]!), fs.readFileSync(path.join(dir, shards[0]!), 'utf8').slice(0, 200))],
       ['a shard is garbage', () => fs.writeFileSync(path.join(dir, shards[1]!), 'not json\n{"path":1}\n')],
       ['a shard of another version', () => fs.writeFileSync(path.join(dir, shards[2]!), fs.readFileSync(path.join(dir, shards[2]!), 'utf8').replace(/"key":"[0-9a-f]+"/, '"key":"other"'))],
