@@ -10,8 +10,8 @@ import { listWorktree, loadWorktreeFacts, openLessonCache, listingPairs, type Le
 import { addFacts, factsOf } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
 import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, type TreePairs } from './memo.js';
-import { updateIndex } from './update.js';
-import { gitBlobId } from '../util/digest.js';
+import { sameBytes, updateIndex } from './update.js';
+import { gitBlobId, type Chunks } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
 import { ID_MAX_LENGTH, ID_PATTERN, LEVELS, STATUSES } from '../lesson/model.js';
@@ -92,8 +92,8 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       const known = pairs && rememberedIndex(cache, pairs);
       if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
       const updated = pairs && updatedIndex(root, cache, listing, pairs);
-      let built: { index: string | Buffer; count: number; written: boolean; pairs: TreePairs | undefined };
-      if (updated) built = { index: updated.bytes, count: updated.count, written: !updated.bytes.equals(updated.before), pairs };
+      let built: { index: string | Chunks; count: number; written: boolean; pairs: TreePairs | undefined };
+      if (updated) built = { index: updated.chunks, count: updated.count, written: !sameBytes(updated.chunks, updated.length, updated.before), pairs };
       else {
         const loaded = loadWorktreeFacts(root, cache, {}, listing, progress);
         const { text, count } = indexTextOf(loaded.tree);
@@ -119,7 +119,7 @@ const UPDATE_MAX = 256;
  * when there is none to update, too much changed, or a changed file stops the index (the whole
  * build then reports it).
  */
-function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing, pairs: TreePairs): { bytes: Buffer; count: number; before: Buffer } | undefined {
+function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing, pairs: TreePairs): { chunks: Chunks; length: number; count: number; before: Buffer } | undefined {
   const remembered = rememberedBuild(root, cache);
   if (remembered === undefined) return undefined;
   const now = new Set(pairs.map((pair) => pair.path));

@@ -5,7 +5,7 @@ import { pathInside } from '../io/inside.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
-import { gitBlobId } from '../util/digest.js';
+import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
 
 /**
  * What the file cache remembers of the last index written or found fresh: the memo
@@ -73,9 +73,9 @@ export function rememberedBuild(root: string, cache: LessonFileCache): { bytes: 
 }
 
 /** Remembers the index of a tree of regular files (the caller passes no pairs for one with links or other irregular entries). */
-export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreePairs | undefined, index: string | Uint8Array, count: number, onDisk: boolean): void {
+export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreePairs | undefined, index: string | Uint8Array | Chunks, count: number, onDisk: boolean): void {
   if (pairs === undefined) return;
-  const blob = gitBlobId(typeof index === 'string' ? Buffer.from(index) : index);
+  const blob = blobIdOf(index);
   const memo = `${treeDigest(pairs)} ${blob} ${count}`;
   cache.setMemo(INDEX_MEMO, memo);
   try {

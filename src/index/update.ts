@@ -1,5 +1,6 @@
 import type { LoadedLesson } from '../lesson/load.js';
 import { compareStrings } from '../util/compare.js';
+import type { Chunks } from '../util/digest.js';
 import { ENTRY_SEPARATOR, INDEX_HEAD, INDEX_TAIL, entryLine, entryOf, sourcesOf } from './build.js';
 
 /** What changed in the tree since the index was built: the files whose entries go, and the lessons of the files that are new or changed. */
@@ -103,7 +104,7 @@ function findId(ids: readonly string[], id: string): number | undefined {
  * can apply (ids that would clash, an index left empty, a lesson not at hand): the caller then
  * builds the whole index, and reports what stops it.
  */
-export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (path: string) => LoadedLesson | undefined): { bytes: Buffer; count: number } | undefined {
+export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (path: string) => LoadedLesson | undefined): { chunks: Chunks; length: number; count: number } | undefined {
   const lines = lineRanges(previous);
   if (lines === undefined) return undefined;
   const ids: string[] = [];
@@ -184,5 +185,17 @@ export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (pa
   for (; next < fresh.length; next++) push(fresh[next]!.line);
   flush();
   parts.push(TAIL);
-  return count === 0 ? undefined : { bytes: Buffer.concat(parts), count };
+  // Not joined into one buffer: at 100,000 lessons that is 110 MB to allocate and copy, written and hashed piece by piece as well.
+  return count === 0 ? undefined : { chunks: parts, length: parts.reduce((sum, part) => sum + part.length, 0), count };
+}
+
+/** Whether `chunks`, in order, hold the same bytes as `bytes`. */
+export function sameBytes(chunks: Chunks, length: number, bytes: Buffer): boolean {
+  if (length !== bytes.length) return false;
+  let at = 0;
+  for (const chunk of chunks) {
+    if (Buffer.compare(chunk, bytes.subarray(at, at + chunk.length)) !== 0) return false;
+    at += chunk.length;
+  }
+  return true;
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Chunks } from '../util/digest.js';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { compareStrings } from '../util/compare.js';
@@ -133,11 +134,12 @@ function tempPathFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${suffix}.tmp`);
 }
 
-function writeTemp(file: string, data: string | Uint8Array, durable = true): string {
+function writeTemp(file: string, data: string | Uint8Array | Chunks, durable = true): string {
   const temp = tempPathFor(file);
   const fd = fs.openSync(temp, 'wx', 0o644);
   try {
-    fs.writeFileSync(fd, data);
+    if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(fd, data);
+    else for (const chunk of data) writeAll(fd, chunk);
     if (durable) fs.fsyncSync(fd);
   } catch (error) {
     fs.closeSync(fd);
@@ -158,7 +160,12 @@ export interface WriteOptions {
 }
 
 /** Writes `file` so that readers see the old content or the new, never a part: temp file, fsync, rename. */
-export function writeFileAtomic(file: string, data: string | Uint8Array, options: WriteOptions = {}): void {
+/** Writes all of `bytes` at the file's position (a write may take fewer bytes than it is given). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+}
+
+export function writeFileAtomic(file: string, data: string | Uint8Array | Chunks, options: WriteOptions = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = writeTemp(file, data, options.durable ?? true);
   try {
@@ -170,7 +177,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
 }
 
 /** writeFileAtomic of `target` (repo-relative or absolute) once pathInside has checked it stays inside `root`. */
-export function writeInRepo(root: string, target: string, data: string | Uint8Array, options: WriteOptions = {}): void {
+export function writeInRepo(root: string, target: string, data: string | Uint8Array | Chunks, options: WriteOptions = {}): void {
   writeFileAtomic(pathInside(root, target), data, options);
 }
 

@@ -4,6 +4,7 @@ import { LessonsError } from '../errors.js';
 import { toPosixRelative, writeFileAtomic } from './fs.js';
 import { pathInside } from './inside.js';
 import { STATE_DIR } from './repo.js';
+import type { Chunks } from '../util/digest.js';
 
 export const TRANSACTIONS_DIR = `${STATE_DIR}/txn`;
 const JOURNAL = 'journal.json';
@@ -11,7 +12,7 @@ const JOURNAL = 'journal.json';
 /** One file of a multi-file change: repo-relative POSIX path and its whole new content. */
 export interface FileChange {
   path: string;
-  content: string | Uint8Array;
+  content: string | Uint8Array | Chunks;
   /** The file must not exist yet (a new lesson): never overwrite one. */
   create?: boolean;
 }

@@ -106,7 +106,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     );
     if (!updated) return undefined;
     const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: Buffer.from(serializeLesson(write.lesson)), ...(write.create ? { create: true } : {}) }));
-    files.push({ path: INDEX_FILE, content: updated.bytes });
+    files.push({ path: INDEX_FILE, content: updated.chunks });
     commitChanges(root, files);
     newerThanLessons(root);
     const blobs = new Map(files.slice(0, -1).map((file) => [file.path, gitBlobId(file.content as Buffer)]));
@@ -119,7 +119,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     }
     const pairs = vouched.pairs.filter((pair) => !blobs.has(pair.path));
     for (const [file, blob] of blobs) pairs.push({ path: file, blob });
-    rememberIndex(root, cache, pairs, updated.bytes, updated.count, true);
+    rememberIndex(root, cache, pairs, updated.chunks, updated.count, true);
     return planned.result;
   } finally {
     await cache.save();

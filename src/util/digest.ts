@@ -8,3 +8,15 @@ export function sha256(data: string | Uint8Array): string {
 export function gitBlobId(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
+
+/** Bytes given as pieces that follow each other, so that a large file made of parts of another is never copied into one buffer. */
+export type Chunks = readonly Uint8Array[];
+
+/** gitBlobId() of text (UTF-8), bytes, or the bytes of chunks in order. */
+export function blobIdOf(content: string | Uint8Array | Chunks): string {
+  if (typeof content === 'string') return gitBlobId(Buffer.from(content));
+  if (content instanceof Uint8Array) return gitBlobId(content);
+  const hash = createHash('sha1').update(`blob ${content.reduce((sum, chunk) => sum + chunk.length, 0)}\0`);
+  for (const chunk of content) hash.update(chunk);
+  return hash.digest('hex');
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildIndex, serializeIndex } from '../../src/index/build.js';
-import { updateIndex } from '../../src/index/update.js';
+import { sameBytes, updateIndex } from '../../src/index/update.js';
+import { blobIdOf, gitBlobId } from '../../src/util/digest.js';
 import { addLessonFile, type LoadedLesson, type LoadedTree } from '../../src/lesson/load.js';
 import { lessonText } from '../helpers/lessons.js';
 import { pick, seededRandom } from '../helpers/random.js';
@@ -54,8 +55,14 @@ describe('updating the index for a change', () => {
       const update = updateIndex(Buffer.from(build(before)), { removed, added }, (path) => (same(path) ? loaded(tree.get(path)!) : undefined));
       if (update === undefined) continue;
       updates++;
-      expect(update.bytes.toString('utf8')).toBe(build(tree));
+      const whole = Buffer.concat(update.chunks);
+      expect(whole.toString('utf8')).toBe(build(tree));
+      expect(update.length).toBe(whole.length);
       expect(update.count).toBe(tree.size);
+      // The pieces are compared and hashed as the file they make.
+      expect(sameBytes(update.chunks, update.length, Buffer.from(build(tree)))).toBe(true);
+      expect(sameBytes(update.chunks, update.length, Buffer.from(build(before)))).toBe(build(before) === build(tree));
+      expect(blobIdOf(update.chunks)).toBe(gitBlobId(whole));
     }
     expect(updates).toBeGreaterThan(50);
   });
