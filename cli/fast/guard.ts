@@ -9,6 +9,13 @@ import { GUARD } from '../tables/guard.js';
 
 const USAGE = helpText(GUARD);
 
+async function stagedTreeOf(cwd: string): Promise<string> {
+  const { openRepo } = await import('../../src/io/git/repo.js');
+  const { findRepoRoot } = await import('../../src/io/repo.js');
+  const { stagedTree } = await import('../../src/io/git/changes.js');
+  return stagedTree(await openRepo(findRepoRoot(cwd)));
+}
+
 /** `lessons guard`: on the commit path, so it skips yargs and loads only what its gates use. */
 export async function run(args: string[]): Promise<0 | 1 | 2> {
   const { values, positionals } = parseFastArgs(args, GUARD.options, USAGE);
@@ -23,6 +30,11 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return 0;
   }
   const { runGuard } = await import('../../src/guard/command.js');
+  // The staged tree for the mark that tells prepare-commit-msg this commit was checked (not made
+  // with --no-verify): git writes it while the gates run (at 100,000 lessons ~0.3 s). The guard
+  // changes nothing staged, so it is the tree the gates check.
+  const tree = profile.head === 'index' ? stagedTreeOf(resolveCwd(values.C)) : undefined;
+  tree?.catch(() => undefined);
   const report = await runGuard({
     cwd: resolveCwd(values.C),
     stage: profile.stage,
@@ -31,13 +43,10 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     base: values.base,
     head: values.head,
   });
-  if (profile.head === 'index') {
-    // The mark that tells prepare-commit-msg this commit was checked (not made with --no-verify).
+  if (tree) {
     const { markPreCommitChecked } = await import('../../src/githooks/commit-check.js');
-    const { openRepo } = await import('../../src/io/git/repo.js');
     const { findRepoRoot } = await import('../../src/io/repo.js');
-    const root = findRepoRoot(resolveCwd(values.C));
-    await markPreCommitChecked(root, await openRepo(root));
+    await markPreCommitChecked(findRepoRoot(resolveCwd(values.C)), tree);
   }
   const { guardReporters } = await import('../../src/reporters/guard.js');
   const { renderStdout, stepSummaryFor } = await import('../../src/reporters/registry.js');

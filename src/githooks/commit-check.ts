@@ -16,9 +16,10 @@ import { ensureStateDir } from '../io/state.js';
 
 const MARK_FILE = `${STATE_DIR}/hooks/pre-commit-tree`;
 
-export async function markPreCommitChecked(root: string, repo: GitRepo): Promise<void> {
+/** Records that the staged tree `tree` (stagedTree(), which a caller may start before its check to run beside it) was checked. */
+export async function markPreCommitChecked(root: string, tree: Promise<string>): Promise<void> {
   ensureStateDir(root);
-  writeFileAtomic(path.join(root, MARK_FILE), `${await stagedTree(repo)}\n`);
+  writeFileAtomic(path.join(root, MARK_FILE), `${await tree}\n`);
 }
 
 export async function preCommitChecked(root: string, repo: GitRepo): Promise<boolean> {
