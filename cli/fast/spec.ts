@@ -42,12 +42,14 @@ async function runSpec<A>(spec: CommandSpec<A>, args: string[]): Promise<0 | 1 |
   const more = `run \`lessons help ${word}\` for its options and an example`;
   const usage = helpText({ ...spec, usage: [spec.command] });
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof GLOBAL_OPTIONS }>>;
+  const { given, negated } = negations(args, spec);
   try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { ...GLOBAL_OPTIONS, ...spec.options } as typeof GLOBAL_OPTIONS });
+    parsed = parseArgs({ args: given, allowPositionals: true, strict: true, options: { ...GLOBAL_OPTIONS, ...spec.options } as typeof GLOBAL_OPTIONS });
   } catch (error) {
     throw new UsageError(`${parseError(error as Error & { code?: string }, word)}\n${more}`);
   }
   const values = parsed.values as Record<string, unknown>;
+  for (const name of negated) values[name] = false;
   if (values.help) {
     io.out(usage);
     return 0;
@@ -85,6 +87,26 @@ async function runSpec<A>(spec: CommandSpec<A>, args: string[]): Promise<0 | 1 |
   const { setupColor } = await import('../format.js');
   setupColor(args);
   return spec.run(argv as A & { C?: string; debug: boolean }, io);
+}
+
+/**
+ * yargs's `--no-<flag>` for each boolean option of the spec (node:util in Node 20 has none): the
+ * words without them, and the options whose last word was the negation (`--json --no-json` is
+ * false, `--no-json --json` true). Nothing after `--` is an option.
+ */
+function negations(args: readonly string[], spec: Pick<CommandSpec<unknown>, 'options'>): { given: string[]; negated: string[] } {
+  const end = args.includes('--') ? args.indexOf('--') : args.length;
+  const last = new Map<string, boolean>();
+  const given: string[] = [];
+  args.forEach((arg, i) => {
+    const name = i < end && arg.startsWith('--no-') ? arg.slice('--no-'.length) : undefined;
+    if (name !== undefined && spec.options[name]?.type === 'boolean') last.set(name, false);
+    else {
+      if (i < end && arg.startsWith('--') && spec.options[arg.slice(2)]?.type === 'boolean') last.set(arg.slice(2), true);
+      given.push(arg);
+    }
+  });
+  return { given, negated: [...last].filter(([, value]) => !value).map(([name]) => name) };
 }
 
 /** node:util's parse errors in yargs's words. */

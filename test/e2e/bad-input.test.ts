@@ -142,6 +142,11 @@ describe('usage errors (built binary)', () => {
       const result = runCli(args);
       expect({ args, exitCode: result.exitCode, stderr: result.stderr, stdout: result.stdout }).toEqual({ args, exitCode: 2, stderr: `lessons: ${message}\n${hint(args[0]!)}`, stdout: '' });
     }
+    // yargs's negation of a boolean option: the last word wins; an option the command lacks stays unknown.
+    const root = tempLessonsRepo();
+    expect(runCli(['lint', '--json', '--no-json'], { cwd: root }).stdout).toMatch(/^\d+ lessons? checked/m);
+    expect(JSON.parse(runCli(['lint', '--no-json', '--json'], { cwd: root }).stdout)).toHaveProperty('errors');
+    expect(runCli(['lint', '--no-bogus'], { cwd: root })).toMatchObject({ exitCode: 2, stderr: `lessons: \`lessons lint\` does not take --no-bogus\n${hint('lint')}` });
     const help = runCli(['help', 'capture']);
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toMatch(/^usage: lessons capture \[file\]\n/);
