@@ -10,7 +10,7 @@ import { readMarkdownEntry } from '../io/fs.js';
 import { loadWorktreeFacts, openLessonCache, type LessonFileCache } from '../lesson/cached-load.js';
 import { rememberIndex, type TreePairs } from '../index/memo.js';
 import { statMark } from '../io/file-cache.js';
-import { blobIdOf } from '../util/digest.js';
+import { blobIdOf, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
 import { parseRead, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
 import { LEVEL_FOLDERS, type Lesson, type Level } from '../lesson/model.js';
@@ -111,7 +111,7 @@ export async function changeLessons<R>(
  * Remembers the index of the tree a change left: the tree's (path, blob) pairs with the
  * written files' new blobs, and their stats, so the next run trusts them without reading.
  */
-export function rememberWritten(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], index: string, count: number): void {
+export function rememberWritten(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], index: string | Chunks, count: number): void {
   const blobs = new Map(written.map((file) => [file.path, blobIdOf(file.content)]));
   for (const [file, blob] of blobs) {
     try {

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { INDEX_HEAD, INDEX_TAIL } from '../index/build.js';
 import { updateIndex } from '../index/update.js';
 import { LessonsError } from '../errors.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
-import { statMark } from '../io/file-cache.js';
 import { commitChanges, type FileChange } from '../io/transaction.js';
-import { rememberIndex, vouchedIndex } from '../index/memo.js';
+import { vouchedIndex } from '../index/memo.js';
 import { listWorktree, openLessonCache } from '../lesson/cached-load.js';
 import { LEVEL_FOLDERS, LEVELS, type Lesson } from '../lesson/model.js';
 import { serializeLesson } from '../lesson/serialize.js';
@@ -15,8 +12,7 @@ import { indexLines, type IndexLine } from '../preflight/search-delta.js';
 import type { SearchIndex } from '../preflight/search-index.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { toIsoDate } from '../util/dates.js';
-import { gitBlobId } from '../util/digest.js';
-import { lessonAt, loadedFrom, newerThanLessons, type LessonWrite, type Plan } from './change.js';
+import { lessonAt, loadedFrom, newerThanLessons, rememberWritten, type LessonWrite, type Plan } from './change.js';
 
 /**
  * A change of a few lessons that reads neither the other lessons nor the whole index: when the
@@ -105,21 +101,11 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
       },
     );
     if (!updated) return undefined;
-    const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: Buffer.from(serializeLesson(write.lesson)), ...(write.create ? { create: true } : {}) }));
+    const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: serializeLesson(write.lesson), ...(write.create ? { create: true } : {}) }));
     files.push({ path: INDEX_FILE, content: updated.chunks });
     commitChanges(root, files);
     newerThanLessons(root);
-    const blobs = new Map(files.slice(0, -1).map((file) => [file.path, gitBlobId(file.content as Buffer)]));
-    for (const [file, blob] of blobs) {
-      try {
-        cache.noteStat(file, blob, statMark(fs.statSync(path.join(root, file), { bigint: true })));
-      } catch {
-        // Gone again: the next run reads it.
-      }
-    }
-    const pairs = vouched.pairs.filter((pair) => !blobs.has(pair.path));
-    for (const [file, blob] of blobs) pairs.push({ path: file, blob });
-    rememberIndex(root, cache, pairs, updated.chunks, updated.count, true);
+    rememberWritten(root, cache, vouched.pairs, files.slice(0, -1), updated.chunks, updated.count);
     return planned.result;
   } finally {
     await cache.save();
