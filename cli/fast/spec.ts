@@ -40,7 +40,7 @@ const camel = (name: string): string => name.replace(/-([a-z])/g, (_, letter: st
 async function runSpec<A>(spec: CommandSpec<A>, args: string[]): Promise<0 | 1 | 2> {
   const word = spec.command.split(' ')[0]!;
   const more = `run \`lessons help ${word}\` for its options and an example`;
-  const usage = helpText({ ...spec, usage: [spec.command] });
+  const usage = helpText(spec);
   let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof GLOBAL_OPTIONS }>>;
   const { given, negated } = negations(args, spec);
   try {
@@ -57,6 +57,7 @@ async function runSpec<A>(spec: CommandSpec<A>, args: string[]): Promise<0 | 1 |
   const argv: Record<string, unknown> = { debug: false };
   for (const [name, option] of Object.entries(spec.options)) {
     const value = values[name] ?? option.default;
+    if (value === undefined && option.required) throw new UsageError(`\`lessons ${word}\` needs --${name}\n${more}`);
     if (value === undefined) continue;
     if (option.choices !== undefined && !option.choices.includes(value as string)) {
       const given = String(value);
@@ -64,7 +65,6 @@ async function runSpec<A>(spec: CommandSpec<A>, args: string[]): Promise<0 | 1 |
     }
     argv[name] = argv[camel(name)] = value;
   }
-  for (const [name, { required }] of Object.entries(spec.options)) if (required && argv[name] === undefined) throw new UsageError(`\`lessons ${word}\` needs --${name}\n${more}`);
   const words = parsed.positionals.slice(1);
   const wanted = positionalsOf(spec.command);
   for (const [i, positional] of wanted.entries()) {

@@ -65,9 +65,14 @@ const SEPARATOR = Buffer.from(ENTRY_SEPARATOR);
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 
+/** Whether `bytes` start and end as serializeIndex() writes an index of at least one entry (lineRanges() checks the lines between). */
+export function hasIndexLayout(bytes: Buffer): boolean {
+  return bytes.length > HEAD.length + TAIL.length && bytes.subarray(0, HEAD.length).equals(HEAD) && bytes.subarray(bytes.length - TAIL.length).equals(TAIL);
+}
+
 /** Where each entry's line is in an index as serializeIndex writes it (at least one entry); undefined for any other bytes. */
 function lineRanges(bytes: Buffer): Range[] | undefined {
-  if (bytes.length <= HEAD.length + TAIL.length || !bytes.subarray(0, HEAD.length).equals(HEAD) || !bytes.subarray(bytes.length - TAIL.length).equals(TAIL)) return undefined;
+  if (!hasIndexLayout(bytes)) return undefined;
   const end = bytes.length - TAIL.length;
   const ranges: Range[] = [];
   let start = HEAD.length;

@@ -1,5 +1,4 @@
-import { INDEX_HEAD, INDEX_TAIL } from '../index/build.js';
-import { updateIndex } from '../index/update.js';
+import { hasIndexLayout, updateIndex } from '../index/update.js';
 import { LessonsError } from '../errors.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { commitChanges, type FileChange } from '../io/transaction.js';
@@ -59,7 +58,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
   const cache = openLessonCache(root);
   try {
     const vouched = vouchedIndex(root, cache, listWorktree(root, cache));
-    if (!vouched || !startsAndEnds(vouched.bytes)) return undefined;
+    if (!vouched || !hasIndexLayout(vouched.bytes)) return undefined;
     const { bytes } = vouched;
     let lines: readonly IndexLine[] | undefined;
     const { isFresh, openCached, statIndex } = await import('../preflight/search-open.js');
@@ -110,14 +109,6 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
   } finally {
     await cache.save();
   }
-}
-
-const HEAD = Buffer.from(INDEX_HEAD);
-const TAIL = Buffer.from(INDEX_TAIL);
-
-/** Whether `bytes` are in the layout serializeIndex() gives an index of at least one lesson (updateIndex() checks the lines). */
-function startsAndEnds(bytes: Buffer): boolean {
-  return bytes.length > HEAD.length + TAIL.length && bytes.subarray(0, HEAD.length).equals(HEAD) && bytes.subarray(bytes.length - TAIL.length).equals(TAIL);
 }
 
 /**

@@ -66,15 +66,20 @@ async function hasHistory(root: string): Promise<boolean> {
 }
 
 /**
- * `git <args>`'s output, or undefined when there is no history to read (hasHistory()). Both git
- * calls start at once, before this returns: a caller that goes on with work of its own while
- * they run waits for neither.
+ * `git <args>`'s output when `probe` (a git question asked beside it) says there is something to
+ * read, else undefined. Both git calls start at once, before this returns: a caller that goes on
+ * with work of its own while they run waits for neither.
  */
-async function logIfHistory(root: string, args: readonly string[]): Promise<string | undefined> {
-  const [history, out] = await Promise.all([hasHistory(root), spawnGit(root, args)]);
-  if (!history) return undefined;
+async function outputIf(probe: Promise<boolean>, root: string, args: readonly string[]): Promise<string | undefined> {
+  const [wanted, out] = await Promise.all([probe, spawnGit(root, args)]);
+  if (!wanted) return undefined;
   if (out.exitCode !== 0) throw gitFailed(args, out.stderr);
   return out.stdout.toString('utf8');
+}
+
+/** outputIf() there is a history to read. */
+function logIfHistory(root: string, args: readonly string[]): Promise<string | undefined> {
+  return outputIf(hasHistory(root), root, args);
 }
 
 /**
@@ -126,10 +131,7 @@ export async function changesBetweenDates(root: string, since: Date, until: Date
 
 /** The files git knows under `root` (tracked, and untracked but not ignored), relative to it; undefined outside git. */
 export async function repositoryFiles(root: string): Promise<string[] | undefined> {
-  const args = ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'];
-  // Both at once (logIfHistory()).
-  const [top, out] = await Promise.all([gitAnswer(root, ['rev-parse', '--show-toplevel']), spawnGit(root, args)]);
-  if (top === undefined) return undefined;
-  if (out.exitCode !== 0) throw gitFailed(args, out.stderr);
-  return out.stdout.toString('utf8').split('\0').filter((name) => name !== '');
+  const inGit = gitAnswer(root, ['rev-parse', '--show-toplevel']).then((top) => top !== undefined);
+  const output = await outputIf(inGit, root, ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  return output?.split('\0').filter((name) => name !== '');
 }
