@@ -113,3 +113,13 @@ for (const file of ['fast/preflight.cjs', 'fast/hook.cjs', 'cli/lessons.cjs']) {
   if (wide >= 0) throw new Error(`${file}: a character past ASCII at ${wide} (${JSON.stringify(text.slice(Math.max(0, wide - 30), wide + 10))}): write it as a \\u escape in the source`);
 }
 fs.chmodSync(path.join(dist, 'cli/lessons.cjs'), 0o755);
+
+// Each schema's validator as code (ajv's standalone output), loaded instead of compiling the
+// schema at run time; made by the same function and options the run-time compile uses.
+{
+  const { SCHEMA_NAMES, compiledValidatorFile, validatorSource } = await import(path.join(dist, 'src/schema/validate.js'));
+  const out = path.dirname(compiledValidatorFile(SCHEMA_NAMES[0]));
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+  for (const name of SCHEMA_NAMES) fs.writeFileSync(compiledValidatorFile(name), validatorSource(name));
+}

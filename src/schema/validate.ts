@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { packageFile } from '../package-root.js';
+import { sha256 } from '../util/digest.js';
 
 export type SchemaName = 'lesson' | 'index' | 'policy' | 'semantic-review' | 'lesson-draft' | 'evals' | 'sources-lock' | 'source-applications' | 'lesson-rerank' | 'ask-answer';
 
@@ -17,19 +18,58 @@ export interface SchemaError {
 const compiled = new Map<SchemaName, ValidateFunction>();
 let ajv: Ajv2020 | undefined;
 
+/** The options every validator is compiled with, at build time and at run time alike. */
+const AJV_OPTIONS = { allErrors: true, strict: true, useDefaults: false, validateSchema: false } as const;
+
+export const SCHEMA_NAMES: readonly SchemaName[] = ['lesson', 'index', 'policy', 'semantic-review', 'lesson-draft', 'evals', 'sources-lock', 'source-applications', 'lesson-rerank', 'ask-answer'];
+
+function schemaText(name: SchemaName): Buffer {
+  return fs.readFileSync(packageFile('schemas', `${name}.schema.json`));
+}
+
 export function readSchema(name: SchemaName): Record<string, unknown> {
-  return JSON.parse(fs.readFileSync(packageFile('schemas', `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(schemaText(name).toString('utf8')) as Record<string, unknown>;
+}
+
+/** Where the build writes a schema's validator as code (scripts/build-bundles.mjs, through validatorSource). */
+export function compiledValidatorFile(name: SchemaName): string {
+  return packageFile('dist', 'src', 'schema', 'compiled', `${name}.cjs`);
+}
+
+function newAjv(source: boolean): Ajv2020 {
+  const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // The schemas ship with the package and are checked against the meta-schema by the tests
+  // (test/unit/schemas-meta.test.ts); skipping that check here halves the compile time.
+  return new Ajv({ ...AJV_OPTIONS, ...(source ? { code: { source: true } } : {}) });
+}
+
+/**
+ * A schema's validator as a CommonJS module (ajv's standalone code), with the digest of the
+ * schema text it was made from: loading it costs about 5 ms, where loading ajv and compiling the
+ * schema costs about 100 (every run that checks one lesson paid that).
+ */
+export function validatorSource(name: SchemaName): string {
+  const maker = newAjv(true);
+  const validate = maker.compile(readSchema(name));
+  const standalone = (createRequire(import.meta.url)('ajv/dist/standalone/index.js') as { default: (ajv: Ajv2020, fn: ValidateFunction) => string }).default;
+  return `${standalone(maker, validate)}\nmodule.exports.schemaDigest = ${JSON.stringify(sha256(schemaText(name)))};\n`;
+}
+
+/** The build's validator in `file`, when it was made from `schema` (the text that ships); never one made from another. */
+export function builtValidator(file: string, schema: Uint8Array): ValidateFunction | undefined {
+  try {
+    const built = createRequire(import.meta.url)(file) as ValidateFunction & { schemaDigest?: unknown };
+    return typeof built === 'function' && built.schemaDigest === sha256(schema) ? built : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function validator(name: SchemaName): ValidateFunction {
   let validate = compiled.get(name);
   if (!validate) {
-    // Loaded on first use (about 25 ms), so modules that only need pointerToField stay light.
-    const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-    // The schemas ship with the package and are checked against the meta-schema by the tests
-    // (test/unit/schemas-meta.test.ts); skipping that check here halves the compile time.
-    ajv ??= new Ajv({ allErrors: true, strict: true, useDefaults: false, validateSchema: false });
-    validate = ajv.compile(readSchema(name));
+    // Compiled here (ajv loaded on first use: about 100 ms with the compile) only when the build's code is missing or was made from another schema.
+    validate = builtValidator(compiledValidatorFile(name), schemaText(name)) ?? (ajv ??= newAjv(false)).compile(readSchema(name));
     compiled.set(name, validate);
   }
   return validate;
