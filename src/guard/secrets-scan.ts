@@ -69,7 +69,8 @@ async function indexMatches(head: Omit<Snapshot, 'tree' | 'lessonFiles'>, rules:
 /** What the secrets scan needs of a side's lessons: each lesson file's matches, its paths and its lessons' ids. */
 export interface LessonSecrets {
   matches: SecretMatch[];
-  paths: ReadonlySet<string>;
+  /** Whether a path is a lesson file of the side. */
+  paths: { has(path: string): boolean };
   ids: Iterable<string>;
 }
 

@@ -166,10 +166,10 @@ export async function checkStaged(input: StagedInput): Promise<StagedCheck> {
         headLessons.flatMap((path) => at(head, path)),
         {
           lookup: (id) => {
-            const first = idPaths.get(id)?.[0];
+            const first = idPaths.first(id);
             return first === undefined ? undefined : loaded(first)[0]?.lesson;
           },
-          referrers: (id) => rows.filter((row) => row.names.includes(id) && idPaths.get(row.id)?.[0] === row.path).flatMap((row) => loaded(row.path)),
+          referrers: (id) => rows.filter((row) => row.names.includes(id) && idPaths.first(row.id) === row.path).flatMap((row) => loaded(row.path)),
         },
       );
     });

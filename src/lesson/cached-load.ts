@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FileCache, statMark, type StatMark } from '../io/file-cache.js';
@@ -101,10 +102,17 @@ export function treeDigest(files: readonly { path: string; blob: string }[]): st
 const digests = new WeakMap<readonly { path: string; blob: string }[], string>();
 
 function digestOf(files: readonly { path: string; blob: string }[]): string {
-  const lines = files.map((file) => `${file.path}\0${file.blob}\n`);
-  // A listing comes in path order already: the sort (100,000 comparisons in JavaScript) only when it is not.
-  if (lines.some((line, i) => i > 0 && lines[i - 1]! > line)) lines.sort(compareStrings);
-  return sha256(lines.join(''));
+  // A listing comes in path order already: hashed line by line as it comes (no 10 MB join at
+  // 100,000 lessons), and sorted first (100,000 comparisons in JavaScript) only when it is not.
+  const hash = createHash('sha256');
+  let previous = '';
+  for (const file of files) {
+    const line = `${file.path}\0${file.blob}\n`;
+    if (line < previous) return sha256(files.map((each) => `${each.path}\0${each.blob}\n`).sort(compareStrings).join(''));
+    hash.update(line);
+    previous = line;
+  }
+  return hash.digest('hex');
 }
 
 /** How many files listingPairs reads and hashes, past which the caller's reading of the whole tree is the cheaper way. */

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { CodeSnippets } from './body.js';
 import { MAX_LESSON_BYTES, listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { lessonDirs } from '../io/repo.js';
@@ -114,5 +113,7 @@ export function loadLessons(root: string): LoadedTree {
 }
 
 export function fileStem(relPath: string): string {
-  return path.posix.basename(relPath, '.md');
+  // What path.posix.basename(relPath, '.md') gives, for the paths lessons have (no trailing slash), at a tenth of its cost: the table asks it of every row.
+  const name = relPath.slice(relPath.lastIndexOf('/') + 1);
+  return name.endsWith('.md') && name !== '.md' ? name.slice(0, -3) : name;
 }

@@ -86,27 +86,52 @@ export function freshRow(fields: Omit<Row, 'mayHave'>): Row {
 }
 
 /**
- * A row as read from the table: its JSON part is parsed only when one of its fields is asked
- * for (most rows are only compared by blob and counted).
+ * A row as read from the table: only its path and blob are cut from the line when the table is
+ * read (100,000 rows at 100k lessons, most only compared by blob and counted); its flags are
+ * checked then, and its id and JSON part are read when asked for.
  */
 export class StoredRow implements Row {
   private extras: Extras | undefined;
+  private rest: { id: string; json: string } | undefined;
 
   constructor(
-    readonly path: string,
-    readonly blob: string,
-    readonly id: string,
-    readonly lesson: boolean,
-    readonly waits: boolean,
-    private readonly json: string,
     /** The row's line in the table: written back as it is. */
     readonly line: string,
+    readonly path: string,
+    readonly blob: string,
+    /** WAITS and NO_LESSON. */
+    private readonly flags: number,
+    /** Where the flags field ends: the tab before the id, or the line's end. */
+    private readonly flagsEnd: number,
     /** Read from the base file (not the delta). */
     readonly fromBase: boolean,
   ) {}
 
+  private fields(): { id: string; json: string } {
+    if (this.rest) return this.rest;
+    const { line, flagsEnd } = this;
+    if (flagsEnd >= line.length) return (this.rest = { id: '', json: '' });
+    const jsonAt = line.indexOf('\t', flagsEnd + 1);
+    const id = line.slice(flagsEnd + 1, jsonAt === -1 ? line.length : jsonAt);
+    return (this.rest = { id, json: jsonAt === -1 ? '' : line.slice(jsonAt + 1) });
+  }
+
+  get lesson(): boolean {
+    return (this.flags & NO_LESSON) === 0;
+  }
+
+  get waits(): boolean {
+    return (this.flags & WAITS) !== 0;
+  }
+
+  get id(): string {
+    return this.lesson ? this.fields().id || fileStem(this.path) : '';
+  }
+
   private parsed(): Extras {
-    return (this.extras ??= this.json === '' ? {} : (JSON.parse(this.json) as Extras));
+    if (this.extras) return this.extras;
+    const { json } = this.fields();
+    return (this.extras = json === '' ? {} : (JSON.parse(json) as Extras));
   }
 
   get names(): string[] {
@@ -127,9 +152,15 @@ export class StoredRow implements Row {
 
   mayHave(what: 'findings' | 'secrets'): boolean {
     // The key as JSON writes it; a string that holds the same characters only costs a parse.
-    return this.json.includes(what === 'findings' ? '"f":' : '"s":');
+    return this.fields().json.includes(what === 'findings' ? '"f":' : '"s":');
   }
 }
+
+const TAB = 9;
+const W = 0x77;
+const X = 0x78;
+const WAITS = 1;
+const NO_LESSON = 2;
 
 /**
  * The table as stored: a JSON header line (`{"key":…,"digest":…}`, the digest of the tree's
@@ -155,19 +186,41 @@ export interface Table {
 
 const NO_TABLE: Table = { rows: new Map(), digest: undefined, base: undefined };
 
-/** One row line of either file. */
+/** One row line of either file: path, blob and flags checked, the rest read when asked for. */
 function parseRow(line: string, fromBase: boolean): StoredRow {
-  const [path, blob, flags = '', id, json] = line.split('\t');
-  if (!path || !blob || !/^w?x?$/.test(flags)) throw new Error('not a row');
-  return new StoredRow(path, blob, flags.includes('x') ? '' : id || fileStem(path), !flags.includes('x'), flags.includes('w'), json ?? '', line, fromBase);
+  const pathEnd = line.indexOf('\t');
+  if (pathEnd <= 0) throw new Error('not a row');
+  let blobEnd = line.indexOf('\t', pathEnd + 1);
+  if (blobEnd === -1) blobEnd = line.length;
+  if (blobEnd === pathEnd + 1) throw new Error('not a row');
+  // Flags: nothing, `w`, `x` or `wx`, up to the next tab or the end.
+  let at = Math.min(blobEnd + 1, line.length);
+  let flags = 0;
+  if (line.charCodeAt(at) === W) {
+    flags |= WAITS;
+    at += 1;
+  }
+  if (line.charCodeAt(at) === X) {
+    flags |= NO_LESSON;
+    at += 1;
+  }
+  if (at < line.length && line.charCodeAt(at) !== TAB) throw new Error('not a row');
+  return new StoredRow(line, line.slice(0, pathEnd), line.slice(pathEnd + 1, blobEnd), flags, at, fromBase);
 }
 
 /** A file's lines after its header, when the header is of `key` (and names `base` for a delta). */
 function tableLines(root: string, file: string, key: TableKey): { header: Record<string, unknown>; lines: string[] } | undefined {
-  const lines = readRegularFile(pathInside(root, file)).toString('utf8').split('\n');
-  const header = JSON.parse(lines[0]!) as Record<string, unknown>;
-  if (!sameKey(key, header.key) || typeof header.digest !== 'string' || lines.at(-1) !== '') return undefined;
-  return { header, lines: lines.slice(1, -1) };
+  const text = readRegularFile(pathInside(root, file)).toString('utf8');
+  const headerEnd = text.indexOf('\n');
+  const header = JSON.parse(text.slice(0, headerEnd)) as Record<string, unknown>;
+  if (!sameKey(key, header.key) || typeof header.digest !== 'string' || !text.endsWith('\n')) return undefined;
+  const lines: string[] = [];
+  for (let at = headerEnd + 1; at < text.length; ) {
+    const end = text.indexOf('\n', at);
+    lines.push(text.slice(at, end));
+    at = end + 1;
+  }
+  return { header, lines };
 }
 
 /**
@@ -293,7 +346,7 @@ class TrackedLessons extends Map<string, LoadedLesson[]> {
   readonly deps = new Set<string>();
 
   constructor(
-    private readonly paths: ReadonlyMap<string, string[]>,
+    private readonly paths: IdPaths,
     private readonly side: SideFacts,
     private readonly misses: Set<string>,
   ) {
@@ -337,21 +390,57 @@ export interface TreeRows {
   /** Every id a differing or gone file has or had: the rows that looked one up are computed again. */
   touched: Set<string>;
   /** The paths of each id, in path order. */
-  idPaths: Map<string, string[]>;
+  idPaths: IdPaths;
   /** Every file's path. */
-  paths: ReadonlySet<string>;
+  paths: { has(path: string): boolean };
+}
+
+/** The paths of each id, in path order: one string for an id of one file (nearly all of them), an array for an id used twice. */
+export class IdPaths {
+  private readonly byId = new Map<string, string | string[]>();
+
+  add(id: string, path: string): void {
+    const known = this.byId.get(id);
+    if (known === undefined) this.byId.set(id, path);
+    else if (typeof known === 'string') this.byId.set(id, [known, path]);
+    else known.push(path);
+  }
+
+  get(id: string): readonly string[] | undefined {
+    const known = this.byId.get(id);
+    return typeof known === 'string' ? [known] : known;
+  }
+
+  first(id: string): string | undefined {
+    const known = this.byId.get(id);
+    return typeof known === 'string' ? known : known?.[0];
+  }
+
+  keys(): IterableIterator<string> {
+    return this.byId.keys();
+  }
+
+  /** The ids used more than once, and those of `also` the tree has, with their paths. */
+  sharedOr(also: ReadonlySet<string>): [string, readonly string[]][] {
+    const found: [string, readonly string[]][] = [];
+    for (const [id, known] of this.byId) if (typeof known !== 'string' || also.has(id)) found.push([id, typeof known === 'string' ? [known] : known]);
+    return found;
+  }
 }
 
 /** The rows of `items` (in path order) against the table, reading the facts of the files that differ. */
 export async function treeRows(items: readonly ListedFile[], table: Table, side: SideFacts): Promise<TreeRows> {
+  let found = 0;
   const tableRows: (Row | undefined)[] = items.map((item) => {
     const row = table.rows.get(item.path);
-    return row?.blob === item.blob ? row : undefined;
+    if (row === undefined) return undefined;
+    found += 1;
+    return row.blob === item.blob ? row : undefined;
   });
   const differ = items.filter((_, n) => tableRows[n] === undefined);
-  const paths = new Set<string>();
-  for (const item of items) paths.add(item.path);
-  const gone = [...table.rows.values()].filter((row) => !paths.has(row.path));
+  // The side's map of its files by path says which paths the tree has.
+  const paths = side.byPath;
+  const gone = found === table.rows.size ? [] : [...table.rows.values()].filter((row) => !paths.has(row.path));
   await side.load(differ.map((item) => item.path));
   const touched = new Set<string>();
   for (const item of differ) {
@@ -378,13 +467,8 @@ export async function treeRows(items: readonly ListedFile[], table: Table, side:
       secrets: facts.secrets?.matches ?? [],
     });
   });
-  const idPaths = new Map<string, string[]>();
-  for (const row of rows) {
-    if (row.id === '') continue;
-    const list = idPaths.get(row.id);
-    if (list) list.push(row.path);
-    else idPaths.set(row.id, [row.path]);
-  }
+  const idPaths = new IdPaths();
+  for (const row of rows) if (row.id !== '') idPaths.add(row.id, row.path);
   return { items, rows, kept: tableRows.map((row) => row !== undefined), changed: differ.length > 0 || gone.length > 0 || table.digest === undefined, touched, idPaths, paths };
 }
 
@@ -431,7 +515,7 @@ export async function lintRows(tree: TreeRows, side: SideFacts, options: RowLint
   }
   // Every id used twice, and each local lesson a source's id names (the sources' shadowing rule).
   const sourceIds = new Set(options.sources?.lessons.lessons.map((item) => item.lesson.id));
-  const wanted = [...idPaths].filter(([id, paths]) => paths.length > 1 || sourceIds.has(id));
+  const wanted = idPaths.sharedOr(sourceIds);
   await side.load(wanted.flatMap(([, paths]) => paths));
   const byId = new Map(wanted.map(([id, paths]) => [id, paths.map((path) => side.lesson(path)!)]));
   const waiting = rows.filter((row) => row.waits).length;
