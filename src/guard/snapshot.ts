@@ -76,7 +76,7 @@ export function emptySnapshot(): Snapshot {
 
 /** The lessons on disk, as `lessons lint` sees them. */
 export async function worktreeSnapshot(root: string, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
-  const loaded = loadWorktreeFacts(root, cache, wanted);
+  const loaded = await loadWorktreeFacts(root, cache, wanted);
   const readOne = (rel: string): Uint8Array | undefined => {
     if (loaded.bytes.has(rel)) return loaded.bytes.get(rel);
     try {

@@ -87,7 +87,7 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
     recoverChanges(root);
     const cache = openLessonCache(root);
     try {
-      const listing = listWorktree(root, cache);
+      const listing = await listWorktree(root, cache);
       const pairs = listingPairs(root, cache, listing);
       const known = pairs && rememberedIndex(cache, pairs);
       if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
@@ -95,7 +95,7 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       let built: { index: string | Chunks; count: number; written: boolean; pairs: TreePairs | undefined };
       if (updated) built = { index: updated.chunks, count: updated.count, written: !sameBytes(updated.chunks, updated.length, updated.before), pairs };
       else {
-        const loaded = loadWorktreeFacts(root, cache, {}, listing, progress);
+        const loaded = await loadWorktreeFacts(root, cache, {}, listing, progress);
         const { text, count } = indexTextOf(loaded.tree);
         built = { index: text, count, written: readIndexText(root) !== text, pairs: loaded.irregular ? undefined : loaded.files };
       }
@@ -158,11 +158,11 @@ export async function checkIndex(options: { cwd: string; progress?: Progress }):
   const progress = options.progress ?? silentProgress;
   const cache = openLessonCache(root);
   try {
-    const listing = listWorktree(root, cache);
+    const listing = await listWorktree(root, cache);
     const pairs = listingPairs(root, cache, listing);
     const known = pairs && rememberedIndex(cache, pairs);
     if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
-    const loaded = loadWorktreeFacts(root, cache, {}, listing, progress);
+    const loaded = await loadWorktreeFacts(root, cache, {}, listing, progress);
     const { text, count, entries } = indexTextOf(loaded.tree);
     const current = readIndexText(root);
     rememberIndex(root, cache, loaded.irregular ? undefined : loaded.files, text, count, current === text);

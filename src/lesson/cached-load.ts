@@ -4,8 +4,10 @@ import path from 'node:path';
 import { FileCache, statMark, type StatMark } from '../io/file-cache.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
 import { listMarkdownFiles, readMarkdownEntry, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
+import { resolvesInside } from '../io/inside.js';
 import { packageFile } from '../package-root.js';
 import { POLICY_FILE, lessonDirs } from '../io/repo.js';
+import { gitVouchedBlobs } from '../io/git/vouched.js';
 import { compareStrings } from '../util/compare.js';
 import { gitBlobId, sha256 } from '../util/digest.js';
 import { FACTS_VERSION, addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from './facts.js';
@@ -51,6 +53,8 @@ interface Listed {
   blob?: string;
   /** The bytes, when listingPairs read them already (the stat was taken before). */
   read?: Buffer;
+  /** Listed through git (gitVouchedBlobs), not stat'ed: the blob is git's, or (when git does not vouch for the file) the file is read. */
+  byGit?: boolean;
 }
 
 /** The working tree's lesson files, stat'ed, before anything is read. */
@@ -60,26 +64,51 @@ export interface WorktreeListing {
   irregular: boolean;
 }
 
-export function listWorktree(root: string, cache: LessonFileCache): WorktreeListing {
+/**
+ * How many lesson files a listing has before git is asked which of them it vouches for
+ * (gitVouchedBlobs): below it a stat of each file and the stat table cost less than starting git.
+ */
+export const GIT_VOUCH_MIN = 2_000;
+
+export async function listWorktree(root: string, cache: LessonFileCache, gitFrom = GIT_VOUCH_MIN): Promise<WorktreeListing> {
+  const dirs = lessonDirs(root);
+  const folderOf = (dir: string): string => `${toPosixRelative(root, dir)}/`;
+  // A repository that had enough lessons at the last index has git asked first: git stats the
+  // files on the other core while this one reads the folders.
+  const lastCount = Number(cache.memo(INDEX_MEMO)?.split(' ')[2] ?? 0);
+  const early = lastCount >= gitFrom ? gitVouchedBlobs(root, dirs.filter(({ dir }) => resolvesInside(root, dir)).map(({ dir }) => folderOf(dir))) : undefined;
   const files: Listed[] = [];
   let irregular = false;
-  for (const { level, dir } of lessonDirs(root)) {
+  const folders: string[] = [];
+  for (const { level, dir } of dirs) {
     // Every entry is directly inside `dir` (listMarkdownFiles): its relative path is the folder's and its name.
-    const folder = `${toPosixRelative(root, dir)}/`;
+    const folder = folderOf(dir);
     const nameAt = dir.length + (dir.endsWith(path.sep) ? 0 : 1);
-    for (const entry of listMarkdownFiles(root, dir)) {
-      const item: Listed = { path: entry.kind === 'outside' ? toPosixRelative(root, entry.file) : `${folder}${entry.file.slice(nameAt)}`, level, entry };
-      if (entry.kind === 'file') {
-        try {
-          item.stat = statMark(fs.statSync(entry.file, { bigint: true }));
-          const blob = cache.trustedBlob(item.path, item.stat);
-          if (blob !== undefined) item.blob = blob;
-        } catch {
-          // Gone or unreadable since the listing: the read below reports it.
-        }
-      }
+    const entries = listMarkdownFiles(root, dir);
+    if (entries.some((entry) => entry.kind !== 'outside')) folders.push(folder);
+    for (const entry of entries) {
+      files.push({ path: entry.kind === 'outside' ? toPosixRelative(root, entry.file) : `${folder}${entry.file.slice(nameAt)}`, level, entry });
       if (entry.kind !== 'file') irregular = true;
-      files.push(item);
+    }
+  }
+  const vouched = await (early ?? (files.length >= gitFrom ? gitVouchedBlobs(root, folders) : undefined));
+  // The few files git does not vouch for (edited, new) are read rather than stat'ed: looking one
+  // up in the stat table would parse all of it (18 MB at 100,000 lessons). Many are stat'ed.
+  const unvouched = vouched === undefined ? Infinity : files.filter((item) => item.entry.kind === 'file' && !vouched.has(item.path)).length;
+  for (const item of files) {
+    if (item.entry.kind !== 'file') continue;
+    const blob = vouched?.get(item.path);
+    if (blob !== undefined || unvouched <= PAIRS_READ_MAX) {
+      if (blob !== undefined) item.blob = blob;
+      item.byGit = true;
+      continue;
+    }
+    try {
+      item.stat = statMark(fs.statSync(item.entry.file, { bigint: true }));
+      const trusted = cache.trustedBlob(item.path, item.stat);
+      if (trusted !== undefined) item.blob = trusted;
+    } catch {
+      // Gone or unreadable since the listing: the read below reports it.
     }
   }
   return { files, irregular };
@@ -130,10 +159,10 @@ export function listingPairs(root: string, cache: LessonFileCache, listing: Work
   if (unknown.length > PAIRS_READ_MAX) return undefined;
   for (const file of unknown) {
     const read = readMarkdownEntry(root, file.entry);
-    if (read.kind === 'problem' || file.stat === undefined) return undefined;
+    if (read.kind === 'problem' || (file.stat === undefined && !file.byGit)) return undefined;
     file.blob = gitBlobId(read.bytes);
     file.read = read.bytes;
-    cache.noteStat(file.path, file.blob, file.stat);
+    if (file.stat) cache.noteStat(file.path, file.blob, file.stat);
   }
   return listing.files.map((file) => ({ path: file.path, blob: file.blob! }));
 }
@@ -153,7 +182,8 @@ export interface FactsTree {
  * content are cached. Facts are recorded with the stat taken before the read, so a file that
  * changes during the run is hashed again next time.
  */
-export function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: FactsWanted, listing = listWorktree(root, cache), progress: Progress = silentProgress): FactsTree {
+export async function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: FactsWanted, listed?: WorktreeListing, progress: Progress = silentProgress): Promise<FactsTree> {
+  const listing = listed ?? (await listWorktree(root, cache));
   const tree: LoadedTree = { lessons: [], problems: [] };
   const files: FactsTree['files'] = [];
   const bytes = new Map<string, Uint8Array>();
@@ -164,7 +194,7 @@ export function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: 
     let facts = blob === undefined ? undefined : cache.get(item.path, blob);
     if (facts === undefined || !factsCover(facts, wanted)) {
       const read: FileRead = item.read ? { kind: 'file', path: item.path, bytes: item.read } : readMarkdownEntry(root, item.entry);
-      if (read.kind === 'problem' || item.stat === undefined) {
+      if (read.kind === 'problem' || (item.stat === undefined && !item.byGit)) {
         parseRead(read, item.level, tree);
         continue;
       }
@@ -176,7 +206,7 @@ export function loadWorktreeFacts(root: string, cache: LessonFileCache, wanted: 
         cache.set(item.path, blob, facts);
       }
     }
-    cache.noteStat(item.path, blob!, item.stat!);
+    if (item.stat) cache.noteStat(item.path, blob!, item.stat);
     files.push({ path: item.path, blob: blob!, facts });
     addFacts(tree, item.path, facts);
   }

@@ -81,7 +81,7 @@ export async function changeLessons<R>(
     // The lessons as the file cache summarises them: only files changed since the last run are parsed.
     const cache = openLessonCache(root);
     try {
-      const loaded = loadWorktreeFacts(root, cache, {});
+      const loaded = await loadWorktreeFacts(root, cache, {});
       const tree = loaded.tree;
       const state: TreeState = { root, policy: loadPolicy(root), today: toIsoDate(options.now), lessons: tree.lessons, whole: (item) => wholeLesson(root, item) };
       const { writes, result } = plan(state);

@@ -57,7 +57,7 @@ export interface IndexedPlan<R> extends Plan<R> {
 export async function changeIndexedLessons<R>(root: string, now: Date, plan: (state: IndexedState) => IndexedPlan<R>): Promise<R | undefined> {
   const cache = openLessonCache(root);
   try {
-    const vouched = vouchedIndex(root, cache, listWorktree(root, cache));
+    const vouched = vouchedIndex(root, cache, await listWorktree(root, cache));
     if (!vouched || !hasIndexLayout(vouched.bytes)) return undefined;
     const { bytes } = vouched;
     let lines: readonly IndexLine[] | undefined;

@@ -29,17 +29,17 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const wanted: FactsWanted = { fileFindings: (item) => fileFindings(item, schemaErrors) };
   try {
     const sources = policy.sources.length > 0 ? sourcesOf(root, policy, schemaErrors, progress) : undefined;
-    let listing = listWorktree(root, cache);
+    let listing = await listWorktree(root, cache);
     try {
       const table = await tableLint(root, cache, listing, { policy, today, wanted, sources, progress });
       if (table) return table;
     } catch (error) {
       if (!(error instanceof ChangedDuringRun)) throw error;
       // The listing no longer stands for the tree: take it again.
-      listing = listWorktree(root, cache);
+      listing = await listWorktree(root, cache);
     }
     // The file rules run only on files the cache has no findings for; the tree rules run on all.
-    const { tree } = loadWorktreeFacts(root, cache, wanted, listing, progress);
+    const { tree } = await loadWorktreeFacts(root, cache, wanted, listing, progress);
     progress.say('checking ids, references and evidence');
     return lintTree({ tree, policy, today, schemaErrors, ...(sources ? { sources } : {}) });
   } finally {

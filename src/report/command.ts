@@ -62,7 +62,7 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
   history.catch(() => undefined);
   // The lessons as the file cache summarises them: only files changed since the last run are parsed.
   const cache = openLessonCache(root);
-  const { lessons } = loadWorktreeFacts(root, cache, {}).tree;
+  const { lessons } = (await loadWorktreeFacts(root, cache, {})).tree;
   await cache.save();
   const index = buildIndex(lessons);
   const policy = loadPolicy(root);

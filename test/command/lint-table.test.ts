@@ -21,13 +21,13 @@ const TABLE = `${FILE_CACHE_DIR}/lint-table`;
 const DELTA = `${FILE_CACHE_DIR}/lint-table.delta`;
 
 /** What lint over the whole working tree finds, read without any cache. */
-function wholeTreeLint(root: string): ReturnType<typeof lintTree> {
+async function wholeTreeLint(root: string): Promise<ReturnType<typeof lintTree>> {
   const cache = path.join(root, FILE_CACHE_DIR);
   const aside = `${cache}-aside`;
   fs.renameSync(cache, aside);
   try {
     const schemaErrors = (data: unknown) => validateAgainst('lesson', data);
-    const { tree } = cachedLoad.loadWorktreeFacts(root, cachedLoad.openLessonCache(root), { fileFindings: (item) => fileFindings(item, schemaErrors) });
+    const { tree } = await cachedLoad.loadWorktreeFacts(root, cachedLoad.openLessonCache(root), { fileFindings: (item) => fileFindings(item, schemaErrors) });
     return lintTree({ tree, policy: DEFAULT_POLICY, today: toIsoDate(NOW), schemaErrors });
   } finally {
     fs.rmSync(cache, { recursive: true, force: true });
@@ -46,7 +46,7 @@ describe('lessons lint through its table of the working tree', () => {
   it('finds what lint over the whole tree finds, after random changes, reading only what a change touches', async () => {
     const root = tempLessonsRepo(corpus());
     const next = random(29);
-    expect(JSON.stringify(await lint({ cwd: root, now: NOW }))).toBe(JSON.stringify(wholeTreeLint(root)));
+    expect(JSON.stringify(await lint({ cwd: root, now: NOW }))).toBe(JSON.stringify(await wholeTreeLint(root)));
     expect(fs.existsSync(path.join(root, TABLE))).toBe(true);
     let warnings = 0;
     for (let round = 1; round <= 14; round++) {
@@ -54,7 +54,7 @@ describe('lessons lint through its table of the working tree', () => {
       for (let i = 0; i < changes; i++) mutate(root, next, round);
       const result = await lint({ cwd: root, now: NOW });
       // Byte for byte as `lessons lint --json` prints it.
-      expect(JSON.stringify(result)).toBe(JSON.stringify(wholeTreeLint(root)));
+      expect(JSON.stringify(result)).toBe(JSON.stringify(await wholeTreeLint(root)));
       warnings += result.warnings;
       if (round % 5 === 0) {
         fs.rmSync(path.join(root, TABLE));
@@ -73,7 +73,7 @@ describe('lessons lint through its table of the working tree', () => {
     factsRead();
     const result = await lint({ cwd: root, now: NOW });
     expect(factsRead()).toBeLessThan(10);
-    expect(JSON.stringify(result)).toBe(JSON.stringify(wholeTreeLint(root)));
+    expect(JSON.stringify(result)).toBe(JSON.stringify(await wholeTreeLint(root)));
     factsRead();
     expect(JSON.stringify(await lint({ cwd: root, now: NOW }))).toBe(JSON.stringify(result));
     expect(factsRead()).toBe(0);

@@ -1,0 +1,48 @@
+import { spawnGit } from './run.js';
+
+/**
+ * The working-tree files git vouches for, with their blob ids: a file whose content git's own
+ * stat check (in C, with its handling of racily clean entries) finds to be what the git index
+ * holds needs neither a stat of ours nor a read. At 100,000 lessons git answers in about 0.35 s
+ * where a stat of every file and the stat table cost about 1.6 s.
+ *
+ * Two git calls, run side by side: `git ls-files --stage -v` gives each tracked file's blob,
+ * tagged `H` for an ordinary entry (`S` skip-worktree, `M` unmerged, lowercase when marked
+ * assume-unchanged, whose stat git no longer looks at); `git diff-files --name-only` names the
+ * files whose stat or content is not as the index holds (a deleted one too). A regular file
+ * (mode 100644 or 100755) at stage 0, tagged `H`, and not named by diff-files is vouched for.
+ * Paths are relative to `cwd`, as the folders are. Undefined when git cannot answer (not a git
+ * working tree, git missing, a refused directory): the caller stats the files itself.
+ */
+export async function gitVouchedBlobs(cwd: string, folders: readonly string[]): Promise<Map<string, string> | undefined> {
+  if (folders.length === 0) return new Map();
+  let listed;
+  let changed;
+  try {
+    [listed, changed] = await Promise.all([
+      spawnGit(cwd, ['--literal-pathspecs', 'ls-files', '--stage', '-v', '-z', '--', ...folders]),
+      spawnGit(cwd, ['--literal-pathspecs', 'diff-files', '--relative', '--name-only', '-z', '--', ...folders]),
+    ]);
+  } catch {
+    return undefined;
+  }
+  if (listed.exitCode !== 0 || changed.exitCode !== 0) return undefined;
+  const out = listed.stdout.toString('utf8');
+  const vouched = new Map<string, string>();
+  let at = 0;
+  while (at < out.length) {
+    let end = out.indexOf('\0', at);
+    if (end === -1) end = out.length;
+    // `<tag> <mode> <blob> <stage>\t<path>`, read by position (a split and a pattern per entry cost a tenth of a second at 100,000).
+    const tab = out.indexOf('\t', at);
+    if (tab !== -1 && tab < end) {
+      const blobLength = tab - 2 - (at + 9);
+      const vouch =
+        (out.startsWith('H 100644 ', at) || out.startsWith('H 100755 ', at)) && out.startsWith(' 0', tab - 2) && (blobLength === 40 || blobLength === 64);
+      if (vouch) vouched.set(out.slice(tab + 1, end), out.slice(at + 9, tab - 2));
+    }
+    at = end + 1;
+  }
+  for (const path of changed.stdout.toString('utf8').split('\0')) vouched.delete(path);
+  return vouched;
+}
