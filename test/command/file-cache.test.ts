@@ -284,6 +284,45 @@ describe('the file cache', () => {
     expect(fs.existsSync(path.join(root, STATS_DELTA))).toBe(false);
   });
 
+  it("keeps lessons/index.json's stat in meta.json: knowing the index needs no stat table, and a written index is not hashed again", async () => {
+    const root = await seededRepo(12, 21);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    for (const rel of lessonFiles(root)) fs.utimesSync(path.join(root, rel), minuteAgo, minuteAgo);
+    await writeIndex({ cwd: root });
+    fs.utimesSync(path.join(root, 'lessons/index.json'), minuteAgo, minuteAgo);
+    await writeIndex({ cwd: root });
+    const meta = JSON.parse(fs.readFileSync(path.join(root, META), 'utf8')) as { pins?: Record<string, [string, string]> };
+    expect(Object.keys(meta.pins ?? {})).toEqual(['lessons/index.json']);
+    expect(meta.pins!['lessons/index.json']![0]).toBe(git(root, 'hash-object', 'lessons/index.json').trim());
+    const stats = JSON.parse(fs.readFileSync(path.join(root, STATS), 'utf8')) as { files: Record<string, unknown> };
+    expect(Object.keys(stats.files)).not.toContain('lessons/index.json');
+    // Without the stat table every lesson is read again, but the index is known by its pinned stat.
+    fs.rmSync(path.join(root, STATS));
+    fs.rmSync(path.join(root, STATS_DELTA), { force: true });
+    const opened = vi.spyOn(fs, 'openSync');
+    try {
+      expect((await checkIndex({ cwd: root })).fresh).toBe(true);
+      const files = opened.mock.calls.map(([file]) => String(file));
+      expect(files.filter((file) => file.endsWith('.md')).length).toBe(lessonFiles(root).length);
+      expect(files.filter((file) => file.endsWith('index.json'))).toEqual([]);
+    } finally {
+      opened.mockRestore();
+    }
+    // The control: a pin of another blob is not believed, and the index is read.
+    const forged = JSON.parse(fs.readFileSync(path.join(root, META), 'utf8')) as { pins: Record<string, [string, string]> };
+    forged.pins['lessons/index.json']![0] = '0'.repeat(40);
+    const metaStat = fs.statSync(path.join(root, META));
+    fs.writeFileSync(path.join(root, META), JSON.stringify(forged));
+    fs.utimesSync(path.join(root, META), metaStat.atime, metaStat.mtime);
+    const reopened = vi.spyOn(fs, 'openSync');
+    try {
+      expect((await checkIndex({ cwd: root })).fresh).toBe(true);
+      expect(reopened.mock.calls.map(([file]) => String(file)).filter((file) => file.endsWith('index.json')).length).toBeGreaterThan(0);
+    } finally {
+      reopened.mockRestore();
+    }
+  });
+
   it('ignores a cache written in the future (clock skew) and a file with an mtime from the future', async () => {
     const skewed = await editedUnderForgedStat(() => BigInt(Date.now() + 3_600_000) * 1_000_000n);
     expect(skewed.lint).toContain('status must be one of');
