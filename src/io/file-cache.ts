@@ -179,10 +179,46 @@ export class FileCache<T> {
       this.pinsRun[relPath] = [blob, identity];
       return;
     }
-    const known = this.statTable()[relPath];
+    // Compared with the table only when a lookup parsed it already: noting a stat never parses it.
+    const known = this.stats?.[relPath];
     if (known && known[0] === blob && known[1] === identity) return;
     this.statRun ??= {};
     this.statRun[relPath] = [blob, identity];
+  }
+
+  /**
+   * The base stat table's id and size, and the delta over it, without parsing the base when no
+   * lookup did: its head (`{"key":…,"id":…,"size":…,"files":`) says them. A base without its size
+   * in the head (an older one) is parsed.
+   */
+  private statHead(): { base: { id: string; size: number } | undefined; delta: StatTable } {
+    if (this.stats || this.writtenNs === 0n) return { base: this.statBase, delta: this.statDelta };
+    let base: { id: string; size: number } | undefined;
+    try {
+      const fd = fs.openSync(path.join(this.dir, STATS), 'r');
+      try {
+        const head = Buffer.alloc(512);
+        const read = fs.readSync(fd, head, 0, head.length, 0);
+        const match = /^\{"key":"([0-9a-f]+)","id":"([0-9a-f]+)","size":(\d+),"files":/.exec(head.toString('latin1', 0, read));
+        if (match && match[1] === this.key) base = { id: match[2]!, size: Number(match[3]) };
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      // No base: the save writes one.
+    }
+    if (base === undefined) {
+      this.statTable();
+      return { base: this.statBase, delta: this.statDelta };
+    }
+    let delta: StatTable = {};
+    try {
+      const parsed = JSON.parse(fs.readFileSync(path.join(this.dir, STATS_DELTA), 'utf8')) as { key?: string; base?: string; files?: StatTable };
+      if (parsed.key === this.key && parsed.base === base.id && parsed.files && typeof parsed.files === 'object') delta = parsed.files;
+    } catch {
+      // No delta over this base.
+    }
+    return { base, delta };
   }
 
   /** The stat table of the cache's last write (stats.json, under this key), or none. */
@@ -348,13 +384,15 @@ export class FileCache<T> {
     if (this.statRun !== undefined) {
       const run = marked(this.statRun);
       // The run's stats over the old ones: a path the run did not look at keeps its entry.
-      const delta = { ...this.statDelta, ...run };
-      const base = this.statBase;
+      const { base, delta: over } = this.statHead();
+      const delta = { ...over, ...run };
       if (base !== undefined && Object.keys(delta).length <= Math.max(STATS_DELTA_MIN, base.size / 50)) {
         writeInRepo(this.root, `${FILE_CACHE_DIR}/${STATS_DELTA}`, JSON.stringify({ key: this.key, base: base.id, files: delta }), { durable: false });
       } else {
         const id = randomBytes(8).toString('hex');
-        writeInRepo(this.root, `${FILE_CACHE_DIR}/${STATS}`, JSON.stringify({ key: this.key, id, files: { ...this.statTable(), ...run } }), { durable: false });
+        const files = { ...this.statTable(), ...run };
+        // The size in the head: a later save finds the base's id and size without parsing it.
+        writeInRepo(this.root, `${FILE_CACHE_DIR}/${STATS}`, JSON.stringify({ key: this.key, id, size: Object.keys(files).length, files }), { durable: false });
         // Named for another base now: removed so that it is not read in vain.
         fs.rmSync(pathInside(this.root, `${FILE_CACHE_DIR}/${STATS_DELTA}`), { force: true });
       }

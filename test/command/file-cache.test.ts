@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runGuard } from '../../src/guard/command.js';
 import { checkIndex, writeIndex } from '../../src/index/command.js';
-import { FILE_CACHE_DIR } from '../../src/io/file-cache.js';
-import { GIT_VOUCH_MIN } from '../../src/lesson/cached-load.js';
+import { FILE_CACHE_DIR, statMark } from '../../src/io/file-cache.js';
+import { GIT_VOUCH_MIN, openLessonCache } from '../../src/lesson/cached-load.js';
 import { statIdentity } from '../../src/io/fs.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { lint } from '../../src/lint/command.js';
@@ -282,6 +282,38 @@ describe('the file cache', () => {
     expect((await writeIndex({ cwd: root })).written).toBe(false);
     expect((JSON.parse(fs.readFileSync(path.join(root, STATS), 'utf8')) as { id: string }).id).not.toBe(before.id);
     expect(fs.existsSync(path.join(root, STATS_DELTA))).toBe(false);
+  });
+
+  it('notes a stat as a delta without parsing the base stat table (its head gives its id and size); an older base without its size is parsed', async () => {
+    const root = await seededRepo(40, 23);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    for (const rel of lessonFiles(root)) fs.utimesSync(path.join(root, rel), minuteAgo, minuteAgo);
+    await writeIndex({ cwd: root });
+    const base = fs.readFileSync(path.join(root, STATS), 'utf8');
+    expect(base).toMatch(/^\{"key":"[0-9a-f]+","id":"[0-9a-f]+","size":40,"files":/);
+    const rel = lessonFiles(root)[3]!;
+    const noteOne = async (): Promise<string[]> => {
+      const cache = openLessonCache(root);
+      cache.noteStat(rel, '1'.repeat(40), statMark(fs.statSync(path.join(root, rel), { bigint: true })));
+      const parsed = vi.spyOn(JSON, 'parse');
+      try {
+        await cache.save();
+        return parsed.mock.calls.map(([text]) => String(text));
+      } finally {
+        parsed.mockRestore();
+      }
+    };
+    expect(await noteOne()).not.toContain(base);
+    expect(fs.readFileSync(path.join(root, STATS), 'utf8')).toBe(base);
+    const delta = JSON.parse(fs.readFileSync(path.join(root, STATS_DELTA), 'utf8')) as { base: string; files: Record<string, [string, string]> };
+    expect(delta.base).toBe((JSON.parse(base) as { id: string }).id);
+    expect(delta.files[rel]![0]).toBe('1'.repeat(40));
+    // The control: the same table without its size in the head is parsed, and the delta is the same.
+    const older = base.replace(/"size":40,/, '');
+    fs.writeFileSync(path.join(root, STATS), older);
+    fs.rmSync(path.join(root, STATS_DELTA));
+    expect(await noteOne()).toContain(older);
+    expect((JSON.parse(fs.readFileSync(path.join(root, STATS_DELTA), 'utf8')) as { files: Record<string, [string, string]> }).files[rel]![0]).toBe('1'.repeat(40));
   });
 
   it("keeps lessons/index.json's stat in meta.json: knowing the index needs no stat table, and a written index is not hashed again", async () => {
