@@ -13,8 +13,20 @@ export function parseFastArgs<T extends OptionTable>(args: string[], options: T,
     const parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { ...GLOBAL_OPTIONS, ...options } });
     return { values: parsed.values, positionals: parsed.positionals.slice(1) };
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n${hint}`);
+    throw new UsageError(`${parseError(error as Error & { code?: string }, commandWord(args) ?? '')}\n${hint}`);
   }
+}
+
+/** node:util's parse errors in the words the other commands use (node's own mention its API). */
+export function parseError(error: Error & { code?: string }, word: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `\`lessons ${word}\` does not take ${unknown[1]}`;
+  const valueless = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument (missing|is ambiguous)/.exec(error.message);
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && valueless) {
+    const [, flag, why] = valueless;
+    return why === 'missing' ? `${flag} needs a value` : `${flag} needs a value (one that starts with a dash is given as ${flag}=<value>)`;
+  }
+  return error.message;
 }
 
 /** The command word: the first argument that is not a global option (or its value). */

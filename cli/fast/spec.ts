@@ -5,6 +5,7 @@ import { didYouMean } from '../../src/util/suggest.js';
 import { io, type CommandSpec } from '../command.js';
 import type { FastCommand } from '../main.js';
 import { GLOBAL_OPTIONS, helpText } from '../options.js';
+import { parseError } from './args.js';
 
 /**
  * A yargs command module's spec run without yargs (about 150 ms of loading and building the
@@ -109,11 +110,3 @@ function negations(args: readonly string[], spec: Pick<CommandSpec<unknown>, 'op
   return { given, negated: [...last].filter(([, value]) => !value).map(([name]) => name) };
 }
 
-/** node:util's parse errors in yargs's words. */
-function parseError(error: Error & { code?: string }, word: string): string {
-  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `\`lessons ${word}\` does not take ${unknown[1]}`;
-  const valueless = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(error.message);
-  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && valueless) return `${valueless[1]} needs a value`;
-  return error.message;
-}

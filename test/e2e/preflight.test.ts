@@ -83,7 +83,9 @@ describe('lessons preflight (built binary)', () => {
   });
 
   it.each([
-    [['preflight', 'x', '--frobnicate'], /Unknown option '--frobnicate'/],
+    [['preflight', 'x', '--frobnicate'], /`lessons preflight` does not take --frobnicate/],
+    [['guard', '--stage', 'pre-commit', '--frobnicate'], /`lessons guard` does not take --frobnicate/],
+    [['preflight', 'x', '--budget'], /--budget needs a value/],
     [['preflight'], /give the task as text, or a --tool, --path or --command/],
     [['preflight', 'x', '--budget', 'lots'], /--budget takes a positive whole number, got 'lots'/],
     [['preflight', 'x', '--format', 'xml'], /--format must be text, markdown or json, got 'xml'/],
