@@ -9,7 +9,11 @@ import { resolvePolicy, type Gate, type GateLevel, type Policy } from '../policy
 import type { IncidentPatterns } from './commits.js';
 import type { GateInput, QualityOutcome } from './gates.js';
 import { INDEX_MEMO, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
-import type { FactsWanted } from '../lesson/facts.js';
+import type { LoadedTree } from '../lesson/load.js';
+import { readRegularFile } from '../io/fs.js';
+import { pathInside } from '../io/inside.js';
+import { blobIdOf, gitBlobId } from '../util/digest.js';
+import { addFacts, factsOf, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
 import { compileSecretRules } from './secrets.js';
@@ -78,10 +82,53 @@ async function headWanted(plan: GuardPlan): Promise<FactsWanted> {
  * tree (its path and blob pairs) with this very index blob (`lessons index` wrote or checked
  * it); otherwise the side's index text.
  */
-async function indexState(head: Snapshot, cache: LessonFileCache, staged: StagedCheck | undefined): Promise<NonNullable<GateInput['index']>> {
+async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck | undefined): Promise<NonNullable<GateInput['index']>> {
+  const { cache } = plan;
   const memo = cache.memo(INDEX_MEMO)?.split(' ');
   if (head.regular && head.indexBlob !== undefined && memo?.[1] === head.indexBlob && memo[0] === (staged?.digest ?? treeDigest(head.lessonFiles))) return { known: true };
+  if (staged && head.indexBlob !== undefined && (await indexByUpdate(plan, staged.pairs)) === head.indexBlob) return { known: true };
   return { known: false, text: await head.readIndex() };
+}
+
+/**
+ * The blob id of the staged tree's index worked out as an update of the index `lessons index`
+ * last wrote or found fresh (memo.ts: its bytes on disk, the tree beside it): the staged lessons
+ * whose blob differs from that tree's are read from git, a lesson the update looks up from the
+ * working tree when it holds the staged blob. This is how a commit made while the working tree
+ * moved on (edited again, indexed again) is known fresh without reading every staged lesson.
+ * Undefined when it cannot tell: no remembered index, over UPDATE_MAX files differ, or a lesson
+ * the update needs is not at hand.
+ */
+async function indexByUpdate(plan: GuardPlan, pairs: readonly { path: string; blob: string }[]): Promise<string | undefined> {
+  const { root, cache, repo } = plan;
+  // Loaded here: only a commit whose tree is not the one `lessons index` last saw comes this way.
+  const [{ changeFrom, indexAfter, UPDATE_MAX }, { rememberedBuild }] = await Promise.all([import('../index/command.js'), import('../index/memo.js')]);
+  const remembered = rememberedBuild(root, cache);
+  if (remembered === undefined) return undefined;
+  const { changed, removed } = changeFrom(remembered.pairs, pairs);
+  if (changed.length + removed.size > UPDATE_MAX) return undefined;
+  const staged = new Map(pairs.map((pair) => [pair.path, pair.blob]));
+  const read = await readBlobs(repo, changed.map((path) => staged.get(path)!));
+  const lessonOf = (path: string): LoadedTree | undefined => {
+    const blob = staged.get(path);
+    const level = lessonPathLevel(path);
+    if (blob === undefined || level === undefined) return undefined;
+    let bytes: Uint8Array | undefined = read.get(blob);
+    if (bytes === undefined) {
+      try {
+        const onDisk = readRegularFile(pathInside(root, path));
+        if (gitBlobId(onDisk) === blob) bytes = onDisk;
+      } catch {
+        // Not in the working tree as staged.
+      }
+    }
+    if (bytes === undefined) return undefined;
+    const tree: LoadedTree = { lessons: [], problems: [] };
+    addFacts(tree, path, factsOf(path, bytes, level, {}));
+    return tree;
+  };
+  const update = indexAfter(remembered.bytes, changed, removed, lessonOf);
+  return update && blobIdOf(update.chunks);
 }
 
 async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[]> {
@@ -219,7 +266,7 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     incidentPatterns: plan.incidentPatterns,
     ...(staged ? { checked: { lint: staged.lint, transitions: staged.transitions, ids: staged.ids } } : {}),
   };
-  if (on('index-fresh')) input.index = await indexState(head, cache, staged);
+  if (on('index-fresh')) input.index = await indexState(plan, head, staged);
   if (staged && ((input.index && !input.index.known) || on('retrieval'))) await staged.loadAll();
   if (on('preflight-evidence') && profile.evidence === 'receipt') {
     input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);

@@ -111,7 +111,7 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
 }
 
 /** How many files may differ from the remembered index's tree for the index to be updated rather than built whole. */
-const UPDATE_MAX = 256;
+export const UPDATE_MAX = 256;
 
 /**
  * The index of the working tree as an update of the remembered one (update.ts), reading only
@@ -122,10 +122,7 @@ const UPDATE_MAX = 256;
 function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing, pairs: TreePairs): { chunks: Chunks; length: number; count: number; before: Buffer } | undefined {
   const remembered = rememberedBuild(root, cache);
   if (remembered === undefined) return undefined;
-  const now = new Set(pairs.map((pair) => pair.path));
-  const changed = listing.files.filter((file) => remembered.pairs.get(file.path) !== file.blob);
-  const removed = new Set([...remembered.pairs.keys()].filter((path) => !now.has(path)));
-  for (const file of changed) if (remembered.pairs.has(file.path)) removed.add(file.path);
+  const { changed, removed } = changeFrom(remembered.pairs, pairs);
   if (changed.length + removed.size > UPDATE_MAX) return undefined;
   const byPath = new Map(listing.files.map((file) => [file.path, file]));
   /** A file's lesson, from bytes that are still the blob the listing has for it. */
@@ -137,17 +134,41 @@ function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeLis
     addFacts(tree, path, factsOf(path, read.bytes, file!.level, {}));
     return tree;
   };
+  const update = indexAfter(remembered.bytes, changed, removed, lessonOf);
+  return update && { ...update, before: remembered.bytes };
+}
+
+/** What turns the remembered tree into `pairs`: the paths added or of another blob, and the remembered paths gone or replaced. */
+export function changeFrom(remembered: ReadonlyMap<string, string>, pairs: TreePairs): { changed: string[]; removed: Set<string> } {
+  const now = new Set(pairs.map((pair) => pair.path));
+  const changed = pairs.filter((pair) => remembered.get(pair.path) !== pair.blob).map((pair) => pair.path);
+  const removed = new Set([...remembered.keys()].filter((path) => !now.has(path)));
+  for (const path of changed) if (remembered.has(path)) removed.add(path);
+  return { changed, removed };
+}
+
+/**
+ * The index after `changed` (paths the tree adds or whose blob differs) and `removed` (paths it
+ * no longer has at the remembered blob) from the remembered index bytes: undefined when a
+ * changed file holds no single lesson the index can take, or the update cannot apply (the whole
+ * build then reports what stops it). `lessonOf` reads a lesson of the tree by path.
+ */
+export function indexAfter(
+  remembered: Buffer,
+  changed: readonly string[],
+  removed: ReadonlySet<string>,
+  lessonOf: (path: string) => LoadedTree | undefined,
+): { chunks: Chunks; length: number; count: number } | undefined {
   const added: LoadedLesson[] = [];
-  for (const file of changed) {
-    const tree = lessonOf(file.path);
+  for (const path of changed) {
+    const tree = lessonOf(path);
     if (tree === undefined || tree.lessons.length !== 1 || indexBlockers(tree).length > 0) return undefined;
     added.push(tree.lessons[0]!);
   }
-  const update = updateIndex(remembered.bytes, { removed, added }, (path) => {
+  return updateIndex(remembered, { removed, added }, (path) => {
     const tree = lessonOf(path);
     return tree?.lessons.length === 1 ? tree.lessons[0] : undefined;
   });
-  return update && { ...update, before: remembered.bytes };
 }
 
 const NO_CHANGES: IndexDiff = { added: [], removed: [], changed: [] };
