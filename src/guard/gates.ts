@@ -1,6 +1,6 @@
 import { buildIndex, serializeIndex } from '../index/build.js';
 import { parseIndexEntries } from '../index/read.js';
-import { diffIndexes, indexStaleness } from '../index/diff.js';
+import { diffIndexes, indexStaleness, type IndexDiff } from '../index/diff.js';
 import { INDEX_FILE } from '../io/repo.js';
 import type { CommitInfo } from '../io/git/log.js';
 import { transitionFindings } from '../lifecycle/transitions.js';
@@ -54,7 +54,7 @@ export interface GateInput {
    * The side's lessons/index.json for the index-fresh gate: known to be what this tree's index
    * is (the file cache remembers the pair), or its text to compare (undefined when absent).
    */
-  index?: { known: true } | { known: false; text: string | undefined };
+  index?: { known: true } | { known: false; text: string | undefined } | { known: false; stale: IndexDiff };
   /**
    * What the staged check (staged.ts) found on the head's tree in proportion to the change:
    * lint's findings and the lifecycle rules' from the base; the gates take these instead of
@@ -83,16 +83,21 @@ const NO_DIFF = { added: [], removed: [], changed: [] };
 
 /** The committed (or staged) index is exactly what `lessons index` would write for this tree. */
 export const indexFreshGate: GateCheck = (input) => {
-  if (input.index === undefined || input.index.known) return [];
-  const fresh = serializeIndex(buildIndex(input.head.tree.lessons));
-  const current = input.index.text;
+  const index = input.index;
+  if (index === undefined || index.known) return [];
   const stageHint = STAGE_PROFILES[input.stage].indexFix(INDEX_FILE);
-  if (current === fresh) return [];
-  if (current === undefined) {
+  const staleBy = (diff: IndexDiff): Finding[] => {
+    const { headline, details } = indexStaleness(false, diff);
+    return [{ rule: 'index-stale', severity: 'error', file: INDEX_FILE, message: `${headline} (${details.join('; ')}): ${stageHint}` }];
+  };
+  // Known stale, and how, from the staged check's update of the remembered index (gather.ts).
+  if ('stale' in index) return staleBy(index.stale);
+  const fresh = buildIndex(input.head.tree.lessons);
+  if (index.text === serializeIndex(fresh)) return [];
+  if (index.text === undefined) {
     return [{ rule: 'index-missing', severity: 'error', file: INDEX_FILE, message: `${indexStaleness(true, NO_DIFF).headline}: ${stageHint}` }];
   }
-  const { headline, details } = indexStaleness(false, diffIndexes(parseIndexEntries(current) ?? [], buildIndex(input.head.tree.lessons).lessons));
-  return [{ rule: 'index-stale', severity: 'error', file: INDEX_FILE, message: `${headline} (${details.join('; ')}): ${stageHint}` }];
+  return staleBy(diffIndexes(parseIndexEntries(index.text) ?? [], fresh.lessons));
 };
 
 /** Locally a fresh preflight receipt; for commits, the `Lessons-Preflight:` trailer on each. */

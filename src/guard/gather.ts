@@ -12,7 +12,7 @@ import { INDEX_MEMO, treeDigest, type LessonFileCache } from '../lesson/cached-l
 import type { LoadedTree } from '../lesson/load.js';
 import { readRegularFile } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
-import { blobIdOf, gitBlobId } from '../util/digest.js';
+import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
 import { addFacts, factsOf, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
@@ -86,12 +86,20 @@ async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck |
   const { cache } = plan;
   const memo = cache.memo(INDEX_MEMO)?.split(' ');
   if (head.regular && head.indexBlob !== undefined && memo?.[1] === head.indexBlob && memo[0] === (staged?.digest ?? treeDigest(head.lessonFiles))) return { known: true };
-  if (staged && head.indexBlob !== undefined && (await indexByUpdate(plan, staged.pairs)) === head.indexBlob) return { known: true };
+  const expected = staged && head.indexBlob !== undefined ? await indexByUpdate(plan, staged.pairs) : undefined;
+  if (expected !== undefined && blobIdOf(expected.chunks) === head.indexBlob) return { known: true };
+  if (expected !== undefined) {
+    // Stale: how, from the updated index and the staged one line by line, without reading every staged lesson.
+    const { indexLineDiff } = await import('../index/update.js');
+    const staged = (await readBlobs(plan.repo, [head.indexBlob!])).get(head.indexBlob!);
+    const stale = staged && indexLineDiff(staged, Buffer.concat(expected.chunks, expected.length));
+    if (stale) return { known: false, stale };
+  }
   return { known: false, text: await head.readIndex() };
 }
 
 /**
- * The blob id of the staged tree's index worked out as an update of the index `lessons index`
+ * The staged tree's index worked out as an update of the index `lessons index`
  * last wrote or found fresh (memo.ts: its bytes on disk, the tree beside it): the staged lessons
  * whose blob differs from that tree's are read from git, a lesson the update looks up from the
  * working tree when it holds the staged blob. This is how a commit made while the working tree
@@ -99,7 +107,7 @@ async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck |
  * Undefined when it cannot tell: no remembered index, over UPDATE_MAX files differ, or a lesson
  * the update needs is not at hand.
  */
-async function indexByUpdate(plan: GuardPlan, pairs: readonly { path: string; blob: string }[]): Promise<string | undefined> {
+async function indexByUpdate(plan: GuardPlan, pairs: readonly { path: string; blob: string }[]): Promise<{ chunks: Chunks; length: number } | undefined> {
   const { root, cache, repo } = plan;
   // Loaded here: only a commit whose tree is not the one `lessons index` last saw comes this way.
   const [{ changeFrom, indexAfter, UPDATE_MAX }, { rememberedBuild }] = await Promise.all([import('../index/command.js'), import('../index/memo.js')]);
@@ -127,8 +135,7 @@ async function indexByUpdate(plan: GuardPlan, pairs: readonly { path: string; bl
     addFacts(tree, path, factsOf(path, bytes, level, {}));
     return tree;
   };
-  const update = indexAfter(remembered.bytes, changed, removed, lessonOf);
-  return update && blobIdOf(update.chunks);
+  return indexAfter(remembered.bytes, changed, removed, lessonOf);
 }
 
 async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[]> {
@@ -267,7 +274,7 @@ export async function gather(plan: GuardPlan): Promise<Gathered> {
     ...(staged ? { checked: { lint: staged.lint, transitions: staged.transitions, ids: staged.ids } } : {}),
   };
   if (on('index-fresh')) input.index = await indexState(plan, head, staged);
-  if (staged && ((input.index && !input.index.known) || on('retrieval'))) await staged.loadAll();
+  if (staged && ((input.index && 'text' in input.index) || on('retrieval'))) await staged.loadAll();
   if (on('preflight-evidence') && profile.evidence === 'receipt') {
     input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);
   }

@@ -2,6 +2,7 @@ import type { LoadedLesson } from '../lesson/load.js';
 import { compareStrings } from '../util/compare.js';
 import type { Chunks } from '../util/digest.js';
 import { ENTRY_SEPARATOR, INDEX_HEAD, INDEX_TAIL, entryLine, entryOf, sourcesOf } from './build.js';
+import type { IndexDiff } from './diff.js';
 
 /** What changed in the tree since the index was built: the files whose entries go, and the lessons of the files that are new or changed. */
 export interface IndexChange {
@@ -203,4 +204,35 @@ export function sameBytes(chunks: Chunks, length: number, bytes: Buffer): boolea
     at += chunk.length;
   }
   return true;
+}
+
+/**
+ * Which entries differ between two indexes as serializeIndex writes them, line by line, as
+ * diffIndexes says it of their parsed entries (a line whose bytes differ is parsed to tell a
+ * change from formatting): no index is parsed whole. Undefined for bytes not in that layout,
+ * or with an id twice; the caller then parses both.
+ */
+export function indexLineDiff(before: Buffer, after: Buffer): IndexDiff | undefined {
+  const beforeLines = lineRanges(before);
+  const afterLines = lineRanges(after);
+  if (beforeLines === undefined || afterLines === undefined) return undefined;
+  const byId = new Map<string, Range>();
+  for (const line of beforeLines) {
+    const head = lineHead(before, line);
+    if (head === undefined || byId.has(head.id)) return undefined;
+    byId.set(head.id, line);
+  }
+  const diff: IndexDiff = { added: [], removed: [], changed: [] };
+  const seen = new Set<string>();
+  const entryAt = (bytes: Buffer, [start, end]: Range): string => JSON.stringify(JSON.parse(bytes.toString('utf8', start, end)));
+  for (const line of afterLines) {
+    const head = lineHead(after, line);
+    if (head === undefined || seen.has(head.id)) return undefined;
+    seen.add(head.id);
+    const old = byId.get(head.id);
+    if (old === undefined) diff.added.push(head.id);
+    else if (before.compare(after, line[0], line[1], old[0], old[1]) !== 0 && entryAt(before, old) !== entryAt(after, line)) diff.changed.push(head.id);
+  }
+  for (const id of byId.keys()) if (!seen.has(id)) diff.removed.push(id);
+  return { added: diff.added.sort(compareStrings), removed: diff.removed.sort(compareStrings), changed: diff.changed.sort(compareStrings) };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildIndex, serializeIndex } from '../../src/index/build.js';
-import { sameBytes, updateIndex } from '../../src/index/update.js';
+import { diffIndexes } from '../../src/index/diff.js';
+import { parseIndexEntries } from '../../src/index/read.js';
+import { indexLineDiff, sameBytes, updateIndex } from '../../src/index/update.js';
 import { blobIdOf, gitBlobId } from '../../src/util/digest.js';
 import { addLessonFile, type LoadedLesson, type LoadedTree } from '../../src/lesson/load.js';
 import { lessonText } from '../helpers/lessons.js';
@@ -49,6 +51,8 @@ describe('updating the index for a change', () => {
           tree.set(target, { path: target, fields: lesson.fields });
         }
       }
+      // Which entries differ, line by line, as diffIndexes says it of the parsed entries.
+      expect(indexLineDiff(Buffer.from(build(before)), Buffer.from(build(tree)))).toEqual(diffIndexes(parseIndexEntries(build(before))!, parseIndexEntries(build(tree))!));
       const same = (path: string): boolean => before.get(path) === tree.get(path);
       const removed = new Set([...before.keys()].filter((path) => !same(path)));
       const added = [...tree.keys()].filter((path) => !same(path)).map((path) => loaded(tree.get(path)!));
@@ -65,6 +69,17 @@ describe('updating the index for a change', () => {
       expect(blobIdOf(update.chunks)).toBe(gitBlobId(whole));
     }
     expect(updates).toBeGreaterThan(50);
+  });
+
+  it('tells a changed entry from a line that only differs in its formatting, and declines bytes in another layout', () => {
+    const lesson = (id: string, title: string): LoadedLesson => loaded({ path: `lessons/cases/${id}.md`, fields: { id, level: 'case', title } });
+    const before = serializeIndex(buildIndex([lesson('case-a', 'A'), lesson('case-b', 'B')]));
+    const spaced = before.replace('"title":"A"', '"title": "A"');
+    expect(spaced).not.toBe(before);
+    expect(indexLineDiff(Buffer.from(before), Buffer.from(spaced))).toEqual({ added: [], removed: [], changed: [] });
+    const retitled = serializeIndex(buildIndex([lesson('case-a', 'A2'), lesson('case-c', 'C')]));
+    expect(indexLineDiff(Buffer.from(before), Buffer.from(retitled))).toEqual({ added: ['case-c'], removed: ['case-b'], changed: ['case-a'] });
+    expect(indexLineDiff(Buffer.from(JSON.stringify(JSON.parse(before))), Buffer.from(before))).toBeUndefined();
   });
 
   it('declines a change that makes two lessons share an id, and an index it did not write', () => {
