@@ -80,7 +80,9 @@ async function headWanted(plan: GuardPlan): Promise<FactsWanted> {
 /**
  * What the index-fresh gate compares: nothing to read when the file cache remembers this very
  * tree (its path and blob pairs) with this very index blob (`lessons index` wrote or checked
- * it); otherwise the side's index text.
+ * it); for a staged tree near the remembered one, the remembered index updated for the
+ * difference (fresh when it is the staged blob, else how it is stale); otherwise the side's
+ * index text, which the gate compares with an index built from every lesson.
  */
 async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck | undefined): Promise<NonNullable<GateInput['index']>> {
   const { cache } = plan;
@@ -91,8 +93,8 @@ async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck |
   if (expected !== undefined) {
     // Stale: how, from the updated index and the staged one line by line, without reading every staged lesson.
     const { indexLineDiff } = await import('../index/update.js');
-    const staged = (await readBlobs(plan.repo, [head.indexBlob!])).get(head.indexBlob!);
-    const stale = staged && indexLineDiff(staged, Buffer.concat(expected.chunks, expected.length));
+    const stagedIndex = (await readBlobs(plan.repo, [head.indexBlob!])).get(head.indexBlob!);
+    const stale = stagedIndex && indexLineDiff(stagedIndex, Buffer.concat(expected.chunks, expected.length));
     if (stale) return { known: false, stale };
   }
   return { known: false, text: await head.readIndex() };

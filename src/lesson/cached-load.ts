@@ -70,6 +70,11 @@ export interface WorktreeListing {
  */
 export const GIT_VOUCH_MIN = 2_000;
 
+/**
+ * The working tree's lesson files and, where known without reading a file, its blob id: git's
+ * for the files git vouches for (from `gitFrom` files on), else the stat table's for a file whose
+ * stat it recorded. A file with no blob is read by whoever needs its content.
+ */
 export async function listWorktree(root: string, cache: LessonFileCache, gitFrom = GIT_VOUCH_MIN): Promise<WorktreeListing> {
   const dirs = lessonDirs(root);
   const folderOf = (dir: string): string => `${toPosixRelative(root, dir)}/`;
