@@ -7,7 +7,7 @@ import { listMarkdownFiles, readMarkdownEntry, toPosixRelative, type FileRead, t
 import { resolvesInside } from '../io/inside.js';
 import { packageFile } from '../package-root.js';
 import { POLICY_FILE, lessonDirs } from '../io/repo.js';
-import { gitVouchedBlobs } from '../io/git/vouched.js';
+import { gitAnswersCheaply, gitVouchedBlobs } from '../io/git/vouched.js';
 import { compareStrings } from '../util/compare.js';
 import { gitBlobId, sha256 } from '../util/digest.js';
 import { FACTS_VERSION, addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from './facts.js';
@@ -81,7 +81,7 @@ export async function listWorktree(root: string, cache: LessonFileCache, gitFrom
   // A repository that had enough lessons at the last index has git asked first: git stats the
   // files on the other core while this one reads the folders.
   const lastCount = Number(cache.memo(INDEX_MEMO)?.split(' ')[2] ?? 0);
-  const early = lastCount >= gitFrom ? gitVouchedBlobs(root, dirs.filter(({ dir }) => resolvesInside(root, dir)).map(({ dir }) => folderOf(dir))) : undefined;
+  const early = lastCount >= gitFrom && gitAnswersCheaply(root, lastCount) ? gitVouchedBlobs(root, dirs.filter(({ dir }) => resolvesInside(root, dir)).map(({ dir }) => folderOf(dir))) : undefined;
   const files: Listed[] = [];
   let irregular = false;
   const folders: string[] = [];
@@ -96,7 +96,7 @@ export async function listWorktree(root: string, cache: LessonFileCache, gitFrom
       if (entry.kind !== 'file') irregular = true;
     }
   }
-  const vouched = await (early ?? (files.length >= gitFrom ? gitVouchedBlobs(root, folders) : undefined));
+  const vouched = await (early ?? (files.length >= gitFrom && gitAnswersCheaply(root, files.length) ? gitVouchedBlobs(root, folders) : undefined));
   // The few files git does not vouch for (edited, new) are read rather than stat'ed: looking one
   // up in the stat table would parse all of it (18 MB at 100,000 lessons). Many are stat'ed.
   const unvouched = vouched === undefined ? Infinity : files.filter((item) => item.entry.kind === 'file' && !vouched.has(item.path)).length;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listWorktree, loadWorktreeFacts, openLessonCache } from '../../src/lesson/cached-load.js';
-import { gitVouchedBlobs } from '../../src/io/git/vouched.js';
+import { gitAnswersCheaply, gitVouchedBlobs } from '../../src/io/git/vouched.js';
 import { gitBlobId } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { pick, seededRandom } from '../helpers/random.js';
@@ -124,6 +124,24 @@ describe('the listing through git', () => {
       expect([...loaded], `round ${round}`).toEqual([...disk]);
     }
   }, 60_000);
+
+  it('is not asked in a repository much larger than its lessons (a monorepo), from a worktree too', () => {
+    const { top, root } = committedRepo('team/lessons-home');
+    const others: Record<string, string> = {};
+    for (let n = 0; n < 3000; n++) others[`src/module-${n}/file.ts`] = `export const n = ${n};\n`;
+    writeFiles(top, others);
+    git(top, 'add', '-A');
+    git(top, 'commit', '-qm', 'code');
+    expect(gitAnswersCheaply(root, 6)).toBe(false);
+    expect(gitAnswersCheaply(root, 3000)).toBe(true);
+    // A linked worktree's .git is a file naming its git folder, whose index is its own.
+    const linked = path.join(tempDir(), 'linked');
+    git(top, 'worktree', 'add', '-q', linked);
+    expect(fs.statSync(path.join(linked, '.git')).isFile()).toBe(true);
+    expect(gitAnswersCheaply(path.join(linked, 'team/lessons-home'), 6)).toBe(false);
+    expect(gitAnswersCheaply(path.join(linked, 'team/lessons-home'), 3000)).toBe(true);
+    expect(gitAnswersCheaply(tempDir(), 1)).toBe(true);
+  });
 
   it('falls back to stat and reads outside a git working tree', async () => {
     const root = tempLessonsRepo({ ...caseFile(1), ...caseFile(2) });

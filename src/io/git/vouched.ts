@@ -1,4 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { spawnGit } from './run.js';
+
+/**
+ * Whether git answers for `files` lesson files at less cost than a stat of each: git reads its
+ * whole index (every file of the repository) to answer for a few, so in a repository much larger
+ * than its lessons (a monorepo) the stats cost less. The index's size over 128 bytes (a short
+ * entry) counts its entries from above; git is asked when they are at most 8 times the lessons.
+ * With no index found where git would look, or one named by the environment, git is asked.
+ */
+export function gitAnswersCheaply(cwd: string, files: number): boolean {
+  if (process.env.GIT_INDEX_FILE !== undefined || process.env.GIT_DIR !== undefined) return true;
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, '.git');
+    let gitDir: string | undefined;
+    try {
+      // A worktree or a submodule has a file naming its git folder.
+      gitDir = fs.statSync(dotGit).isFile() ? path.resolve(dir, /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim() ?? '.git') : dotGit;
+    } catch {
+      if (path.dirname(dir) === dir) return true;
+      continue;
+    }
+    try {
+      return fs.statSync(path.join(gitDir, 'index')).size / 128 <= 8 * files;
+    } catch {
+      return true;
+    }
+  }
+}
 
 /**
  * The working-tree files git vouches for, with their blob ids: a file whose content git's own
