@@ -5,7 +5,9 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { packageFile } from '../package-root.js';
 import { sha256 } from '../util/digest.js';
 
-export type SchemaName = 'lesson' | 'index' | 'policy' | 'semantic-review' | 'lesson-draft' | 'evals' | 'sources-lock' | 'source-applications' | 'lesson-rerank' | 'ask-answer';
+export const SCHEMA_NAMES = ['lesson', 'index', 'policy', 'semantic-review', 'lesson-draft', 'evals', 'sources-lock', 'source-applications', 'lesson-rerank', 'ask-answer'] as const;
+
+export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 export interface SchemaError {
   /** JSON pointer of the field, `''` for the whole document. */
@@ -20,8 +22,6 @@ let ajv: Ajv2020 | undefined;
 
 /** The options every validator is compiled with, at build time and at run time alike. */
 const AJV_OPTIONS = { allErrors: true, strict: true, useDefaults: false, validateSchema: false } as const;
-
-export const SCHEMA_NAMES: readonly SchemaName[] = ['lesson', 'index', 'policy', 'semantic-review', 'lesson-draft', 'evals', 'sources-lock', 'source-applications', 'lesson-rerank', 'ask-answer'];
 
 function schemaText(name: SchemaName): Buffer {
   return fs.readFileSync(packageFile('schemas', `${name}.schema.json`));
