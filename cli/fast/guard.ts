@@ -6,14 +6,19 @@ import { checkStageFlags, disabledBy } from '../../src/guard/stages.js';
 import { io } from '../command.js';
 import { helpText } from '../options.js';
 import { GUARD } from '../tables/guard.js';
+import type { GitRepo } from '../../src/io/git/repo.js';
 
 const USAGE = helpText(GUARD);
 
-async function stagedTreeOf(cwd: string): Promise<string> {
+async function openRepoOf(cwd: string): Promise<GitRepo> {
   const { openRepo } = await import('../../src/io/git/repo.js');
   const { findRepoRoot } = await import('../../src/io/repo.js');
+  return openRepo(findRepoRoot(cwd));
+}
+
+async function stagedTreeOf(repo: Promise<GitRepo>): Promise<string> {
   const { stagedTree } = await import('../../src/io/git/changes.js');
-  return stagedTree(await openRepo(findRepoRoot(cwd)));
+  return stagedTree(await repo);
 }
 
 /** `lessons guard`: on the commit path, so it skips yargs and loads only what its gates use. */
@@ -33,7 +38,10 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   // The staged tree for the mark that tells prepare-commit-msg this commit was checked (not made
   // with --no-verify): git writes it while the gates run (at 100,000 lessons ~0.3 s). The guard
   // changes nothing staged, so it is the tree the gates check.
-  const tree = profile.head === 'index' ? stagedTreeOf(resolveCwd(values.C)) : undefined;
+  // The repository opened once, for the mark and the gates.
+  const repo = openRepoOf(resolveCwd(values.C));
+  repo.catch(() => undefined);
+  const tree = profile.head === 'index' ? stagedTreeOf(repo) : undefined;
   tree?.catch(() => undefined);
   const report = await runGuard({
     cwd: resolveCwd(values.C),
@@ -42,6 +50,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     env: process.env,
     base: values.base,
     head: values.head,
+    repo,
   });
   if (tree) {
     const { markPreCommitChecked } = await import('../../src/githooks/commit-check.js');

@@ -1,5 +1,5 @@
 import { writeInRepo } from '../io/fs.js';
-import { openRepo } from '../io/git/repo.js';
+import { openRepo, type GitRepo } from '../io/git/repo.js';
 import { STATE_DIR, findRepoRoot } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import { readPolicyFile } from '../io/policy-file.js';
@@ -24,6 +24,8 @@ export interface GuardOptions {
   env: Record<string, string | undefined>;
   base?: string | undefined;
   head?: string | undefined;
+  /** The repository of cwd, when the caller opened it already (one `git rev-parse` less). */
+  repo?: Promise<GitRepo>;
 }
 
 export interface GuardReport {
@@ -62,7 +64,7 @@ const POLICY_MEMO = 'valid-policy';
 /** Where and what: the repository, the stage's profile, the policy and the level of each gate. */
 async function plan(options: GuardOptions): Promise<GuardPlan> {
   const root = findRepoRoot(options.cwd);
-  const repo = await openRepo(root);
+  const repo = await (options.repo ?? openRepo(root));
   const cache = openLessonCache(root);
   const profile = stageProfile(options.stage);
   const trusted = profile.trustsBasePolicy ? await rangePolicy(repo, root, { profile, base: options.base, head: options.head, env: options.env }) : undefined;

@@ -17,7 +17,8 @@ import { addFacts, factsOf, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
 import { compileSecretRules } from './secrets.js';
-import { lessonSecretScan, lessonSecrets, scanSecrets } from './secrets-scan.js';
+import { GENERATED_FILES, lessonSecretScan, lessonSecrets, scanSecrets } from './secrets-scan.js';
+import { CURSOR_RULES_DIR } from '../export/render.js';
 import type { PolicyChange } from './trusted-policy.js';
 import { commitSide, commitSnapshot, emptySnapshot, gitPrefix, indexSide, lessonPathLevel, worktreeSnapshot, type GitSide, type Snapshot } from './snapshot.js';
 import { checkStaged, openTable, type BaseDelta, type StagedCheck } from './staged.js';
@@ -167,7 +168,9 @@ interface Sides {
 async function stagedSides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): Promise<Sides> {
   const { repo, root, cache } = plan;
   // Independent git reads, run side by side.
-  const listing = Promise.all([indexSide(repo, root), wantBase ? resolveCommit(repo, 'HEAD') : undefined, stagedBlobChanges(repo)]);
+  // The files the secrets gate reads beside the lessons are listed with them (one git call, not three).
+  const also = plan.levels.secrets !== 'off' ? [CURSOR_RULES_DIR, ...GENERATED_FILES] : [];
+  const listing = Promise.all([indexSide(repo, root, also), wantBase ? resolveCommit(repo, 'HEAD') : undefined, stagedBlobChanges(repo)]);
   // Read while git lists.
   const today = toIsoDate(plan.now);
   const opened = openTable(root, cache, today, plan.levels.schema !== 'off', wanted);

@@ -175,8 +175,14 @@ export type GitSide = Omit<Snapshot, 'tree' | 'lessonFiles'> & {
   readListed: ReadFiles;
 };
 
-function gitSide(repo: GitRepo, root: string, label: string, listed: TreeFile[], list: (paths: readonly string[]) => Promise<TreeFile[]>): GitSide {
+/**
+ * A git side from its listing. `covered` are the lessons-root-relative folders and files the
+ * listing holds whole (lessons/ and whatever else was listed with it): a read or a folder listing
+ * inside them is answered from it, anything else through a listing of its own.
+ */
+function gitSide(repo: GitRepo, root: string, label: string, listed: TreeFile[], list: (paths: readonly string[]) => Promise<TreeFile[]>, covered: readonly string[] = [LESSONS_DIR]): GitSide {
   const prefix = gitPrefix(repo, root);
+  const isCovered = (rel: string): boolean => covered.some((each) => rel === each || rel.startsWith(`${each}/`));
   const items: Listed[] = [];
   let indexBlob: string | undefined;
   for (const file of listed) {
@@ -207,8 +213,12 @@ function gitSide(repo: GitRepo, root: string, label: string, listed: TreeFile[],
   };
   // Git lists regular files only: links and the like are not lessons on this side.
   const listFolder = async (folder: string): Promise<string[]> =>
-    (await list([`${prefix}${folder}`])).filter((file) => file.path.startsWith(prefix)).map((file) => file.path.slice(prefix.length));
-  return { label, items, readListed: read, regular: true, indexBlob, readIndex, readFiles: listedReader(repo, prefix, list), listFolder, readBlob };
+    (isCovered(folder) ? listed.filter((file) => isCovered(file.path.slice(prefix.length))) : await list([`${prefix}${folder}`]))
+      .filter((file) => file.path === `${prefix}${folder}` || file.path.startsWith(`${prefix}${folder}/`))
+      .map((file) => file.path.slice(prefix.length));
+  const others = listedReader(repo, prefix, list);
+  const readFiles: ReadFiles = (paths) => (paths.every(isCovered) ? read(paths) : others(paths));
+  return { label, items, readListed: read, regular: true, indexBlob, readIndex, readFiles, listFolder, readBlob };
 }
 
 async function gitSnapshot(side: GitSide, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
@@ -234,9 +244,12 @@ function listedReader(repo: GitRepo, prefix: string, list: (paths: readonly stri
 }
 
 /** The git index (the staging area) listed: what the next commit would hold, before any lesson is read. */
-export async function indexSide(repo: GitRepo, root: string): Promise<GitSide> {
+export async function indexSide(repo: GitRepo, root: string, also: readonly string[] = []): Promise<GitSide> {
   const prefix = gitPrefix(repo, root);
-  return gitSide(repo, root, 'index', await indexFiles(repo, [`${prefix}${LESSONS_DIR}`]), (paths) => indexFiles(repo, paths));
+  // `also`: other lessons-root-relative folders and files a gate will read, listed in the same
+  // call (each git call reads the whole git index, and its start costs the process ~15 ms).
+  const covered = [LESSONS_DIR, ...also];
+  return gitSide(repo, root, 'index', await indexFiles(repo, covered.map((rel) => `${prefix}${rel}`)), (paths) => indexFiles(repo, paths), covered);
 }
 
 /** A commit's tree listed, before any lesson is read. */
