@@ -336,7 +336,8 @@ export class FileCache<T> {
   /**
    * Writes what changed, under the cache lock (a save that finds another in progress leaves
    * the cache to it). Each shard keeps the entries this run used, and for their paths one
-   * other version too (the staged and the committed copy of a lesson both stay). Never
+   * other version too (the staged and the committed copy of a lesson both stay); the entries of
+   * paths it did not use stay while their files exist. Never
    * throws: a cache that cannot be written only costs time on the next run.
    */
   async save(): Promise<void> {
@@ -358,7 +359,13 @@ export class FileCache<T> {
     }
     const usedPaths = new Set([...this.used].map((id) => id.slice(0, id.indexOf('\0'))));
     for (const shard of this.dirtyShards) {
-      const entries = [...this.shard(shard).entries()].filter(([id, entry]) => usedPaths.has(entry.path) && !this.volatile.has(id));
+      // A path this run did not use keeps what the shard holds while its file is there: a run that
+      // reads a few files (the guard, a capture) must not evict the facts of the others, nor
+      // lessons/index.json's scan (which the next scan of a new index version starts from). A
+      // path gone from the working tree (deleted, renamed) is dropped.
+      const present = new Map<string, boolean>();
+      const there = (relPath: string): boolean => present.get(relPath) ?? present.set(relPath, fs.existsSync(path.join(this.root, relPath))).get(relPath)!;
+      const entries = [...this.shard(shard).entries()].filter(([id, entry]) => !this.volatile.has(id) && (usedPaths.has(entry.path) || there(entry.path)));
       const kept = new Map<string, number>();
       const lines: string[] = [JSON.stringify({ key: this.key, format: FORMAT })];
       entries.sort(([a, x], [b, y]) => Number(this.used.has(b)) - Number(this.used.has(a)) || compareStrings(x.path, y.path) || compareStrings(x.blob, y.blob));

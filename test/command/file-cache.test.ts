@@ -284,6 +284,28 @@ describe('the file cache', () => {
     expect(fs.existsSync(path.join(root, STATS_DELTA))).toBe(false);
   });
 
+  it("keeps, in a shard a run rewrites, the entries of the files it did not use while they exist, and drops a deleted file's", async () => {
+    const root = await seededRepo(300, 29);
+    await writeIndex({ cwd: root });
+    const dir = path.join(root, FILE_CACHE_DIR);
+    const entriesOf = (file: string): { path: string; blob: string }[] =>
+      fs.readFileSync(path.join(dir, file), 'utf8').trim().split('\n').slice(1).map((line) => JSON.parse(line) as { path: string; blob: string });
+    const shard = fs.readdirSync(dir).filter((name) => name.endsWith('.jsonl')).find((name) => entriesOf(name).length >= 3)!;
+    const [a, b, c] = entriesOf(shard) as [{ path: string; blob: string }, { path: string; blob: string }, { path: string; blob: string }];
+    // A run that uses one file of the shard and records a new version of it (as the guard does for a changed lesson).
+    const cache = openLessonCache(root);
+    const facts = cache.get(a.path, a.blob)!;
+    expect(facts).toBeDefined();
+    cache.set(a.path, '1'.repeat(40), facts);
+    fs.rmSync(path.join(root, c.path));
+    await cache.save();
+    const after = entriesOf(shard).map((entry) => `${entry.path} ${entry.blob}`);
+    expect(after).toContain(`${a.path} ${a.blob}`);
+    expect(after).toContain(`${a.path} ${'1'.repeat(40)}`);
+    expect(after).toContain(`${b.path} ${b.blob}`);
+    expect(after.some((entry) => entry.startsWith(`${c.path} `))).toBe(false);
+  });
+
   it('notes a stat as a delta without parsing the base stat table (its head gives its id and size); an older base without its size is parsed', async () => {
     const root = await seededRepo(40, 23);
     const minuteAgo = new Date(Date.now() - 60_000);
