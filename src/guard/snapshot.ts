@@ -213,7 +213,7 @@ function gitSide(repo: GitRepo, root: string, label: string, listed: TreeFile[],
   };
   // Git lists regular files only: links and the like are not lessons on this side.
   const listFolder = async (folder: string): Promise<string[]> =>
-    (isCovered(folder) ? listed.filter((file) => isCovered(file.path.slice(prefix.length))) : await list([`${prefix}${folder}`]))
+    (isCovered(folder) ? listed : await list([`${prefix}${folder}`]))
       .filter((file) => file.path === `${prefix}${folder}` || file.path.startsWith(`${prefix}${folder}/`))
       .map((file) => file.path.slice(prefix.length));
   const others = listedReader(repo, prefix, list);
