@@ -6,10 +6,10 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
 import { silentProgress, type Progress } from '../io/progress.js';
-import { listWorktree, loadWorktreeFacts, openLessonCache, listingPairs, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, listWorktree, loadWorktreeFacts, openLessonCache, listingPairs, unchangedWorktree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import { addFacts, factsOf } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
-import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, type TreePairs } from './memo.js';
+import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexOf, type TreePairs } from './memo.js';
 import { sameBytes, updateIndex } from './update.js';
 import { gitBlobId, type Chunks } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
@@ -87,7 +87,11 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
     recoverChanges(root);
     const cache = openLessonCache(root);
     try {
-      const listing = await listWorktree(root, cache);
+      // Nothing changed since a listing git vouched for: the tree's digest says whether the index is its index.
+      const quick = await unchangedWorktree(root, cache);
+      const fresh = quick.tree && rememberedIndexOf(cache, quick.tree.digest);
+      if (fresh && indexFileIs(root, cache, fresh.blob)) return { path: INDEX_FILE, lessons: fresh.count, written: false };
+      const listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
       const pairs = listingPairs(root, cache, listing);
       const known = pairs && rememberedIndex(cache, pairs);
       if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };

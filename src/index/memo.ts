@@ -20,8 +20,13 @@ export type TreePairs = readonly { path: string; blob: string }[];
 
 /** The index the cache remembers for exactly this tree: its blob id and lesson count. */
 export function rememberedIndex(cache: LessonFileCache, pairs: TreePairs): { blob: string; count: number } | undefined {
+  return rememberedIndexOf(cache, treeDigest(pairs));
+}
+
+/** The index the cache remembers for the tree of this treeDigest(). */
+export function rememberedIndexOf(cache: LessonFileCache, digest: string): { blob: string; count: number } | undefined {
   const memo = cache.memo(INDEX_MEMO)?.split(' ');
-  if (memo?.length !== 3 || memo[0] !== treeDigest(pairs)) return undefined;
+  if (memo?.length !== 3 || memo[0] !== digest) return undefined;
   return { blob: memo[1]!, count: Number(memo[2]) };
 }
 

@@ -53,7 +53,7 @@ const STATS_DELTA_MIN = 256;
 const SHARDS = 1024;
 const FORMAT = 2;
 /** How recent an mtime is, at a save, for its entry to be hashed again by the next run. */
-const RACY_MS = 2_000;
+export const RACY_MS = 2_000;
 /** How long a save waits for another process's save before leaving it to that one. */
 const SAVE_LOCK_MS = 1_000;
 

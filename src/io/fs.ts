@@ -21,27 +21,43 @@ export interface MarkdownEntry {
   file: string;
   /** `outside`: `file` is the folder itself, a link that leads out of the repository. */
   kind: 'file' | 'symlink' | 'directory' | 'other' | 'outside';
+  /** Listed by name alone: `kind` says `file` until the caller finds out (listMarkdownFiles()). */
+  untyped?: true;
 }
 
-/** The `*.md` entries directly inside `dir`, in code-point order of name. */
-export function listMarkdownFiles(root: string, dir: string): MarkdownEntry[] {
+/**
+ * The `*.md` entries directly inside `dir`, in code-point order of name. `untyped`: only the
+ * names are read (a folder of 100,000 files lists in half the time); each entry is marked
+ * `untyped` and the caller learns its kind some other way (entryKind()).
+ */
+export function listMarkdownFiles(root: string, dir: string, options: { untyped?: boolean } = {}): MarkdownEntry[] {
   // A level folder linked elsewhere would have lint read, and new or capture write, outside.
   if (!resolvesInside(root, dir)) return [{ file: dir, kind: 'outside' }];
-  let entries: fs.Dirent[];
+  // `dir` is a normalised path and a name from readdir has no separator: this is path.join, without its cost per file.
+  const prefix = dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`;
   try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
+    if (options.untyped) {
+      const names = fs.readdirSync(dir).filter((name) => name.endsWith('.md'));
+      names.sort(compareStrings);
+      return names.map((name) => ({ file: `${prefix}${name}`, kind: 'file', untyped: true }));
+    }
+    const names = fs.readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.name.endsWith('.md'));
+    names.sort((a, b) => compareStrings(a.name, b.name));
+    return names.map((entry) => ({
+      file: `${prefix}${entry.name}`,
+      kind: entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : 'other',
+    }));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new LessonsError('IO', `cannot read ${toPosixRelative(root, dir)}: ${(error as Error).message}`);
   }
-  const names = entries.filter((entry) => entry.name.endsWith('.md'));
-  names.sort((a, b) => compareStrings(a.name, b.name));
-  // `dir` is a normalised path and a name from readdir has no separator: this is path.join, without its cost per file.
-  const prefix = dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`;
-  return names.map((entry) => ({
-    file: `${prefix}${entry.name}`,
-    kind: entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : 'other',
-  }));
+}
+
+/** The kind of an entry listed `untyped`, from a stat of it that does not follow a link; one gone since the listing reads as a file (its read says it is gone). */
+export function entryKind(file: string): MarkdownEntry['kind'] {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat === undefined || stat.isFile()) return 'file';
+  return stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'directory' : 'other';
 }
 
 /**

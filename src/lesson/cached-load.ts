@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FileCache, statMark, type StatMark } from '../io/file-cache.js';
+import { FileCache, RACY_MS, statMark, type StatMark } from '../io/file-cache.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
-import { listMarkdownFiles, readMarkdownEntry, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
+import { entryKind, listMarkdownFiles, readMarkdownEntry, statIdentity, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { resolvesInside } from '../io/inside.js';
 import { packageFile } from '../package-root.js';
 import { POLICY_FILE, lessonDirs } from '../io/repo.js';
-import { gitAnswersCheaply, gitVouchedBlobs } from '../io/git/vouched.js';
+import { gitAnswersCheaply, gitIndexFile, gitVouchedBlobs, startGitListing, type GitListing } from '../io/git/vouched.js';
 import { compareStrings } from '../util/compare.js';
 import { gitBlobId, sha256 } from '../util/digest.js';
 import { FACTS_VERSION, addFacts, factsCover, factsOf, type FactsWanted, type LessonFacts } from './facts.js';
@@ -62,6 +62,8 @@ export interface WorktreeListing {
   files: Listed[];
   /** Links, folders and other entries that are not regular files: always read, never cached. */
   irregular: boolean;
+  /** The listingIdentity() to remember the listing's tree under (LISTING_MEMO), when git vouched for all of it. */
+  remember?: string | undefined;
 }
 
 /**
@@ -75,13 +77,18 @@ export const GIT_VOUCH_MIN = 2_000;
  * for the files git vouches for (from `gitFrom` files on), else the stat table's for a file whose
  * stat it recorded. A file with no blob is read by whoever needs its content.
  */
-export async function listWorktree(root: string, cache: LessonFileCache, gitFrom = GIT_VOUCH_MIN): Promise<WorktreeListing> {
+export async function listWorktree(root: string, cache: LessonFileCache, gitFrom = GIT_VOUCH_MIN, started?: GitListing): Promise<WorktreeListing> {
   const dirs = lessonDirs(root);
   const folderOf = (dir: string): string => `${toPosixRelative(root, dir)}/`;
+  // Taken before anything is listed: a change made during the listing makes the next run's differ.
+  const identity = listingIdentity(root, Date.now());
   // A repository that had enough lessons at the last index has git asked first: git stats the
   // files on the other core while this one reads the folders.
   const lastCount = Number(cache.memo(INDEX_MEMO)?.split(' ')[2] ?? 0);
-  const early = lastCount >= gitFrom && gitAnswersCheaply(root, lastCount) ? gitVouchedBlobs(root, dirs.filter(({ dir }) => resolvesInside(root, dir)).map(({ dir }) => folderOf(dir))) : undefined;
+  const early =
+    started || (lastCount >= gitFrom && gitAnswersCheaply(root, lastCount))
+      ? gitVouchedBlobs(root, insideFolders(root), started)
+      : undefined;
   const files: Listed[] = [];
   let irregular = false;
   const folders: string[] = [];
@@ -89,14 +96,24 @@ export async function listWorktree(root: string, cache: LessonFileCache, gitFrom
     // Every entry is directly inside `dir` (listMarkdownFiles): its relative path is the folder's and its name.
     const folder = folderOf(dir);
     const nameAt = dir.length + (dir.endsWith(path.sep) ? 0 : 1);
-    const entries = listMarkdownFiles(root, dir);
+    // With git asked already, the folders are read by name alone: git's answer says which entries are regular files.
+    const entries = listMarkdownFiles(root, dir, { untyped: early !== undefined });
     if (entries.some((entry) => entry.kind !== 'outside')) folders.push(folder);
     for (const entry of entries) {
       files.push({ path: entry.kind === 'outside' ? toPosixRelative(root, entry.file) : `${folder}${entry.file.slice(nameAt)}`, level, entry });
-      if (entry.kind !== 'file') irregular = true;
     }
   }
   const vouched = await (early ?? (files.length >= gitFrom && gitAnswersCheaply(root, files.length) ? gitVouchedBlobs(root, folders) : undefined));
+  for (const { path: relPath, entry } of files) {
+    // A file git vouches for is a regular file (diff-files names one that became a link or a folder); any other is looked at.
+    if (entry.untyped) {
+      if (!vouched?.has(relPath)) entry.kind = entryKind(entry.file);
+      delete entry.untyped;
+    }
+    if (entry.kind !== 'file') irregular = true;
+  }
+  // Every file regular and vouched for by git: the next run may find the same tree without listing it (unchangedWorktree()).
+  const remember = identity !== undefined && vouched !== undefined && !irregular && files.every((item) => vouched.has(item.path)) ? identity : undefined;
   // The few files git does not vouch for (edited, new) are read rather than stat'ed: looking one
   // up in the stat table would parse all of it (18 MB at 100,000 lessons). Many are stat'ed.
   const unvouched = vouched === undefined ? Infinity : files.filter((item) => item.entry.kind === 'file' && !vouched.has(item.path)).length;
@@ -116,7 +133,71 @@ export async function listWorktree(root: string, cache: LessonFileCache, gitFrom
       // Gone or unreadable since the listing: the read below reports it.
     }
   }
-  return { files, irregular };
+  return { files, irregular, remember };
+}
+
+/** The level folders that resolve inside the repository, relative to it, each ending in `/`. */
+function insideFolders(root: string): string[] {
+  return lessonDirs(root)
+    .filter(({ dir }) => resolvesInside(root, dir))
+    .map(({ dir }) => `${toPosixRelative(root, dir)}/`);
+}
+
+/**
+ * The memo of a working tree that git vouched for whole (every lesson file tracked, regular and
+ * as the git index holds it): `<listingIdentity()> <lesson file count> <tree digest>`.
+ */
+export const LISTING_MEMO = 'listing';
+
+/**
+ * What says that the level folders hold the names they held and that git's index is the one it
+ * was: the stat identity (size, mtime, ctime, inode) of each level folder (a file added, removed
+ * or renamed in a folder changes its mtime and ctime) and of the git index file (git replaces it
+ * whole on every change). Undefined without a git index file, or when one of them changed less
+ * than RACY_MS before `nowMs` or has a time in the future: another change within the same clock
+ * tick could leave its stat as it is.
+ */
+function listingIdentity(root: string, nowMs: number): string | undefined {
+  const index = gitIndexFile(root);
+  if (index === undefined) return undefined;
+  const latest = BigInt(nowMs - RACY_MS) * 1_000_000n;
+  const parts: string[] = [];
+  for (const file of [index, ...lessonDirs(root).map(({ dir }) => dir)]) {
+    const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (stat === undefined) {
+      // No git index: nothing is tracked. No folder: its absence is what is remembered.
+      if (file === index) return undefined;
+      parts.push('-');
+      continue;
+    }
+    if (stat.mtimeNs > latest || stat.ctimeNs > latest) return undefined;
+    parts.push(statIdentity(stat));
+  }
+  return parts.join(',');
+}
+
+/**
+ * The working tree's tree digest and lesson file count without listing it, when it is the tree
+ * of a listing git vouched for whole (LISTING_MEMO): the folders and git's index have the stat
+ * they had then, so the folders hold the same names, all tracked, at the blobs that index gives;
+ * and git's diff-files finds every one of them as that index holds it. Otherwise no digest, and
+ * the git calls (when they were started) for listWorktree() to read.
+ */
+export async function unchangedWorktree(root: string, cache: LessonFileCache): Promise<{ tree?: { digest: string; count: number }; started?: GitListing }> {
+  const memo = cache.memo(LISTING_MEMO)?.split(' ');
+  if (memo?.length !== 3) return {};
+  const identity = listingIdentity(root, Date.now());
+  if (identity === undefined || identity !== memo[0]) return {};
+  const folders = insideFolders(root);
+  if (folders.length !== lessonDirs(root).length) return {};
+  const started = startGitListing(root, folders);
+  try {
+    const changed = await started.changed;
+    if (changed.exitCode !== 0 || changed.stdout.length > 0) return { started };
+  } catch {
+    return { started };
+  }
+  return { tree: { digest: memo[2]!, count: Number(memo[1]) }, started };
 }
 
 /** The memo of the index: `<tree digest> <blob id of lessons/index.json> <lesson count>`, set when the index was written or found fresh. */
@@ -169,7 +250,9 @@ export function listingPairs(root: string, cache: LessonFileCache, listing: Work
     file.read = read.bytes;
     if (file.stat) cache.noteStat(file.path, file.blob, file.stat);
   }
-  return listing.files.map((file) => ({ path: file.path, blob: file.blob! }));
+  const pairs = listing.files.map((file) => ({ path: file.path, blob: file.blob! }));
+  if (listing.remember !== undefined) cache.setMemo(LISTING_MEMO, `${listing.remember} ${pairs.length} ${treeDigest(pairs)}`);
+  return pairs;
 }
 
 export interface FactsTree {

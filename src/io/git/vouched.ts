@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnGit } from './run.js';
+import { spawnGit, type GitOutput } from './run.js';
 
 /**
  * Whether git answers for `files` lesson files at less cost than a stat of each: git reads its
@@ -11,20 +11,30 @@ import { spawnGit } from './run.js';
  */
 export function gitAnswersCheaply(cwd: string, files: number): boolean {
   if (process.env.GIT_INDEX_FILE !== undefined || process.env.GIT_DIR !== undefined) return true;
+  const index = gitIndexFile(cwd);
+  if (index === undefined) return true;
+  try {
+    return fs.statSync(index).size / 128 <= 8 * files;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The git index file git would use for a working tree at `cwd`: `<git dir>/index`, following the
+ * `.git` file of a worktree or a submodule. Undefined outside a working tree, or when the
+ * environment names the git folder or the index (git's answer may then differ).
+ */
+export function gitIndexFile(cwd: string): string | undefined {
+  if (process.env.GIT_INDEX_FILE !== undefined || process.env.GIT_DIR !== undefined) return undefined;
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const dotGit = path.join(dir, '.git');
-    let gitDir: string | undefined;
     try {
       // A worktree or a submodule has a file naming its git folder.
-      gitDir = fs.statSync(dotGit).isFile() ? path.resolve(dir, /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim() ?? '.git') : dotGit;
+      const gitDir = fs.statSync(dotGit).isFile() ? path.resolve(dir, /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim() ?? '.git') : dotGit;
+      return path.join(gitDir, 'index');
     } catch {
-      if (path.dirname(dir) === dir) return true;
-      continue;
-    }
-    try {
-      return fs.statSync(path.join(gitDir, 'index')).size / 128 <= 8 * files;
-    } catch {
-      return true;
+      if (path.dirname(dir) === dir) return undefined;
     }
   }
 }
@@ -43,15 +53,13 @@ export function gitAnswersCheaply(cwd: string, files: number): boolean {
  * Paths are relative to `cwd`, as the folders are. Undefined when git cannot answer (not a git
  * working tree, git missing, a refused directory): the caller stats the files itself.
  */
-export async function gitVouchedBlobs(cwd: string, folders: readonly string[]): Promise<Map<string, string> | undefined> {
+export async function gitVouchedBlobs(cwd: string, folders: readonly string[], started?: GitListing): Promise<Map<string, string> | undefined> {
   if (folders.length === 0) return new Map();
+  const { listed: listedRun, changed: changedRun } = started ?? startGitListing(cwd, folders);
   let listed;
   let changed;
   try {
-    [listed, changed] = await Promise.all([
-      spawnGit(cwd, ['--literal-pathspecs', 'ls-files', '--stage', '-v', '-z', '--', ...folders]),
-      spawnGit(cwd, ['--literal-pathspecs', 'diff-files', '--relative', '--name-only', '-z', '--', ...folders]),
-    ]);
+    [listed, changed] = await Promise.all([listedRun, changedRun]);
   } catch {
     return undefined;
   }
@@ -74,4 +82,24 @@ export async function gitVouchedBlobs(cwd: string, folders: readonly string[]): 
   }
   for (const path of changed.stdout.toString('utf8').split('\0')) vouched.delete(path);
   return vouched;
+}
+
+/** The two git calls gitVouchedBlobs() reads, started: each resolves with git's answer, or rejects when git cannot run. */
+export interface GitListing {
+  /** `git ls-files --stage -v` of the folders. */
+  listed: Promise<GitOutput>;
+  /** `git diff-files --name-only` of the folders: the tracked files whose stat or content is not as the git index holds. */
+  changed: Promise<GitOutput>;
+}
+
+/** Starts the git calls of gitVouchedBlobs() for `folders` (relative to `cwd`, each ending in `/`). */
+export function startGitListing(cwd: string, folders: readonly string[]): GitListing {
+  const listing = {
+    listed: spawnGit(cwd, ['--literal-pathspecs', 'ls-files', '--stage', '-v', '-z', '--', ...folders]),
+    changed: spawnGit(cwd, ['--literal-pathspecs', 'diff-files', '--relative', '--name-only', '-z', '--', ...folders]),
+  };
+  // Whoever reads them handles a failure; one nobody reads is not an unhandled rejection.
+  listing.listed.catch(() => undefined);
+  listing.changed.catch(() => undefined);
+  return listing;
 }

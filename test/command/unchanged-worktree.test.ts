@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LISTING_MEMO, listWorktree, listingPairs, openLessonCache, treeDigest, unchangedWorktree } from '../../src/lesson/cached-load.js';
+import { RACY_MS } from '../../src/io/file-cache.js';
+import { startGitListing } from '../../src/io/git/vouched.js';
+import { writeIndex } from '../../src/index/command.js';
+import { gitBlobId } from '../../src/util/digest.js';
+import { lessonFile } from '../helpers/lessons.js';
+import { pick, seededRandom } from '../helpers/random.js';
+import { git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+
+/**
+ * A working tree that git vouched for whole is remembered by the stat of its level folders and
+ * of git's index (LISTING_MEMO); while they stay as they were and git's diff-files finds every
+ * tracked lesson as its index holds it, the next run takes the remembered tree's digest without
+ * listing a folder. What must hold: the digest it takes is always the digest of what is on disk.
+ */
+
+const FOLDERS = ['lessons/cases/', 'lessons/patterns/', 'lessons/principles/'];
+
+function caseFile(n: number): Record<string, string> {
+  return lessonFile({ id: `case-2026-01-${String(n).padStart(2, '0')}-thing-${n}`, level: 'case', title: `Thing ${n} broke` });
+}
+
+function committedRepo(): { root: string; files: string[] } {
+  const root = initGitRepo(tempDir());
+  fs.cpSync(tempLessonsRepo(), root, { recursive: true });
+  const lessons: Record<string, string> = {};
+  for (let n = 1; n <= 6; n++) Object.assign(lessons, caseFile(n));
+  writeFiles(root, lessons);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'lessons');
+  return { root, files: Object.keys(lessons).sort() };
+}
+
+/** Waits until what changed last is older than the racy window. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
+}
+
+/** A listing through git (as at 2,000 lessons and more), saved as a run saves it. */
+async function listThroughGit(root: string): Promise<{ digest: string | undefined; remembered: boolean }> {
+  const cache = openLessonCache(root);
+  const listing = await listWorktree(root, cache, 0);
+  const pairs = listingPairs(root, cache, listing);
+  await cache.save();
+  return { digest: pairs && treeDigest(pairs), remembered: listing.remember !== undefined };
+}
+
+/** The digest of the lesson files on disk, each hashed. */
+function diskDigest(root: string): string {
+  const pairs = FOLDERS.flatMap((folder) =>
+    fs
+      .readdirSync(path.join(root, folder))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => ({ path: `${folder}${name}`, blob: gitBlobId(fs.readFileSync(path.join(root, folder, name))) })),
+  );
+  return treeDigest(pairs);
+}
+
+async function quickDigest(root: string): Promise<string | undefined> {
+  return (await unchangedWorktree(root, openLessonCache(root))).tree?.digest;
+}
+
+describe('the working tree as remembered', () => {
+  it('is taken while nothing changed, and refused after each kind of change', async () => {
+    const names = ['same', 'edited', 'added', 'deleted', 'unstaged from git', 'staged', 'assume-unchanged', 'index file'] as const;
+    const repos = new Map(names.map((name) => [name, committedRepo()]));
+    await settle();
+    for (const [name, { root }] of repos) {
+      const listed = await listThroughGit(root);
+      expect(listed.remembered, name).toBe(true);
+      expect(listed.digest).toBe(diskDigest(root));
+      expect(await quickDigest(root), name).toBe(listed.digest);
+    }
+    const at = (name: (typeof names)[number]): { root: string; file: string } => ({ root: repos.get(name)!.root, file: path.join(repos.get(name)!.root, repos.get(name)!.files[1]!) });
+    fs.appendFileSync(at('edited').file, '\nEdited.\n');
+    writeFiles(at('added').root, caseFile(9));
+    fs.rmSync(at('deleted').file);
+    git(at('unstaged from git').root, 'rm', '-q', '--cached', repos.get('unstaged from git')!.files[1]!);
+    fs.appendFileSync(at('staged').file, '\nStaged.\n');
+    git(at('staged').root, 'add', '-A');
+    git(at('assume-unchanged').root, 'update-index', '--assume-unchanged', repos.get('assume-unchanged')!.files[1]!);
+    fs.appendFileSync(at('assume-unchanged').file, '\nEdited where git no longer looks.\n');
+    fs.writeFileSync(path.join(at('index file').root, 'lessons/index.json'), '{}\n');
+
+    expect(await quickDigest(at('same').root)).toBe(diskDigest(at('same').root));
+    for (const name of ['edited', 'added', 'deleted', 'unstaged from git', 'staged', 'assume-unchanged'] as const) {
+      expect(await quickDigest(at(name).root), name).toBeUndefined();
+    }
+    // The tree is unchanged but the index file is not: the index is rebuilt.
+    const root = at('index file').root;
+    expect(await quickDigest(root)).toBe(diskDigest(root));
+    expect((await writeIndex({ cwd: root })).written).toBe(true);
+  }, 60_000);
+
+  it('is not remembered when a folder or git index changed within the racy window, or a lesson is untracked', async () => {
+    const recent = committedRepo();
+    expect((await listThroughGit(recent.root)).remembered).toBe(false);
+    expect(await quickDigest(recent.root)).toBeUndefined();
+
+    const untracked = committedRepo();
+    writeFiles(untracked.root, caseFile(9));
+    await settle();
+    expect((await listThroughGit(untracked.root)).remembered).toBe(false);
+    expect(await quickDigest(untracked.root)).toBeUndefined();
+  }, 30_000);
+
+  it('gives the digest of the files on disk through random edits, additions, deletions, stagings and commits', async () => {
+    const { root } = committedRepo();
+    const random = seededRandom(29);
+    const cases = (): string[] => fs.readdirSync(path.join(root, 'lessons/cases')).map((name) => `lessons/cases/${name}`);
+    let added = 10;
+    let taken = 0;
+    for (let round = 0; round < 6; round++) {
+      await settle();
+      await listThroughGit(root);
+      const kind = pick(random, ['nothing', 'nothing', 'append', 'delete', 'add', 'stage', 'commit']);
+      const full = path.join(root, pick(random, cases()));
+      if (kind === 'append') fs.appendFileSync(full, `\nRound ${round}.\n`);
+      else if (kind === 'delete') fs.rmSync(full);
+      else if (kind === 'add') writeFiles(root, caseFile(added++));
+      else if (kind === 'stage' || kind === 'commit') {
+        fs.appendFileSync(full, `\nRound ${round}.\n`);
+        git(root, 'add', '-A');
+        if (kind === 'commit') git(root, 'commit', '-qm', `round ${round}`);
+      }
+      const quick = await quickDigest(root);
+      if (quick !== undefined) taken++;
+      if (quick !== undefined) expect(quick, `round ${round}: ${kind}`).toBe(diskDigest(root));
+      if (kind !== 'nothing') expect(quick, `round ${round}: ${kind}`).toBeUndefined();
+    }
+    expect(taken).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('keeps `lessons index` exact: an unchanged tree is not rewritten, an edited one is indexed as from scratch', async () => {
+    const { root, files } = committedRepo();
+    await writeIndex({ cwd: root });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'index');
+    await settle();
+    await listThroughGit(root);
+    expect(openLessonCache(root).memo(LISTING_MEMO)).toBeDefined();
+    expect(await writeIndex({ cwd: root })).toMatchObject({ written: false, lessons: 6 });
+    const file = path.join(root, files[2]!);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Thing 3 broke', 'Thing 3 broke again'));
+    expect(await writeIndex({ cwd: root })).toMatchObject({ written: true, lessons: 6 });
+    const incremental = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
+    fs.rmSync(path.join(root, '.lessons'), { recursive: true });
+    fs.rmSync(path.join(root, 'lessons/index.json'));
+    await writeIndex({ cwd: root });
+    expect(incremental).toContain('Thing 3 broke again');
+    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(incremental);
+  }, 30_000);
+
+  it('finds links and folders among entries listed by name alone', async () => {
+    const { root } = committedRepo();
+    fs.symlinkSync(path.join(root, 'README.md'), path.join(root, 'lessons/cases/link.md'));
+    fs.mkdirSync(path.join(root, 'lessons/cases/folder.md'));
+    const listing = await listWorktree(root, openLessonCache(root), 0, startGitListing(root, FOLDERS));
+    const kinds = Object.fromEntries(listing.files.map((file) => [file.path, file.entry.kind]));
+    expect(kinds['lessons/cases/link.md']).toBe('symlink');
+    expect(kinds['lessons/cases/folder.md']).toBe('directory');
+    expect(listing.files.filter((file) => file.entry.kind === 'file')).toHaveLength(6);
+    expect(listing.files.every((file) => file.entry.untyped === undefined)).toBe(true);
+    expect(listing.irregular).toBe(true);
+    expect(listing.remember).toBeUndefined();
+  });
+});
