@@ -6,10 +6,10 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
 import { silentProgress, type Progress } from '../io/progress.js';
-import { GIT_VOUCH_MIN, listWorktree, loadWorktreeFacts, openLessonCache, listingPairs, unchangedWorktree, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, editedPairs, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, rememberEdit, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
 import { addFacts, factsOf } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
-import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexOf, type TreePairs } from './memo.js';
+import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, type TreePairs } from './memo.js';
 import { sameBytes, updateIndex } from './update.js';
 import { gitBlobId, type Chunks } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
@@ -91,6 +91,15 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       const quick = await unchangedWorktree(root, cache);
       const fresh = quick.tree && rememberedIndexOf(cache, quick.tree.digest);
       if (fresh && indexFileIs(root, cache, fresh.blob)) return { path: INDEX_FILE, lessons: fresh.count, written: false };
+      // A few files edited since: the remembered index, updated for them.
+      const edited = quick.edit && editedIndex(root, cache, quick.edit);
+      if (edited) {
+        progress.say(`writing ${INDEX_FILE}`);
+        if (edited.written) writeInRepo(root, INDEX_FILE, edited.chunks);
+        rememberIndex(root, cache, edited.pairs, edited.chunks, edited.count, true);
+        rememberEdit(cache, quick.edit!, edited.pairs);
+        return { path: INDEX_FILE, lessons: edited.count, written: edited.written };
+      }
       const listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
       const pairs = listingPairs(root, cache, listing);
       const known = pairs && rememberedIndex(cache, pairs);
@@ -142,6 +151,38 @@ function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeLis
   return update && { ...update, before: remembered.bytes };
 }
 
+/**
+ * The index of a working tree that is an edit of the remembered index's tree (unchangedWorktree()):
+ * the remembered index updated for the edited files, reading no other file but the lessons whose
+ * `promoted_into` they change. Undefined when the remembered index is of another tree, or the
+ * update cannot apply.
+ */
+function editedIndex(root: string, cache: LessonFileCache, edit: WorktreeEdit): { chunks: Chunks; count: number; written: boolean; pairs: TreePairs } | undefined {
+  if (rememberedIndexDigest(cache) !== edit.base.digest) return undefined;
+  const remembered = rememberedBuild(root, cache);
+  const pairs = remembered && editedPairs(remembered.pairs, edit);
+  if (remembered === undefined || pairs === undefined) return undefined;
+  const changed = edit.files.filter((file) => file.blob !== remembered.pairs.get(file.path));
+  const byPath = new Map(edit.files.map((file) => [file.path, file]));
+  /** A file's lesson: an edited one from the bytes read, any other when its bytes are still the remembered blob. */
+  const lessonOf = (path: string): LoadedTree | undefined => {
+    const file = byPath.get(path);
+    const level = file?.level ?? listedLevel(root, path);
+    const read = file ? { kind: 'file' as const, bytes: file.bytes } : readMarkdownEntry(root, { file: `${root}/${path}`, kind: 'file' });
+    if (level === undefined || read.kind !== 'file' || (!file && gitBlobId(read.bytes) !== remembered.pairs.get(path))) return undefined;
+    const tree: LoadedTree = { lessons: [], problems: [] };
+    addFacts(tree, path, factsOf(path, read.bytes, level, {}));
+    return tree;
+  };
+  const update = indexAfter(
+    remembered.bytes,
+    changed.map((file) => file.path),
+    new Set(changed.map((file) => file.path)),
+    lessonOf,
+  );
+  return update && { chunks: update.chunks, count: update.count, written: !sameBytes(update.chunks, update.length, remembered.bytes), pairs };
+}
+
 /** What turns the remembered tree into `pairs`: the paths added or of another blob, and the remembered paths gone or replaced. */
 export function changeFrom(remembered: ReadonlyMap<string, string>, pairs: TreePairs): { changed: string[]; removed: Set<string> } {
   const now = new Set(pairs.map((pair) => pair.path));
@@ -183,7 +224,10 @@ export async function checkIndex(options: { cwd: string; progress?: Progress }):
   const progress = options.progress ?? silentProgress;
   const cache = openLessonCache(root);
   try {
-    const listing = await listWorktree(root, cache);
+    const quick = await unchangedWorktree(root, cache);
+    const fresh = quick.tree && rememberedIndexOf(cache, quick.tree.digest);
+    if (fresh && indexFileIs(root, cache, fresh.blob)) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };
+    const listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
     const pairs = listingPairs(root, cache, listing);
     const known = pairs && rememberedIndex(cache, pairs);
     if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, fresh: true, missing: false, diff: NO_CHANGES };

@@ -23,6 +23,12 @@ export function rememberedIndex(cache: LessonFileCache, pairs: TreePairs): { blo
   return rememberedIndexOf(cache, treeDigest(pairs));
 }
 
+/** The treeDigest() of the tree whose index the cache remembers. */
+export function rememberedIndexDigest(cache: LessonFileCache): string | undefined {
+  const memo = cache.memo(INDEX_MEMO)?.split(' ');
+  return memo?.length === 3 ? memo[0] : undefined;
+}
+
 /** The index the cache remembers for the tree of this treeDigest(). */
 export function rememberedIndexOf(cache: LessonFileCache, digest: string): { blob: string; count: number } | undefined {
   const memo = cache.memo(INDEX_MEMO)?.split(' ');

@@ -62,7 +62,7 @@ export interface WorktreeListing {
   files: Listed[];
   /** Links, folders and other entries that are not regular files: always read, never cached. */
   irregular: boolean;
-  /** The listingIdentity() to remember the listing's tree under (LISTING_MEMO), when git vouched for all of it. */
+  /** The listingIdentity() to remember the listing's tree under (LISTING_MEMO), when git listed it (and vouched for all but a few files). */
   remember?: string | undefined;
 }
 
@@ -112,11 +112,11 @@ export async function listWorktree(root: string, cache: LessonFileCache, gitFrom
     }
     if (entry.kind !== 'file') irregular = true;
   }
-  // Every file regular and vouched for by git: the next run may find the same tree without listing it (unchangedWorktree()).
-  const remember = identity !== undefined && vouched !== undefined && !irregular && files.every((item) => vouched.has(item.path)) ? identity : undefined;
   // The few files git does not vouch for (edited, new) are read rather than stat'ed: looking one
   // up in the stat table would parse all of it (18 MB at 100,000 lessons). Many are stat'ed.
   const unvouched = vouched === undefined ? Infinity : files.filter((item) => item.entry.kind === 'file' && !vouched.has(item.path)).length;
+  // Every file regular, and git vouches for all but a few: the next run may find the same tree without listing it (unchangedWorktree()).
+  const remember = identity !== undefined && vouched !== undefined && !irregular && unvouched <= PAIRS_READ_MAX ? identity : undefined;
   for (const item of files) {
     if (item.entry.kind !== 'file') continue;
     const blob = vouched?.get(item.path);
@@ -144,10 +144,19 @@ function insideFolders(root: string): string[] {
 }
 
 /**
- * The memo of a working tree that git vouched for whole (every lesson file tracked, regular and
- * as the git index holds it): `<listingIdentity()> <lesson file count> <tree digest>`.
+ * The memo of a working tree that git listed (LISTING_MEMO): its listingIdentity(), lesson file
+ * count and tree digest, and the files git did not vouch for then (edited, or not tracked; a few)
+ * with their blob ids and stat identities, as JSON.
  */
 export const LISTING_MEMO = 'listing';
+
+interface ListingMemo {
+  identity: string;
+  count: number;
+  digest: string;
+  /** [path, blob id, statIdentity()] of each file git did not vouch for. */
+  loose: [string, string, string][];
+}
 
 /**
  * What says that the level folders hold the names they held and that git's index is the one it
@@ -160,7 +169,7 @@ export const LISTING_MEMO = 'listing';
 function listingIdentity(root: string, nowMs: number): string | undefined {
   const index = gitIndexFile(root);
   if (index === undefined) return undefined;
-  const latest = BigInt(nowMs - RACY_MS) * 1_000_000n;
+  const latest = racyFrom(nowMs);
   const parts: string[] = [];
   for (const file of [index, ...lessonDirs(root).map(({ dir }) => dir)]) {
     const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
@@ -170,34 +179,145 @@ function listingIdentity(root: string, nowMs: number): string | undefined {
       parts.push('-');
       continue;
     }
-    if (stat.mtimeNs > latest || stat.ctimeNs > latest) return undefined;
+    if (stat.mtimeNs >= latest || stat.ctimeNs >= latest) return undefined;
     parts.push(statIdentity(stat));
   }
   return parts.join(',');
 }
 
+/** The first nanosecond time too recent, at `nowMs`, for a stat to vouch for what it stats. */
+function racyFrom(nowMs: number): bigint {
+  return BigInt(nowMs - RACY_MS) * 1_000_000n;
+}
+
+/** A working tree as an edit of the tree of a listing git made (unchangedWorktree()): the files that may differ from it, read now. */
+export interface WorktreeEdit {
+  /** The remembered tree's digest and lesson file count. */
+  base: { digest: string; count: number };
+  /** Each file that may differ from the remembered tree, in path order: its bytes, and the identity of the stat taken before they were read (trustedIdentity()). */
+  files: { path: string; level: Level; bytes: Buffer; blob: string; identity: string }[];
+  memo: ListingMemo;
+}
+
 /**
- * The working tree's tree digest and lesson file count without listing it, when it is the tree
- * of a listing git vouched for whole (LISTING_MEMO): the folders and git's index have the stat
- * they had then, so the folders hold the same names, all tracked, at the blobs that index gives;
- * and git's diff-files finds every one of them as that index holds it. Otherwise no digest, and
- * the git calls (when they were started) for listWorktree() to read.
+ * The working tree as remembered from a listing git made (LISTING_MEMO), without listing it:
+ * when the folders and git's index have the stat they had then, the folders hold the same names,
+ * and every tracked file that git's diff-files finds as its index holds it has the blob it had.
+ * Each file git did not vouch for then has the blob it had while its stat is as it was. Then
+ * `tree`: nothing differs. Or `edit`: the few files that may differ (named by diff-files, or of
+ * another stat) are read. Otherwise neither, and the git calls (when they were started) for
+ * listWorktree() to read.
  */
-export async function unchangedWorktree(root: string, cache: LessonFileCache): Promise<{ tree?: { digest: string; count: number }; started?: GitListing }> {
-  const memo = cache.memo(LISTING_MEMO)?.split(' ');
-  if (memo?.length !== 3) return {};
-  const identity = listingIdentity(root, Date.now());
-  if (identity === undefined || identity !== memo[0]) return {};
+export async function unchangedWorktree(root: string, cache: LessonFileCache): Promise<{ tree?: WorktreeEdit['base']; edit?: WorktreeEdit; started?: GitListing }> {
+  const memo = listingMemo(cache);
+  if (memo === undefined) return {};
+  const nowMs = Date.now();
+  const identity = listingIdentity(root, nowMs);
+  if (identity === undefined || identity !== memo.identity) return {};
+  const dirs = lessonDirs(root);
   const folders = insideFolders(root);
-  if (folders.length !== lessonDirs(root).length) return {};
-  const started = startGitListing(root, folders);
+  if (folders.length !== dirs.length) return {};
+  // git's listing is started only when this answer is not enough (listWorktree()).
+  const started: GitListing = { changed: startGitListing(root, folders, { listed: false }).changed };
+  const latest = racyFrom(nowMs);
+  /** A file read now: the identity of its stat taken before the read, and its bytes. */
+  const readNow = (path: string): { identity: string; bytes: Buffer } | undefined => {
+    const identity = trustedIdentity(fs.statSync(`${root}/${path}`, { bigint: true, throwIfNoEntry: false }), latest);
+    const read = readMarkdownEntry(root, { file: `${root}/${path}`, kind: 'file' });
+    return identity === undefined || read.kind !== 'file' ? undefined : { identity, bytes: read.bytes };
+  };
+  const touched = new Map<string, { identity: string; bytes: Buffer }>();
+  let renewed = false;
   try {
     const changed = await started.changed;
-    if (changed.exitCode !== 0 || changed.stdout.length > 0) return { started };
+    if (changed.exitCode !== 0) return { started };
+    const loose = new Map(memo.loose.map((entry) => [entry[0], entry]));
+    // A lesson file (a `.md` directly in a level folder) that git finds changed, and one git did not vouch for whose stat changed.
+    const named = changed.stdout
+      .toString('utf8')
+      .split('\0')
+      .filter((path) => path !== '' && !loose.has(path) && isListedPath(path, folders));
+    if (named.length + memo.loose.length > PAIRS_READ_MAX) return { started };
+    for (const path of named) {
+      const now = readNow(path);
+      if (now === undefined) return { started };
+      touched.set(path, now);
+    }
+    for (const entry of memo.loose) {
+      const stat = fs.statSync(`${root}/${entry[0]}`, { bigint: true, throwIfNoEntry: false });
+      if (stat === undefined) return { started };
+      if (statIdentity(stat) === entry[2]) continue;
+      const now = readNow(entry[0]);
+      if (now === undefined) return { started };
+      // The same bytes under another stat (touched, or read again after a racy stat): remembered by the new stat.
+      if (gitBlobId(now.bytes) === entry[1]) {
+        entry[2] = now.identity;
+        renewed = true;
+      } else touched.set(entry[0], now);
+    }
   } catch {
     return { started };
   }
-  return { tree: { digest: memo[2]!, count: Number(memo[1]) }, started };
+  if (renewed) cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
+  const base = { digest: memo.digest, count: memo.count };
+  if (touched.size === 0) return { tree: base, started };
+  const files: WorktreeEdit['files'] = [...touched]
+    .sort((a, b) => compareStrings(a[0], b[0]))
+    .map(([path, { identity, bytes }]) => ({ path, level: dirs[folders.findIndex((folder) => path.startsWith(folder))]!.level, bytes, blob: gitBlobId(bytes), identity }));
+  return { edit: { base, files, memo }, started };
+}
+
+/** What stands for a file's content in LISTING_MEMO: its stat's identity, or RACY (read it again) for a stat too recent to vouch for it. Undefined for no stat. */
+function trustedIdentity(stat: fs.BigIntStats | undefined, latest: bigint): string | undefined {
+  if (stat === undefined) return undefined;
+  return stat.mtimeNs < latest && stat.ctimeNs < latest ? statIdentity(stat) : RACY;
+}
+
+/** The identity of a file whose stat was too recent to vouch for its content: no stat has it. */
+const RACY = 'racy';
+
+/**
+ * The (path, blob id) pairs of an edited tree: the remembered tree's (`base`, whose treeDigest()
+ * the caller found to be `edit.base.digest`, in path order), each edited file at its blob now.
+ */
+export function editedPairs(base: ReadonlyMap<string, string>, edit: WorktreeEdit): { path: string; blob: string }[] | undefined {
+  if (base.size !== edit.base.count || !edit.files.every((file) => base.has(file.path))) return undefined;
+  const edited = new Map(edit.files.map((file) => [file.path, file.blob]));
+  const pairs: { path: string; blob: string }[] = [];
+  for (const [path, blob] of base) pairs.push({ path, blob: edited.get(path) ?? blob });
+  return pairs;
+}
+
+/** Remembers the edited tree (`pairs`) as the listing's, its edited files by their stats. */
+export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, pairs: readonly { path: string; blob: string }[]): void {
+  const edited = new Set(edit.files.map((file) => file.path));
+  const loose = edit.memo.loose.filter(([path]) => !edited.has(path));
+  for (const file of edit.files) loose.push([file.path, file.blob, file.identity]);
+  const memo: ListingMemo = { identity: edit.memo.identity, count: pairs.length, digest: treeDigest(pairs), loose: loose.sort((a, b) => compareStrings(a[0], b[0])) };
+  cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
+}
+
+/** The level of a lesson file's path (relative to `root`): the level folder it is directly inside. */
+export function listedLevel(root: string, path: string): Level | undefined {
+  const dirs = lessonDirs(root);
+  const at = insideFolders(root).findIndex((folder) => isListedPath(path, [folder]));
+  return at === -1 || insideFolders(root).length !== dirs.length ? undefined : dirs[at]!.level;
+}
+
+/** Whether `path` is a `.md` directly inside one of `folders` (each ending in `/`): a path the listing lists. */
+function isListedPath(path: string, folders: readonly string[]): boolean {
+  return path.endsWith('.md') && folders.some((folder) => path.startsWith(folder) && !path.includes('/', folder.length));
+}
+
+function listingMemo(cache: LessonFileCache): ListingMemo | undefined {
+  const text = cache.memo(LISTING_MEMO);
+  if (text === undefined) return undefined;
+  try {
+    const memo = JSON.parse(text) as ListingMemo;
+    return typeof memo.identity === 'string' && typeof memo.digest === 'string' && Number.isInteger(memo.count) && Array.isArray(memo.loose) ? memo : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The memo of the index: `<tree digest> <blob id of lessons/index.json> <lesson count>`, set when the index was written or found fresh. */
@@ -243,15 +363,27 @@ export function listingPairs(root: string, cache: LessonFileCache, listing: Work
   if (listing.irregular) return undefined;
   const unknown = listing.files.filter((file) => file.blob === undefined);
   if (unknown.length > PAIRS_READ_MAX) return undefined;
+  // The files git did not vouch for are remembered by a stat taken before their read (a racy one as RACY: read again next time).
+  const latest = racyFrom(Date.now());
+  let loose: ListingMemo['loose'] | undefined = listing.remember === undefined ? undefined : [];
   for (const file of unknown) {
+    let identity: string | undefined;
+    if (loose !== undefined && file.byGit) {
+      identity = trustedIdentity(fs.statSync(file.entry.file, { bigint: true, throwIfNoEntry: false }), latest);
+      if (identity === undefined) loose = undefined;
+    }
     const read = readMarkdownEntry(root, file.entry);
     if (read.kind === 'problem' || (file.stat === undefined && !file.byGit)) return undefined;
     file.blob = gitBlobId(read.bytes);
     file.read = read.bytes;
     if (file.stat) cache.noteStat(file.path, file.blob, file.stat);
+    if (identity !== undefined) loose?.push([file.path, file.blob, identity]);
   }
   const pairs = listing.files.map((file) => ({ path: file.path, blob: file.blob! }));
-  if (listing.remember !== undefined) cache.setMemo(LISTING_MEMO, `${listing.remember} ${pairs.length} ${treeDigest(pairs)}`);
+  if (listing.remember !== undefined && loose !== undefined) {
+    const memo: ListingMemo = { identity: listing.remember, count: pairs.length, digest: treeDigest(pairs), loose };
+    cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
+  }
   return pairs;
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LISTING_MEMO, listWorktree, listingPairs, openLessonCache, treeDigest, unchangedWorktree } from '../../src/lesson/cached-load.js';
 import { RACY_MS } from '../../src/io/file-cache.js';
 import { startGitListing } from '../../src/io/git/vouched.js';
-import { writeIndex } from '../../src/index/command.js';
+import { checkIndex, writeIndex } from '../../src/index/command.js';
 import { gitBlobId } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { pick, seededRandom } from '../helpers/random.js';
@@ -96,16 +96,46 @@ describe('the working tree as remembered', () => {
     expect((await writeIndex({ cwd: root })).written).toBe(true);
   }, 60_000);
 
-  it('is not remembered when a folder or git index changed within the racy window, or a lesson is untracked', async () => {
+  it('is not remembered when a folder or the git index changed within the racy window; a file changed within it is read again', async () => {
     const recent = committedRepo();
     expect((await listThroughGit(recent.root)).remembered).toBe(false);
+    expect(openLessonCache(recent.root).memo(LISTING_MEMO)).toBeUndefined();
     expect(await quickDigest(recent.root)).toBeUndefined();
 
-    const untracked = committedRepo();
-    writeFiles(untracked.root, caseFile(9));
+    // A file edited within the window is remembered as one to read again.
+    const edited = committedRepo();
     await settle();
-    expect((await listThroughGit(untracked.root)).remembered).toBe(false);
-    expect(await quickDigest(untracked.root)).toBeUndefined();
+    const file = path.join(edited.root, edited.files[0]!);
+    fs.appendFileSync(file, '\nEdited just now.\n');
+    expect((await listThroughGit(edited.root)).remembered).toBe(true);
+    expect(JSON.parse(openLessonCache(edited.root).memo(LISTING_MEMO)!).loose).toEqual([[edited.files[0], gitBlobId(fs.readFileSync(file)), 'racy']]);
+    expect(await quickDigest(edited.root)).toBe(diskDigest(edited.root));
+    // Rewritten with the same size and mtime: read again, the edit is seen.
+    const before = fs.statSync(file);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Edited just now', 'Edited JUST now'));
+    fs.utimesSync(file, before.atime, before.mtime);
+    const quick = await unchangedWorktree(edited.root, openLessonCache(edited.root));
+    expect(quick.tree).toBeUndefined();
+    expect(quick.edit?.files.map((each) => each.path)).toEqual([edited.files[0]]);
+  }, 30_000);
+
+  it('remembers the files git does not vouch for (edited, untracked) by their stat, and refuses the tree when one changes', async () => {
+    const repos = [committedRepo(), committedRepo(), committedRepo()];
+    for (const { root, files } of repos) {
+      fs.appendFileSync(path.join(root, files[0]!), '\nEdited, not staged.\n');
+      writeFiles(root, caseFile(9));
+    }
+    await settle();
+    for (const { root } of repos) {
+      expect((await listThroughGit(root)).digest).toBe(diskDigest(root));
+      expect(await quickDigest(root)).toBe(diskDigest(root));
+    }
+    const [same, editedAgain, untrackedEdited] = repos as [(typeof repos)[0], (typeof repos)[0], (typeof repos)[0]];
+    fs.appendFileSync(path.join(editedAgain.root, editedAgain.files[0]!), '\nEdited again.\n');
+    fs.appendFileSync(path.join(untrackedEdited.root, Object.keys(caseFile(9))[0]!), '\nThe new lesson, edited.\n');
+    expect(await quickDigest(same.root)).toBe(diskDigest(same.root));
+    expect(await quickDigest(editedAgain.root)).toBeUndefined();
+    expect(await quickDigest(untrackedEdited.root)).toBeUndefined();
   }, 30_000);
 
   it('gives the digest of the files on disk through random edits, additions, deletions, stagings and commits', async () => {
@@ -114,12 +144,13 @@ describe('the working tree as remembered', () => {
     const cases = (): string[] => fs.readdirSync(path.join(root, 'lessons/cases')).map((name) => `lessons/cases/${name}`);
     let added = 10;
     let taken = 0;
-    for (let round = 0; round < 6; round++) {
+    for (let round = 0; round < 8; round++) {
       await settle();
       await listThroughGit(root);
-      const kind = pick(random, ['nothing', 'nothing', 'append', 'delete', 'add', 'stage', 'commit']);
+      const kind = pick(random, ['nothing', 'nothing', 'append', 'append again', 'delete', 'add', 'stage', 'commit']);
       const full = path.join(root, pick(random, cases()));
       if (kind === 'append') fs.appendFileSync(full, `\nRound ${round}.\n`);
+      else if (kind === 'append again') fs.appendFileSync(path.join(root, cases().at(-1)!), `\nRound ${round}.\n`);
       else if (kind === 'delete') fs.rmSync(full);
       else if (kind === 'add') writeFiles(root, caseFile(added++));
       else if (kind === 'stage' || kind === 'commit') {
@@ -144,8 +175,10 @@ describe('the working tree as remembered', () => {
     await listThroughGit(root);
     expect(openLessonCache(root).memo(LISTING_MEMO)).toBeDefined();
     expect(await writeIndex({ cwd: root })).toMatchObject({ written: false, lessons: 6 });
+    expect((await checkIndex({ cwd: root })).fresh).toBe(true);
     const file = path.join(root, files[2]!);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Thing 3 broke', 'Thing 3 broke again'));
+    expect((await checkIndex({ cwd: root })).diff.changed).toHaveLength(1);
     expect(await writeIndex({ cwd: root })).toMatchObject({ written: true, lessons: 6 });
     const incremental = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
     fs.rmSync(path.join(root, '.lessons'), { recursive: true });
@@ -154,6 +187,37 @@ describe('the working tree as remembered', () => {
     expect(incremental).toContain('Thing 3 broke again');
     expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(incremental);
   }, 30_000);
+
+  it('indexes a few edited files as an edit of the remembered tree, byte for byte as from scratch', async () => {
+    const { root, files } = committedRepo();
+    await writeIndex({ cwd: root });
+    await settle();
+    await listThroughGit(root);
+    const random = seededRandom(41);
+    for (let round = 0; round < 5; round++) {
+      const file = path.join(root, pick(random, files));
+      const text = fs.readFileSync(file, 'utf8');
+      const kind = pick(random, ['title', 'body', 'both']);
+      let edited = kind === 'body' ? text : text.replace(/^title: .*$/m, `title: Retitled in round ${round}`);
+      if (kind !== 'title') edited = edited.replace('## Mistake', `Round ${round}.\n\n## Mistake`);
+      fs.writeFileSync(file, edited);
+      // Every other round the edit is older than the racy window; else its file is remembered as one to read again.
+      if (round % 2 === 0) await settle();
+      const quick = await unchangedWorktree(root, openLessonCache(root));
+      expect(quick.edit?.files.map((each) => each.path), `round ${round}`).toContain(path.relative(root, file));
+      const result = await writeIndex({ cwd: root });
+      expect(result.written, `round ${round}: ${kind}`).toBe(kind !== 'body');
+      // From scratch: the same tree with no cache and no index.
+      const scratch = tempDir();
+      fs.cpSync(root, scratch, { recursive: true });
+      fs.rmSync(path.join(scratch, '.lessons'), { recursive: true, force: true });
+      fs.rmSync(path.join(scratch, 'lessons/index.json'), { force: true });
+      await writeIndex({ cwd: scratch });
+      expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8'), `round ${round}: ${kind}`).toBe(fs.readFileSync(path.join(scratch, 'lessons/index.json'), 'utf8'));
+      // The edit is remembered: the next run finds nothing changed.
+      expect((await unchangedWorktree(root, openLessonCache(root))).tree, `round ${round}`).toBeDefined();
+    }
+  }, 60_000);
 
   it('finds links and folders among entries listed by name alone', async () => {
     const { root } = committedRepo();

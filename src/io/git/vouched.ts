@@ -55,7 +55,9 @@ export function gitIndexFile(cwd: string): string | undefined {
  */
 export async function gitVouchedBlobs(cwd: string, folders: readonly string[], started?: GitListing): Promise<Map<string, string> | undefined> {
   if (folders.length === 0) return new Map();
-  const { listed: listedRun, changed: changedRun } = started ?? startGitListing(cwd, folders);
+  const fresh = started?.listed === undefined ? startGitListing(cwd, folders, { changed: started === undefined }) : undefined;
+  const listedRun = started?.listed ?? fresh!.listed;
+  const changedRun = started?.changed ?? fresh!.changed;
   let listed;
   let changed;
   try {
@@ -84,22 +86,25 @@ export async function gitVouchedBlobs(cwd: string, folders: readonly string[], s
   return vouched;
 }
 
-/** The two git calls gitVouchedBlobs() reads, started: each resolves with git's answer, or rejects when git cannot run. */
+/** The git calls gitVouchedBlobs() reads, started: each resolves with git's answer, or rejects when git cannot run. */
 export interface GitListing {
-  /** `git ls-files --stage -v` of the folders. */
-  listed: Promise<GitOutput>;
   /** `git diff-files --name-only` of the folders: the tracked files whose stat or content is not as the git index holds. */
   changed: Promise<GitOutput>;
+  /** `git ls-files --stage -v` of the folders, when started. */
+  listed?: Promise<GitOutput>;
 }
 
-/** Starts the git calls of gitVouchedBlobs() for `folders` (relative to `cwd`, each ending in `/`). */
-export function startGitListing(cwd: string, folders: readonly string[]): GitListing {
-  const listing = {
-    listed: spawnGit(cwd, ['--literal-pathspecs', 'ls-files', '--stage', '-v', '-z', '--', ...folders]),
-    changed: spawnGit(cwd, ['--literal-pathspecs', 'diff-files', '--relative', '--name-only', '-z', '--', ...folders]),
+/** Starts the git calls of gitVouchedBlobs() for `folders` (relative to `cwd`, each ending in `/`): diff-files, and ls-files unless `listed` is false. */
+export function startGitListing(cwd: string, folders: readonly string[], which: { listed?: boolean; changed?: boolean } = {}): Required<GitListing> {
+  const run = (args: string[]): Promise<GitOutput> => {
+    const output = spawnGit(cwd, ['--literal-pathspecs', ...args, '--', ...folders]);
+    // Whoever reads it handles a failure; one nobody reads is not an unhandled rejection.
+    output.catch(() => undefined);
+    return output;
   };
-  // Whoever reads them handles a failure; one nobody reads is not an unhandled rejection.
-  listing.listed.catch(() => undefined);
-  listing.changed.catch(() => undefined);
-  return listing;
+  const never = Promise.resolve({ exitCode: 1, stdout: Buffer.alloc(0), stderr: 'not started' });
+  return {
+    listed: which.listed === false ? never : run(['ls-files', '--stage', '-v', '-z']),
+    changed: which.changed === false ? never : run(['diff-files', '--relative', '--name-only', '-z']),
+  };
 }
