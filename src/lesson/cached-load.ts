@@ -299,9 +299,18 @@ export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, pairs: 
 
 /** The level of a lesson file's path (relative to `root`): the level folder it is directly inside. */
 export function listedLevel(root: string, path: string): Level | undefined {
+  return listedLevels(root)(path);
+}
+
+/** listedLevel() for many paths. */
+export function listedLevels(root: string): (path: string) => Level | undefined {
   const dirs = lessonDirs(root);
-  const at = insideFolders(root).findIndex((folder) => isListedPath(path, [folder]));
-  return at === -1 || insideFolders(root).length !== dirs.length ? undefined : dirs[at]!.level;
+  const folders = insideFolders(root);
+  if (folders.length !== dirs.length) return () => undefined;
+  return (path) => {
+    const at = folders.findIndex((folder) => isListedPath(path, [folder]));
+    return at === -1 ? undefined : dirs[at]!.level;
+  };
 }
 
 /** Whether `path` is a `.md` directly inside one of `folders` (each ending in `/`): a path the listing lists. */

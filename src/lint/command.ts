@@ -1,4 +1,4 @@
-import { listingPairs, listWorktree, loadWorktreeFacts, openLessonCache, treeDigest, type LessonFileCache, type ReadFiles, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, listedLevels, listingPairs, listWorktree, loadWorktreeFacts, openLessonCache, rememberEdit, treeDigest, unchangedWorktree, type LessonFileCache, type ListedFile, type ReadFiles, type WorktreeListing } from '../lesson/cached-load.js';
 import type { FactsWanted } from '../lesson/facts.js';
 import { readMarkdownEntry } from '../io/fs.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
@@ -11,7 +11,8 @@ import { gitBlobId, sha256 } from '../util/digest.js';
 import { readSourceApplications, withLocalApplications } from '../sources/applications.js';
 import { loadSourceLessons, type SourceLessons } from '../sources/load.js';
 import { fileFindings, lintResult, lintTree, sourceContext, type LintResult } from './lint.js';
-import { lintRows, readTable, SideFacts, tableKey, treeRows, writeTable } from './table.js';
+import { lintRows, readTable, SideFacts, tableKey, treeRows, writeTable, type Table } from './table.js';
+import { compareStrings } from '../util/compare.js';
 
 export interface LintOptions {
   cwd: string;
@@ -29,15 +30,22 @@ export async function lint(options: LintOptions): Promise<LintResult> {
   const wanted: FactsWanted = { fileFindings: (item) => fileFindings(item, schemaErrors) };
   try {
     const sources = policy.sources.length > 0 ? sourcesOf(root, policy, schemaErrors, progress) : undefined;
-    let listing = await listWorktree(root, cache);
+    const run = { policy, today, wanted, sources, progress };
+    // The tree of the last listing git made, or a few files edited since: when the table is of that tree, no folder is listed.
+    const quick = await unchangedWorktree(root, cache);
+    let listing: WorktreeListing | undefined;
     try {
-      const table = await tableLint(root, cache, listing, { policy, today, wanted, sources, progress });
+      const remembered = (quick.tree || quick.edit) && (await rememberedLint(root, cache, quick, run));
+      if (remembered) return remembered;
+      listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
+      const table = await tableLint(root, cache, listedTree(root, cache, listing), run);
       if (table) return table;
     } catch (error) {
       if (!(error instanceof ChangedDuringRun)) throw error;
       // The listing no longer stands for the tree: take it again.
-      listing = await listWorktree(root, cache);
+      listing = undefined;
     }
+    listing ??= await listWorktree(root, cache);
     // The file rules run only on files the cache has no findings for; the tree rules run on all.
     const { tree } = await loadWorktreeFacts(root, cache, wanted, listing, progress);
     progress.say('checking ids, references and evidence');
@@ -51,18 +59,15 @@ export async function lint(options: LintOptions): Promise<LintResult> {
 /** A file changed between the listing and its read: the run lints the tree as it is then, whole. */
 class ChangedDuringRun extends Error {}
 
-/**
- * Lint through the working tree's table (table.ts): the files whose blob differs from the last
- * lint's, and the lessons that looked up an id they have or had, are linted again. Undefined
- * when the tree holds links or other irregular entries, or more files than the listing reads are
- * unknown to the stat table; throws ChangedDuringRun when a file changes during the run.
- */
-async function tableLint(
-  root: string,
-  cache: LessonFileCache,
-  listing: WorktreeListing,
-  run: { policy: Policy; today: string; wanted: FactsWanted; sources: SourceLessons | undefined; progress: Progress },
-): Promise<LintResult | undefined> {
+/** A tree to lint through the table: its files in path order, their (path, blob id) pairs' digest, and a reader of their bytes. */
+interface TreeToLint {
+  items: ListedFile[];
+  digest: string;
+  read: ReadFiles;
+}
+
+/** The listed tree; undefined when the listing has links or other irregular entries, or more unknown files than listingPairs reads. */
+function listedTree(root: string, cache: LessonFileCache, listing: WorktreeListing): TreeToLint | undefined {
   const pairs = listingPairs(root, cache, listing);
   if (pairs === undefined) return undefined;
   const byPath = new Map(listing.files.map((file) => [file.path, file]));
@@ -76,18 +81,79 @@ async function tableLint(
     }
     return contents;
   };
-  const { policy, today, sources } = run;
-  const items = listing.files.map((file) => ({ path: file.path, level: file.level, blob: file.blob! }));
-  const key = tableKey(cache, { slot: 'lint', today, schema: true, secrets: null, sources: sources ? sourcesDigest(policy, sources) : null });
+  return { items: listing.files.map((file) => ({ path: file.path, level: file.level, blob: file.blob! })), digest: treeDigest(pairs), read };
+}
+
+/**
+ * Lint of the tree unchangedWorktree() found, through the table when the table is of the
+ * remembered tree: its rows give every file's path and blob, the edited files theirs now.
+ * Undefined when the table is of another tree.
+ */
+async function rememberedLint(root: string, cache: LessonFileCache, quick: Awaited<ReturnType<typeof unchangedWorktree>>, run: LintRun): Promise<LintResult | undefined> {
+  const base = quick.tree ?? quick.edit!.base;
+  const key = lintKey(cache, run);
   const table = readTable(root, key);
-  const side = new SideFacts(() => items, read, cache, run.wanted);
-  const tree = await treeRows(items, table, side);
+  if (table.digest !== base.digest || table.rows.size !== base.count) return undefined;
+  const levelOf = listedLevels(root);
+  const edited = new Map((quick.edit?.files ?? []).map((file) => [file.path, file]));
+  const items: ListedFile[] = [];
+  for (const row of table.rows.values()) {
+    const level = levelOf(row.path);
+    if (level === undefined) return undefined;
+    items.push({ path: row.path, level, blob: edited.get(row.path)?.blob ?? row.blob });
+  }
+  // A delta's new rows come after the base's.
+  items.sort((a, b) => compareStrings(a.path, b.path));
+  if (![...edited.keys()].every((path) => table.rows.has(path))) return undefined;
+  const read: ReadFiles = async (paths) => {
+    const contents = new Map<string, Uint8Array>();
+    for (const path of paths) {
+      const file = edited.get(path);
+      const got = file ? { kind: 'file' as const, bytes: file.bytes } : readMarkdownEntry(root, { file: `${root}/${path}`, kind: 'file' });
+      if (got.kind !== 'file' || (!file && gitBlobId(got.bytes) !== table.rows.get(path)!.blob)) throw new ChangedDuringRun();
+      contents.set(path, got.bytes);
+    }
+    return contents;
+  };
+  const pairs = items.map((item) => ({ path: item.path, blob: item.blob }));
+  const result = await tableLint(root, cache, { items, digest: quick.edit ? treeDigest(pairs) : base.digest, read }, run, table);
+  if (quick.edit) rememberEdit(cache, quick.edit, pairs);
+  return result;
+}
+
+interface LintRun {
+  policy: Policy;
+  today: string;
+  wanted: FactsWanted;
+  sources: SourceLessons | undefined;
+  progress: Progress;
+}
+
+function lintKey(cache: LessonFileCache, run: LintRun) {
+  const { policy, today, sources } = run;
+  return tableKey(cache, { slot: 'lint', today, schema: true, secrets: null, sources: sources ? sourcesDigest(policy, sources) : null });
+}
+
+/**
+ * Lint through the working tree's table (table.ts): the files whose blob differs from the last
+ * lint's, and the lessons that looked up an id they have or had, are linted again. Undefined
+ * for no tree (one with links or other irregular entries, or too many files to read); throws
+ * ChangedDuringRun when a file changes during the run.
+ */
+async function tableLint(root: string, cache: LessonFileCache, tree: TreeToLint | undefined, run: LintRun, opened?: Table): Promise<LintResult | undefined> {
+  if (tree === undefined) return undefined;
+  const { policy, today, sources } = run;
+  const key = lintKey(cache, run);
+  const table = opened ?? readTable(root, key);
+  const { items } = tree;
+  const side = new SideFacts(() => items, tree.read, cache, run.wanted);
+  const rows = await treeRows(items, table, side);
   const step = fileSteps(run.progress, items.length);
   items.forEach((item, n) => step(n + 1, item.path));
   run.progress.say('checking ids, references and evidence');
-  const findings = await lintRows(tree, side, { policy, today, keep: () => true, sources: sources && { context: sourceContext(policy, sources), lessons: sources } });
-  if (tree.changed) writeTable(root, key, treeDigest(pairs), tree.rows, table);
-  return lintResult(findings, tree.rows.filter((row) => row.lesson).length);
+  const findings = await lintRows(rows, side, { policy, today, keep: () => true, sources: sources && { context: sourceContext(policy, sources), lessons: sources } });
+  if (rows.changed) writeTable(root, key, tree.digest, rows.rows, table);
+  return lintResult(findings, rows.rows.filter((row) => row.lesson).length);
 }
 
 /** What the sources give the rules: their names, which are fetched, and their lessons. */

@@ -5,6 +5,7 @@ import { LISTING_MEMO, listWorktree, listingPairs, openLessonCache, treeDigest, 
 import { RACY_MS } from '../../src/io/file-cache.js';
 import { startGitListing } from '../../src/io/git/vouched.js';
 import { checkIndex, writeIndex } from '../../src/index/command.js';
+import { lint } from '../../src/lint/command.js';
 import { gitBlobId } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { pick, seededRandom } from '../helpers/random.js';
@@ -216,6 +217,36 @@ describe('the working tree as remembered', () => {
       expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8'), `round ${round}: ${kind}`).toBe(fs.readFileSync(path.join(scratch, 'lessons/index.json'), 'utf8'));
       // The edit is remembered: the next run finds nothing changed.
       expect((await unchangedWorktree(root, openLessonCache(root))).tree, `round ${round}`).toBeDefined();
+    }
+  }, 60_000);
+
+  it('lints a remembered tree, and a few files edited since, finding what a lint from scratch finds', async () => {
+    const { root, files } = committedRepo();
+    await settle();
+    await listThroughGit(root);
+    const now = new Date('2026-06-01T12:00:00Z');
+    await lint({ cwd: root, now });
+    const random = seededRandom(53);
+    for (let round = 0; round < 6; round++) {
+      const file = path.join(root, pick(random, files));
+      const text = fs.readFileSync(file, 'utf8');
+      // A broken status, a broken date, or a fixed one: findings come and go.
+      const edits = [(t: string) => t.replace(/^status: .*$/m, 'status: nonsense'), (t: string) => t.replace(/^created_at: .*$/m, 'created_at: soon'), (t: string) => t.replace(/^status: .*$/m, 'status: candidate')];
+      const edited = pick(random, edits)(text);
+      fs.writeFileSync(file, edited);
+      if (round % 2 === 0) await settle();
+      // An edit that leaves the bytes as they were is no edit.
+      const quick = await unchangedWorktree(root, openLessonCache(root));
+      expect(edited === text ? quick.tree : quick.edit, `round ${round}`).toBeDefined();
+      const remembered = await lint({ cwd: root, now });
+      const scratch = tempDir();
+      fs.cpSync(root, scratch, { recursive: true });
+      fs.rmSync(path.join(scratch, '.lessons'), { recursive: true, force: true });
+      const fresh = await lint({ cwd: scratch, now });
+      expect(JSON.stringify(remembered).replaceAll(scratch, root), `round ${round}`).toBe(JSON.stringify(fresh).replaceAll(scratch, root));
+      expect((await unchangedWorktree(root, openLessonCache(root))).tree, `round ${round}`).toBeDefined();
+      // Nothing changed: the same findings again.
+      expect(JSON.stringify(await lint({ cwd: root, now }))).toBe(JSON.stringify(remembered));
     }
   }, 60_000);
 
