@@ -67,6 +67,13 @@ function indexBytesIf(root: string, cache: LessonFileCache, blob: string, wantBy
 
 /** The remembered index's bytes and the pairs of the tree it was built from, when lessons/index.json still holds it. */
 export function rememberedBuild(root: string, cache: LessonFileCache): { bytes: Buffer; pairs: Map<string, string> } | undefined {
+  const pairs = rememberedPairs(root, cache);
+  const bytes = pairs && indexBytesIf(root, cache, cache.memo(INDEX_MEMO)!.split(' ')[1]!, true);
+  return bytes === undefined ? undefined : { bytes, pairs: pairs! };
+}
+
+/** The (path, blob id) pairs of the tree whose index the cache remembers (rememberedIndexDigest() is its digest), in path order. */
+export function rememberedPairs(root: string, cache: LessonFileCache): Map<string, string> | undefined {
   const memo = cache.memo(INDEX_MEMO);
   if (memo === undefined) return undefined;
   let records: string[];
@@ -79,8 +86,7 @@ export function rememberedBuild(root: string, cache: LessonFileCache): { bytes: 
   if (records[0] !== memo || records.length % 2 !== 0 || records.at(-1) !== '') return undefined;
   const pairs = new Map<string, string>();
   for (let i = 1; i < records.length - 1; i += 2) pairs.set(records[i]!, records[i + 1]!);
-  const bytes = indexBytesIf(root, cache, memo.split(' ')[1]!, true);
-  return bytes === undefined ? undefined : { bytes, pairs };
+  return pairs;
 }
 
 /** Remembers the index of a tree of regular files (the caller passes no pairs for one with links or other irregular entries). */

@@ -13,6 +13,7 @@ import { loadSourceLessons, type SourceLessons } from '../sources/load.js';
 import { fileFindings, lintResult, lintTree, sourceContext, type LintResult } from './lint.js';
 import { lintRows, readTable, SideFacts, tableKey, treeRows, writeTable, type Table } from './table.js';
 import { compareStrings } from '../util/compare.js';
+import { rememberedIndexDigest, rememberedPairs } from '../index/memo.js';
 
 export interface LintOptions {
   cwd: string;
@@ -93,24 +94,35 @@ async function rememberedLint(root: string, cache: LessonFileCache, quick: Await
   const base = quick.tree ?? quick.edit!.base;
   const key = lintKey(cache, run);
   const table = readTable(root, key);
-  if (table.digest !== base.digest || table.rows.size !== base.count) return undefined;
+  // The remembered tree's files: the table's rows when the table is of it, else the remembered index's tree when that is.
+  let remembered: Iterable<{ path: string; blob: string }>;
+  let blobOf: (path: string) => string | undefined;
+  if (table.digest === base.digest && table.rows.size === base.count) {
+    remembered = table.rows.values();
+    blobOf = (path) => table.rows.get(path)?.blob;
+  } else {
+    const pairs = rememberedIndexDigest(cache) === base.digest ? rememberedPairs(root, cache) : undefined;
+    if (pairs === undefined || pairs.size !== base.count) return undefined;
+    remembered = [...pairs].map(([path, blob]) => ({ path, blob }));
+    blobOf = (path) => pairs.get(path);
+  }
   const levelOf = listedLevels(root);
   const edited = new Map((quick.edit?.files ?? []).map((file) => [file.path, file]));
   const items: ListedFile[] = [];
-  for (const row of table.rows.values()) {
-    const level = levelOf(row.path);
+  for (const { path, blob } of remembered) {
+    const level = levelOf(path);
     if (level === undefined) return undefined;
-    items.push({ path: row.path, level, blob: edited.get(row.path)?.blob ?? row.blob });
+    items.push({ path, level, blob: edited.get(path)?.blob ?? blob });
   }
   // A delta's new rows come after the base's.
   items.sort((a, b) => compareStrings(a.path, b.path));
-  if (![...edited.keys()].every((path) => table.rows.has(path))) return undefined;
+  if (![...edited.keys()].every((path) => blobOf(path) !== undefined)) return undefined;
   const read: ReadFiles = async (paths) => {
     const contents = new Map<string, Uint8Array>();
     for (const path of paths) {
       const file = edited.get(path);
       const got = file ? { kind: 'file' as const, bytes: file.bytes } : readMarkdownEntry(root, { file: `${root}/${path}`, kind: 'file' });
-      if (got.kind !== 'file' || (!file && gitBlobId(got.bytes) !== table.rows.get(path)!.blob)) throw new ChangedDuringRun();
+      if (got.kind !== 'file' || (!file && gitBlobId(got.bytes) !== blobOf(path))) throw new ChangedDuringRun();
       contents.set(path, got.bytes);
     }
     return contents;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LISTING_MEMO, listWorktree, listingPairs, openLessonCache, treeDigest, unchangedWorktree } from '../../src/lesson/cached-load.js';
 import { RACY_MS } from '../../src/io/file-cache.js';
 import { startGitListing } from '../../src/io/git/vouched.js';
@@ -17,6 +17,18 @@ import { git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpe
  * tracked lesson as its index holds it, the next run takes the remembered tree's digest without
  * listing a folder. What must hold: the digest it takes is always the digest of what is on disk.
  */
+
+vi.mock('../../src/lesson/cached-load.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/lesson/cached-load.js')>();
+  return { ...original, listWorktree: vi.fn(original.listWorktree) };
+});
+
+/** How many times the working tree was listed since the last call. */
+function listings(): number {
+  const count = vi.mocked(listWorktree).mock.calls.length;
+  vi.mocked(listWorktree).mockClear();
+  return count;
+}
 
 const FOLDERS = ['lessons/cases/', 'lessons/patterns/', 'lessons/principles/'];
 
@@ -206,7 +218,9 @@ describe('the working tree as remembered', () => {
       if (round % 2 === 0) await settle();
       const quick = await unchangedWorktree(root, openLessonCache(root));
       expect(quick.edit?.files.map((each) => each.path), `round ${round}`).toContain(path.relative(root, file));
+      listings();
       const result = await writeIndex({ cwd: root });
+      expect(listings(), `round ${round}: no folder listed`).toBe(0);
       expect(result.written, `round ${round}: ${kind}`).toBe(kind !== 'body');
       // From scratch: the same tree with no cache and no index.
       const scratch = tempDir();
@@ -238,7 +252,9 @@ describe('the working tree as remembered', () => {
       // An edit that leaves the bytes as they were is no edit.
       const quick = await unchangedWorktree(root, openLessonCache(root));
       expect(edited === text ? quick.tree : quick.edit, `round ${round}`).toBeDefined();
+      listings();
       const remembered = await lint({ cwd: root, now });
+      expect(listings(), `round ${round}: no folder listed`).toBe(0);
       const scratch = tempDir();
       fs.cpSync(root, scratch, { recursive: true });
       fs.rmSync(path.join(scratch, '.lessons'), { recursive: true, force: true });
@@ -249,6 +265,31 @@ describe('the working tree as remembered', () => {
       expect(JSON.stringify(await lint({ cwd: root, now }))).toBe(JSON.stringify(remembered));
     }
   }, 60_000);
+
+  it('lints through the remembered index\'s tree when the lint table is of an older one', async () => {
+    const { root, files } = committedRepo();
+    await writeIndex({ cwd: root });
+    await settle();
+    await listThroughGit(root);
+    const now = new Date('2026-06-01T12:00:00Z');
+    await lint({ cwd: root, now });
+    // A wrong date is lint's to report; the index takes the lesson as it is.
+    const breakDate = (file: string): void => fs.writeFileSync(path.join(root, file), fs.readFileSync(path.join(root, file), 'utf8').replace(/^created_at: .*$/m, 'created_at: soon'));
+    // The index follows one edit (the lint table stays at the tree before it), then another file is edited.
+    breakDate(files[0]!);
+    await writeIndex({ cwd: root });
+    breakDate(files[3]!);
+    const quick = await unchangedWorktree(root, openLessonCache(root));
+    expect(quick.edit?.files.map((file) => file.path)).toEqual([files[3]]);
+    listings();
+    const remembered = await lint({ cwd: root, now });
+    expect(listings()).toBe(0);
+    expect(remembered.findings.map((finding) => finding.file)).toEqual(expect.arrayContaining([files[0], files[3]]));
+    const scratch = tempDir();
+    fs.cpSync(root, scratch, { recursive: true });
+    fs.rmSync(path.join(scratch, '.lessons'), { recursive: true, force: true });
+    expect(JSON.stringify(remembered)).toBe(JSON.stringify(await lint({ cwd: scratch, now })).replaceAll(scratch, root));
+  }, 30_000);
 
   it('finds links and folders among entries listed by name alone', async () => {
     const { root } = committedRepo();
