@@ -6,10 +6,10 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
 import { silentProgress, type Progress } from '../io/progress.js';
-import { GIT_VOUCH_MIN, editedPairs, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, rememberEdit, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, editedPairs, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
 import { addFacts, factsOf } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
-import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, type TreePairs } from './memo.js';
+import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, rememberedPairs, type TreePairs } from './memo.js';
 import { sameBytes, updateIndex } from './update.js';
 import { gitBlobId, type Chunks } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
@@ -88,11 +88,14 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
     const cache = openLessonCache(root);
     try {
       // Nothing changed since a listing git vouched for: the tree's digest says whether the index is its index.
-      const quick = await unchangedWorktree(root, cache);
+      const pending = startUnchangedWorktree(root, cache);
+      // The remembered tree's pairs are read while git looks at the files (an edit needs them).
+      const basePairs = pending && rememberedPairs(root, cache);
+      const quick = (await pending?.result()) ?? {};
       const fresh = quick.tree && rememberedIndexOf(cache, quick.tree.digest);
       if (fresh && indexFileIs(root, cache, fresh.blob)) return { path: INDEX_FILE, lessons: fresh.count, written: false };
       // A few files edited since: the remembered index, updated for them.
-      const edited = quick.edit && editedIndex(root, cache, quick.edit);
+      const edited = quick.edit && editedIndex(root, cache, quick.edit, basePairs);
       if (edited) {
         progress.say(`writing ${INDEX_FILE}`);
         if (edited.written) writeInRepo(root, INDEX_FILE, edited.chunks);
@@ -157,9 +160,9 @@ function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeLis
  * `promoted_into` they change. Undefined when the remembered index is of another tree, or the
  * update cannot apply.
  */
-function editedIndex(root: string, cache: LessonFileCache, edit: WorktreeEdit): { chunks: Chunks; count: number; written: boolean; pairs: TreePairs } | undefined {
+function editedIndex(root: string, cache: LessonFileCache, edit: WorktreeEdit, basePairs: Map<string, string> | undefined): { chunks: Chunks; count: number; written: boolean; pairs: TreePairs } | undefined {
   if (rememberedIndexDigest(cache) !== edit.base.digest) return undefined;
-  const remembered = rememberedBuild(root, cache);
+  const remembered = rememberedBuild(root, cache, basePairs);
   const pairs = remembered && editedPairs(remembered.pairs, edit);
   if (remembered === undefined || pairs === undefined) return undefined;
   const changed = edit.files.filter((file) => file.blob !== remembered.pairs.get(file.path));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { FILE_CACHE_DIR, statMark } from '../io/file-cache.js';
-import { readRegularFile, writeInRepo } from '../io/fs.js';
+import { readRecords, readRegularFile, writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
@@ -65,9 +65,9 @@ function indexBytesIf(root: string, cache: LessonFileCache, blob: string, wantBy
   }
 }
 
-/** The remembered index's bytes and the pairs of the tree it was built from, when lessons/index.json still holds it. */
-export function rememberedBuild(root: string, cache: LessonFileCache): { bytes: Buffer; pairs: Map<string, string> } | undefined {
-  const pairs = rememberedPairs(root, cache);
+/** The remembered index's bytes and the pairs of the tree it was built from (`read` already, or read now), when lessons/index.json still holds it. */
+export function rememberedBuild(root: string, cache: LessonFileCache, read?: Map<string, string>): { bytes: Buffer; pairs: Map<string, string> } | undefined {
+  const pairs = read ?? rememberedPairs(root, cache);
   const bytes = pairs && indexBytesIf(root, cache, cache.memo(INDEX_MEMO)!.split(' ')[1]!, true);
   return bytes === undefined ? undefined : { bytes, pairs: pairs! };
 }
@@ -78,7 +78,7 @@ export function rememberedPairs(root: string, cache: LessonFileCache): Map<strin
   if (memo === undefined) return undefined;
   let records: string[];
   try {
-    records = readRegularFile(pathInside(root, INDEX_TREE_FILE)).toString('utf8').split('\0');
+    records = readRecords(pathInside(root, INDEX_TREE_FILE), '\0');
   } catch {
     return undefined;
   }

@@ -208,17 +208,41 @@ export interface WorktreeEdit {
  * another stat) are read. Otherwise neither, and the git calls (when they were started) for
  * listWorktree() to read.
  */
-export async function unchangedWorktree(root: string, cache: LessonFileCache): Promise<{ tree?: WorktreeEdit['base']; edit?: WorktreeEdit; started?: GitListing }> {
+export async function unchangedWorktree(root: string, cache: LessonFileCache): Promise<RememberedWorktree> {
+  return (await startUnchangedWorktree(root, cache)?.result()) ?? {};
+}
+
+/** What unchangedWorktree() finds. */
+export interface RememberedWorktree {
+  tree?: WorktreeEdit['base'];
+  edit?: WorktreeEdit;
+  started?: GitListing;
+}
+
+/**
+ * unchangedWorktree() in two steps, so the caller can read what it will need while git looks
+ * at the files: undefined (nothing started) when no remembered listing can stand for the tree.
+ */
+export function startUnchangedWorktree(root: string, cache: LessonFileCache): { result: () => Promise<RememberedWorktree> } | undefined {
   const memo = listingMemo(cache);
-  if (memo === undefined) return {};
+  if (memo === undefined) return undefined;
   const nowMs = Date.now();
   const identity = listingIdentity(root, nowMs);
-  if (identity === undefined || identity !== memo.identity) return {};
+  if (identity === undefined || identity !== memo.identity) return undefined;
   const dirs = lessonDirs(root);
   const folders = insideFolders(root);
-  if (folders.length !== dirs.length) return {};
+  if (folders.length !== dirs.length) return undefined;
   // git's listing is started only when this answer is not enough (listWorktree()).
   const started: GitListing = { changed: startGitListing(root, folders, { listed: false }).changed };
+  return { result: () => rememberedWorktree(root, cache, memo, { nowMs, dirs, folders, started }) };
+}
+
+async function rememberedWorktree(
+  root: string,
+  cache: LessonFileCache,
+  memo: ListingMemo,
+  { nowMs, dirs, folders, started }: { nowMs: number; dirs: { level: Level }[]; folders: string[]; started: GitListing },
+): Promise<RememberedWorktree> {
   const latest = racyFrom(nowMs);
   /** A file read now: the identity of its stat taken before the read, and its bytes. */
   const readNow = (path: string): { identity: string; bytes: Buffer } | undefined => {

@@ -1,4 +1,4 @@
-import { GIT_VOUCH_MIN, listedLevels, listingPairs, listWorktree, loadWorktreeFacts, openLessonCache, rememberEdit, treeDigest, unchangedWorktree, type LessonFileCache, type ListedFile, type ReadFiles, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, listedLevels, listingPairs, listWorktree, loadWorktreeFacts, openLessonCache, rememberEdit, startUnchangedWorktree, treeDigest, type LessonFileCache, type RememberedWorktree, type ListedFile, type ReadFiles, type WorktreeListing } from '../lesson/cached-load.js';
 import type { FactsWanted } from '../lesson/facts.js';
 import { readMarkdownEntry } from '../io/fs.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
@@ -33,13 +33,16 @@ export async function lint(options: LintOptions): Promise<LintResult> {
     const sources = policy.sources.length > 0 ? sourcesOf(root, policy, schemaErrors, progress) : undefined;
     const run = { policy, today, wanted, sources, progress };
     // The tree of the last listing git made, or a few files edited since: when the table is of that tree, no folder is listed.
-    const quick = await unchangedWorktree(root, cache);
+    const pending = startUnchangedWorktree(root, cache);
+    // The table is read while git looks at the files.
+    const opened = pending && readTable(root, lintKey(cache, run));
+    const quick = (await pending?.result()) ?? {};
     let listing: WorktreeListing | undefined;
     try {
-      const remembered = (quick.tree || quick.edit) && (await rememberedLint(root, cache, quick, run));
+      const remembered = (quick.tree || quick.edit) && (await rememberedLint(root, cache, quick, run, opened));
       if (remembered) return remembered;
       listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
-      const table = await tableLint(root, cache, listedTree(root, cache, listing), run);
+      const table = await tableLint(root, cache, listedTree(root, cache, listing), run, opened);
       if (table) return table;
     } catch (error) {
       if (!(error instanceof ChangedDuringRun)) throw error;
@@ -90,10 +93,9 @@ function listedTree(root: string, cache: LessonFileCache, listing: WorktreeListi
  * remembered tree: its rows give every file's path and blob, the edited files theirs now.
  * Undefined when the table is of another tree.
  */
-async function rememberedLint(root: string, cache: LessonFileCache, quick: Awaited<ReturnType<typeof unchangedWorktree>>, run: LintRun): Promise<LintResult | undefined> {
+async function rememberedLint(root: string, cache: LessonFileCache, quick: RememberedWorktree, run: LintRun, opened: Table | undefined): Promise<LintResult | undefined> {
   const base = quick.tree ?? quick.edit!.base;
-  const key = lintKey(cache, run);
-  const table = readTable(root, key);
+  const table = opened ?? readTable(root, lintKey(cache, run));
   // The remembered tree's files: the table's rows when the table is of it, else the remembered index's tree when that is.
   let remembered: Iterable<{ path: string; blob: string }>;
   let blobOf: (path: string) => string | undefined;

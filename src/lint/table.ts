@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { FILE_CACHE_DIR } from '../io/file-cache.js';
-import { readRegularFile, writeInRepo } from '../io/fs.js';
+import { readRecords, writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { ensureStateDir } from '../io/state.js';
 import { loadFacts, type LessonFileCache, type ListedFile, type ReadFiles } from '../lesson/cached-load.js';
@@ -210,16 +210,11 @@ function parseRow(line: string, fromBase: boolean): StoredRow {
 
 /** A file's lines after its header, when the header is of `key` (and names `base` for a delta). */
 function tableLines(root: string, file: string, key: TableKey): { header: Record<string, unknown>; lines: string[] } | undefined {
-  const text = readRegularFile(pathInside(root, file)).toString('utf8');
-  const headerEnd = text.indexOf('\n');
-  const header = JSON.parse(text.slice(0, headerEnd)) as Record<string, unknown>;
-  if (!sameKey(key, header.key) || typeof header.digest !== 'string' || !text.endsWith('\n')) return undefined;
-  const lines: string[] = [];
-  for (let at = headerEnd + 1; at < text.length; ) {
-    const end = text.indexOf('\n', at);
-    lines.push(text.slice(at, end));
-    at = end + 1;
-  }
+  const lines = readRecords(pathInside(root, file), '\n');
+  const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+  // A file that ends in a newline splits into an empty last record.
+  if (!sameKey(key, header.key) || typeof header.digest !== 'string' || lines.length < 2 || lines.pop() !== '') return undefined;
+  lines.shift();
   return { header, lines };
 }
 

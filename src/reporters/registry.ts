@@ -35,7 +35,7 @@ export const jsonReporter: Reporter<unknown> = formatJson;
 
 /** Lines as one output, each ending in a newline (nothing for no lines). */
 export function joinLines(lines: readonly string[]): string {
-  return lines.map((line) => `${line}\n`).join('');
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 /** The reporter `name`, or a usage error naming the ones there are. */
