@@ -92,8 +92,14 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       // The remembered tree's pairs are read while git looks at the files (an edit needs them).
       const basePairs = pending && rememberedPairs(root, cache);
       const quick = (await pending?.result()) ?? {};
-      const fresh = quick.tree && rememberedIndexOf(cache, quick.tree.digest);
-      if (fresh && indexFileIs(root, cache, fresh.blob)) return { path: INDEX_FILE, lessons: fresh.count, written: false };
+      // Files rewritten with the bytes they had (saved unchanged, touched) leave the remembered tree as it was.
+      const unedited = quick.edit && basePairs && quick.edit.files.every((file) => basePairs.get(file.path) === file.blob) ? quick.edit : undefined;
+      const same = quick.tree ?? unedited?.base;
+      const fresh = same && rememberedIndexDigest(cache) === same.digest && rememberedIndexOf(cache, same.digest);
+      if (fresh && indexFileIs(root, cache, fresh.blob)) {
+        if (unedited) rememberEdit(cache, unedited, unedited.base);
+        return { path: INDEX_FILE, lessons: fresh.count, written: false };
+      }
       // A few files edited since: the remembered index, updated for them.
       const edited = quick.edit && editedIndex(root, cache, quick.edit, basePairs);
       if (edited) {

@@ -312,12 +312,13 @@ export function editedPairs(base: ReadonlyMap<string, string>, edit: WorktreeEdi
   return pairs;
 }
 
-/** Remembers the edited tree (`pairs`) as the listing's, its edited files by their stats. */
-export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, pairs: readonly { path: string; blob: string }[]): void {
+/** Remembers the edited tree (`pairs`, or its digest and count) as the listing's, its edited files by their stats. */
+export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, tree: readonly { path: string; blob: string }[] | WorktreeEdit['base']): void {
+  const { digest, count } = 'digest' in tree ? tree : { digest: treeDigest(tree), count: tree.length };
   const edited = new Set(edit.files.map((file) => file.path));
   const loose = edit.memo.loose.filter(([path]) => !edited.has(path));
   for (const file of edit.files) loose.push([file.path, file.blob, file.identity]);
-  const memo: ListingMemo = { identity: edit.memo.identity, count: pairs.length, digest: treeDigest(pairs), loose: loose.sort((a, b) => compareStrings(a[0], b[0])) };
+  const memo: ListingMemo = { identity: edit.memo.identity, count, digest, loose: loose.sort((a, b) => compareStrings(a[0], b[0])) };
   cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
 }
 

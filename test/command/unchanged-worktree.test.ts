@@ -189,6 +189,14 @@ describe('the working tree as remembered', () => {
     expect(openLessonCache(root).memo(LISTING_MEMO)).toBeDefined();
     expect(await writeIndex({ cwd: root })).toMatchObject({ written: false, lessons: 6 });
     expect((await checkIndex({ cwd: root })).fresh).toBe(true);
+    // Saved again with the bytes it had: nothing to index, no folder listed, and remembered so.
+    const same = path.join(root, files[4]!);
+    fs.writeFileSync(same, fs.readFileSync(same));
+    expect((await unchangedWorktree(root, openLessonCache(root))).edit?.files.map((each) => each.path)).toEqual([files[4]]);
+    listings();
+    expect(await writeIndex({ cwd: root })).toMatchObject({ written: false, lessons: 6 });
+    expect(listings()).toBe(0);
+    expect((await unchangedWorktree(root, openLessonCache(root))).tree).toBeDefined();
     const file = path.join(root, files[2]!);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Thing 3 broke', 'Thing 3 broke again'));
     expect((await checkIndex({ cwd: root })).diff.changed).toHaveLength(1);
