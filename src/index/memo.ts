@@ -6,6 +6,7 @@ import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
+import { compareStrings } from '../util/compare.js';
 
 /**
  * What the file cache remembers of the last index written or found fresh: the memo
@@ -72,21 +73,72 @@ export function rememberedBuild(root: string, cache: LessonFileCache, read?: Map
   return bytes === undefined ? undefined : { bytes, pairs: pairs! };
 }
 
+/**
+ * The pairs file as a delta over INDEX_TREE_FILE: `<memo>`, `<the base file's memo>`, then
+ * `<path>`, `<blob>` for each file added or of another blob and `<path>`, `` for each removed,
+ * each ended by a NUL. A change of a few lessons writes this, not the whole tree (12 MB at 100,000
+ * lessons); the base is written again once the delta passes a fiftieth of it.
+ */
+export const INDEX_TREE_DELTA = `${FILE_CACHE_DIR}/index-tree.delta`;
+
+/** The fewest entries a delta may hold (or a fiftieth of the base) before the base is written again. */
+const TREE_DELTA_MIN = 256;
+
+/** The pairs file's base as this process last read it, for a delta over it. */
+let lastBase: { root: string; memo: string; pairs: ReadonlyMap<string, string> } | undefined;
+
 /** The (path, blob id) pairs of the tree whose index the cache remembers (rememberedIndexDigest() is its digest), in path order. */
 export function rememberedPairs(root: string, cache: LessonFileCache): Map<string, string> | undefined {
   const memo = cache.memo(INDEX_MEMO);
   if (memo === undefined) return undefined;
+  const base = pairRecords(root, INDEX_TREE_FILE, 1);
+  if (base === undefined) return undefined;
+  const [baseMemo] = base.head;
+  lastBase = { root, memo: baseMemo!, pairs: base.pairs };
+  if (baseMemo === memo) return base.pairs;
+  const delta = pairRecords(root, INDEX_TREE_DELTA, 2);
+  if (delta?.head[0] !== memo || delta.head[1] !== baseMemo) return undefined;
+  const pairs = new Map(base.pairs);
+  let added = false;
+  for (const [path, blob] of delta.pairs) {
+    if (blob === '') pairs.delete(path);
+    else {
+      added ||= !pairs.has(path);
+      pairs.set(path, blob);
+    }
+  }
+  return added ? new Map([...pairs].sort((a, b) => compareStrings(a[0], b[0]))) : pairs;
+}
+
+/** A pairs file: its `heads` leading records, then (path, blob) pairs; undefined when it cannot be read or is not one. */
+function pairRecords(root: string, file: string, heads: number): { head: string[]; pairs: Map<string, string> } | undefined {
   let records: string[];
   try {
-    records = readRecords(pathInside(root, INDEX_TREE_FILE), '\0');
+    records = readRecords(pathInside(root, file), '\0');
   } catch {
     return undefined;
   }
-  // `<memo>`, then `<path>`, `<blob>` for each file, each ended by a NUL.
-  if (records[0] !== memo || records.length % 2 !== 0 || records.at(-1) !== '') return undefined;
+  if (records.length < heads + 1 || (records.length - heads) % 2 !== 1 || records.at(-1) !== '') return undefined;
   const pairs = new Map<string, string>();
-  for (let i = 1; i < records.length - 1; i += 2) pairs.set(records[i]!, records[i + 1]!);
-  return pairs;
+  for (let i = heads; i < records.length - 1; i += 2) pairs.set(records[i]!, records[i + 1]!);
+  return { head: records.slice(0, heads), pairs };
+}
+
+/** The memo the pairs file's base starts with, read from its head alone. */
+function baseMemoOnDisk(root: string): string | undefined {
+  try {
+    const fd = fs.openSync(pathInside(root, INDEX_TREE_FILE), 'r');
+    try {
+      const head = Buffer.alloc(512);
+      const read = fs.readSync(fd, head, 0, head.length, 0);
+      const end = head.indexOf(0);
+      return end === -1 || end >= read ? undefined : head.toString('utf8', 0, end);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 /** Remembers the index of a tree of regular files (the caller passes no pairs for one with links or other irregular entries). */
@@ -97,7 +149,10 @@ export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreeP
   cache.setMemo(INDEX_MEMO, memo);
   try {
     ensureStateDir(root);
-    writeInRepo(root, INDEX_TREE_FILE, `${memo}\0${pairs.map((pair) => `${pair.path}\0${pair.blob}\0`).join('')}`, { durable: false });
+    if (!writeTreeDelta(root, memo, pairs)) {
+      writeInRepo(root, INDEX_TREE_FILE, `${memo}\0${pairs.map((pair) => `${pair.path}\0${pair.blob}\0`).join('')}`, { durable: false });
+      fs.rmSync(pathInside(root, INDEX_TREE_DELTA), { force: true });
+    }
   } catch {
     // Not writable: the next change builds the whole index.
   }
@@ -107,6 +162,29 @@ export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreeP
   } catch {
     // Gone again: the next run reads it.
   }
+}
+
+/** Writes `pairs` as a delta over the base this process read, when that base is still on disk and the delta is small; whether it did. */
+function writeTreeDelta(root: string, memo: string, pairs: TreePairs): boolean {
+  const base = lastBase;
+  if (base?.root !== root || baseMemoOnDisk(root) !== base.memo) return false;
+  const limit = Math.max(TREE_DELTA_MIN, base.pairs.size / 50);
+  const entries: string[] = [];
+  let kept = 0;
+  for (const { path, blob } of pairs) {
+    const before = base.pairs.get(path);
+    if (before === blob) kept++;
+    else entries.push(`${path}\0${blob}\0`);
+    if (entries.length > limit) return false;
+  }
+  // Every base path not among the kept ones or the changed ones is gone.
+  if (kept < base.pairs.size) {
+    const now = new Set(pairs.map((pair) => pair.path));
+    for (const path of base.pairs.keys()) if (!now.has(path)) entries.push(`${path}\0\0`);
+  }
+  if (entries.length > limit) return false;
+  writeInRepo(root, INDEX_TREE_DELTA, `${memo}\0${base.memo}\0${entries.join('')}`, { durable: false });
+  return true;
 }
 
 /**

@@ -5,6 +5,7 @@ import { LISTING_MEMO, listWorktree, listingPairs, openLessonCache, treeDigest, 
 import { RACY_MS } from '../../src/io/file-cache.js';
 import { startGitListing } from '../../src/io/git/vouched.js';
 import { checkIndex, writeIndex } from '../../src/index/command.js';
+import { INDEX_TREE_DELTA, INDEX_TREE_FILE, rememberedPairs } from '../../src/index/memo.js';
 import { lint } from '../../src/lint/command.js';
 import { gitBlobId } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';
@@ -298,6 +299,47 @@ describe('the working tree as remembered', () => {
     fs.rmSync(path.join(scratch, '.lessons'), { recursive: true, force: true });
     expect(JSON.stringify(remembered)).toBe(JSON.stringify(await lint({ cwd: scratch, now })).replaceAll(scratch, root));
   }, 30_000);
+
+  it('keeps the index\'s tree as a delta over its base for a few changes, and writes the base again past them', async () => {
+    const { root, files } = committedRepo();
+    await writeIndex({ cwd: root });
+    const baseFile = path.join(root, INDEX_TREE_FILE);
+    const deltaFile = path.join(root, INDEX_TREE_DELTA);
+    const base = fs.readFileSync(baseFile);
+    const diskPairs = (): [string, string][] =>
+      FOLDERS.flatMap((folder) =>
+        fs
+          .readdirSync(path.join(root, folder))
+          .filter((name) => name.endsWith('.md'))
+          .sort()
+          .map((name): [string, string] => [`${folder}${name}`, gitBlobId(fs.readFileSync(path.join(root, folder, name)))]),
+      );
+    const retitle = (file: string, title: string): void => fs.writeFileSync(path.join(root, file), fs.readFileSync(path.join(root, file), 'utf8').replace(/^title: .*$/m, `title: ${title}`));
+    // An edit, an added lesson, a removed one: each a delta over the same base.
+    retitle(files[1]!, 'Retitled once');
+    await writeIndex({ cwd: root });
+    writeFiles(root, caseFile(7));
+    await writeIndex({ cwd: root });
+    fs.rmSync(path.join(root, files[3]!));
+    await writeIndex({ cwd: root });
+    expect(fs.readFileSync(baseFile)).toEqual(base);
+    expect(fs.existsSync(deltaFile)).toBe(true);
+    expect([...rememberedPairs(root, openLessonCache(root))!]).toEqual(diskPairs());
+    // Past the delta's bound the base is written again, whole.
+    const many: Record<string, string> = {};
+    for (let n = 10; n < 10 + 300; n++) Object.assign(many, lessonFile({ id: `case-2026-02-01-many-${n}`, level: 'case', title: `Many ${n}` }));
+    writeFiles(root, many);
+    await writeIndex({ cwd: root });
+    expect(fs.readFileSync(baseFile)).not.toEqual(base);
+    expect(fs.existsSync(deltaFile)).toBe(false);
+    expect([...rememberedPairs(root, openLessonCache(root))!]).toEqual(diskPairs());
+    // And the index is the one a build from scratch gives.
+    const incremental = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
+    fs.rmSync(path.join(root, '.lessons'), { recursive: true });
+    fs.rmSync(path.join(root, 'lessons/index.json'));
+    await writeIndex({ cwd: root });
+    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(incremental);
+  }, 60_000);
 
   it('finds links and folders among entries listed by name alone', async () => {
     const { root } = committedRepo();
