@@ -48,6 +48,25 @@ function committedRepo(): { root: string; files: string[] } {
   return { root, files: Object.keys(lessons).sort() };
 }
 
+/** A committed repository, indexed, whose listing through git is remembered. */
+async function rememberedRepo(): Promise<{ root: string; files: string[] }> {
+  const repo = committedRepo();
+  await writeIndex({ cwd: repo.root });
+  await settle();
+  await listThroughGit(repo.root);
+  return repo;
+}
+
+/** lessons/index.json as a build from scratch writes it for a copy of `root` (no cache, no index). */
+async function indexFromScratch(root: string): Promise<string> {
+  const scratch = tempDir();
+  fs.cpSync(root, scratch, { recursive: true });
+  fs.rmSync(path.join(scratch, '.lessons'), { recursive: true, force: true });
+  fs.rmSync(path.join(scratch, 'lessons/index.json'), { force: true });
+  await writeIndex({ cwd: scratch });
+  return fs.readFileSync(path.join(scratch, 'lessons/index.json'), 'utf8');
+}
+
 /** Waits until what changed last is older than the racy window. */
 function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
@@ -203,18 +222,12 @@ describe('the working tree as remembered', () => {
     expect((await checkIndex({ cwd: root })).diff.changed).toHaveLength(1);
     expect(await writeIndex({ cwd: root })).toMatchObject({ written: true, lessons: 6 });
     const incremental = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
-    fs.rmSync(path.join(root, '.lessons'), { recursive: true });
-    fs.rmSync(path.join(root, 'lessons/index.json'));
-    await writeIndex({ cwd: root });
     expect(incremental).toContain('Thing 3 broke again');
-    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(incremental);
+    expect(incremental).toBe(await indexFromScratch(root));
   }, 30_000);
 
   it('indexes a few edited files as an edit of the remembered tree, byte for byte as from scratch', async () => {
-    const { root, files } = committedRepo();
-    await writeIndex({ cwd: root });
-    await settle();
-    await listThroughGit(root);
+    const { root, files } = await rememberedRepo();
     const random = seededRandom(41);
     for (let round = 0; round < 5; round++) {
       const file = path.join(root, pick(random, files));
@@ -231,13 +244,7 @@ describe('the working tree as remembered', () => {
       const result = await writeIndex({ cwd: root });
       expect(listings(), `round ${round}: no folder listed`).toBe(0);
       expect(result.written, `round ${round}: ${kind}`).toBe(kind !== 'body');
-      // From scratch: the same tree with no cache and no index.
-      const scratch = tempDir();
-      fs.cpSync(root, scratch, { recursive: true });
-      fs.rmSync(path.join(scratch, '.lessons'), { recursive: true, force: true });
-      fs.rmSync(path.join(scratch, 'lessons/index.json'), { force: true });
-      await writeIndex({ cwd: scratch });
-      expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8'), `round ${round}: ${kind}`).toBe(fs.readFileSync(path.join(scratch, 'lessons/index.json'), 'utf8'));
+      expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8'), `round ${round}: ${kind}`).toBe(await indexFromScratch(root));
       // The edit is remembered: the next run finds nothing changed.
       expect((await unchangedWorktree(root, openLessonCache(root))).tree, `round ${round}`).toBeDefined();
     }
@@ -276,10 +283,7 @@ describe('the working tree as remembered', () => {
   }, 60_000);
 
   it('lints through the remembered index\'s tree when the lint table is of an older one', async () => {
-    const { root, files } = committedRepo();
-    await writeIndex({ cwd: root });
-    await settle();
-    await listThroughGit(root);
+    const { root, files } = await rememberedRepo();
     const now = new Date('2026-06-01T12:00:00Z');
     await lint({ cwd: root, now });
     // A wrong date is lint's to report; the index takes the lesson as it is.
@@ -334,11 +338,7 @@ describe('the working tree as remembered', () => {
     expect(fs.existsSync(deltaFile)).toBe(false);
     expect([...rememberedPairs(root, openLessonCache(root))!]).toEqual(diskPairs());
     // And the index is the one a build from scratch gives.
-    const incremental = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
-    fs.rmSync(path.join(root, '.lessons'), { recursive: true });
-    fs.rmSync(path.join(root, 'lessons/index.json'));
-    await writeIndex({ cwd: root });
-    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(incremental);
+    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(await indexFromScratch(root));
   }, 60_000);
 
   it('finds links and folders among entries listed by name alone', async () => {
