@@ -95,7 +95,7 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       // Files rewritten with the bytes they had (saved unchanged, touched) leave the remembered tree as it was.
       const unedited = quick.edit && basePairs && quick.edit.files.every((file) => basePairs.get(file.path) === file.blob) ? quick.edit : undefined;
       const same = quick.tree ?? unedited?.base;
-      const fresh = same && rememberedIndexDigest(cache) === same.digest && rememberedIndexOf(cache, same.digest);
+      const fresh = same && rememberedIndexOf(cache, same.digest);
       if (fresh && indexFileIs(root, cache, fresh.blob)) {
         if (unedited) rememberEdit(cache, unedited, unedited.base);
         return { path: INDEX_FILE, lessons: fresh.count, written: false };
