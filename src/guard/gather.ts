@@ -8,12 +8,10 @@ import { readPolicyFile } from '../io/policy-file.js';
 import { resolvePolicy, type Gate, type GateLevel, type Policy } from '../policy/policy.js';
 import type { IncidentPatterns } from './commits.js';
 import type { GateInput, QualityOutcome } from './gates.js';
-import { INDEX_MEMO, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
+import { INDEX_MEMO, readAtBlob, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
 import type { LoadedTree } from '../lesson/load.js';
-import { readRegularFile } from '../io/fs.js';
-import { pathInside } from '../io/inside.js';
-import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
-import { addFacts, factsOf, type FactsWanted } from '../lesson/facts.js';
+import { blobIdOf, type Chunks } from '../util/digest.js';
+import { lessonTree, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
 import { compileSecretRules } from './secrets.js';
@@ -124,19 +122,9 @@ async function indexByUpdate(plan: GuardPlan, pairs: readonly { path: string; bl
     const blob = staged.get(path);
     const level = lessonPathLevel(path);
     if (blob === undefined || level === undefined) return undefined;
-    let bytes: Uint8Array | undefined = read.get(blob);
-    if (bytes === undefined) {
-      try {
-        const onDisk = readRegularFile(pathInside(root, path));
-        if (gitBlobId(onDisk) === blob) bytes = onDisk;
-      } catch {
-        // Not in the working tree as staged.
-      }
-    }
-    if (bytes === undefined) return undefined;
-    const tree: LoadedTree = { lessons: [], problems: [] };
-    addFacts(tree, path, factsOf(path, bytes, level, {}));
-    return tree;
+    // Read from git, or from the working tree when it holds the staged blob.
+    const bytes = read.get(blob) ?? readAtBlob(root, path, blob);
+    return bytes === undefined ? undefined : lessonTree(path, bytes, level);
   };
   return indexAfter(remembered.bytes, changed, removed, lessonOf);
 }

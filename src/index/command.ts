@@ -6,8 +6,8 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
 import { silentProgress, type Progress } from '../io/progress.js';
-import { GIT_VOUCH_MIN, editedPairs, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
-import { addFacts, factsOf } from '../lesson/facts.js';
+import { GIT_VOUCH_MIN, editedPairs, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, readAtBlob, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
+import { lessonTree } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
 import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, rememberedPairs, type TreePairs } from './memo.js';
 import { sameBytes, updateIndex } from './update.js';
@@ -152,9 +152,7 @@ function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeLis
     const file = byPath.get(path);
     const read = file && (file.read ? { kind: 'file' as const, bytes: file.read } : readMarkdownEntry(root, file.entry));
     if (read?.kind !== 'file' || gitBlobId(read.bytes) !== file!.blob) return undefined;
-    const tree: LoadedTree = { lessons: [], problems: [] };
-    addFacts(tree, path, factsOf(path, read.bytes, file!.level, {}));
-    return tree;
+    return lessonTree(path, read.bytes, file!.level);
   };
   const update = indexAfter(remembered.bytes, changed, removed, lessonOf);
   return update && { ...update, before: remembered.bytes };
@@ -177,11 +175,8 @@ function editedIndex(root: string, cache: LessonFileCache, edit: WorktreeEdit, b
   const lessonOf = (path: string): LoadedTree | undefined => {
     const file = byPath.get(path);
     const level = file?.level ?? listedLevel(root, path);
-    const read = file ? { kind: 'file' as const, bytes: file.bytes } : readMarkdownEntry(root, { file: `${root}/${path}`, kind: 'file' });
-    if (level === undefined || read.kind !== 'file' || (!file && gitBlobId(read.bytes) !== remembered.pairs.get(path))) return undefined;
-    const tree: LoadedTree = { lessons: [], problems: [] };
-    addFacts(tree, path, factsOf(path, read.bytes, level, {}));
-    return tree;
+    const bytes = file?.bytes ?? readAtBlob(root, path, remembered.pairs.get(path));
+    return level === undefined || bytes === undefined ? undefined : lessonTree(path, bytes, level);
   };
   const update = indexAfter(
     remembered.bytes,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FileCache, RACY_MS, statMark, type StatMark } from '../io/file-cache.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
 import { entryKind, listMarkdownFiles, readMarkdownEntry, statIdentity, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
-import { resolvesInside } from '../io/inside.js';
+import { pathInside, resolvesInside } from '../io/inside.js';
 import { packageFile } from '../package-root.js';
 import { POLICY_FILE, lessonDirs } from '../io/repo.js';
 import { gitAnswersCheaply, gitIndexFile, gitVouchedBlobs, startGitListing, type GitListing } from '../io/git/vouched.js';
@@ -179,8 +179,9 @@ function listingIdentity(root: string, nowMs: number): string | undefined {
       parts.push('-');
       continue;
     }
-    if (stat.mtimeNs >= latest || stat.ctimeNs >= latest) return undefined;
-    parts.push(statIdentity(stat));
+    const identity = trustedIdentity(stat, latest);
+    if (identity === RACY) return undefined;
+    parts.push(identity!);
   }
   return parts.join(',');
 }
@@ -234,16 +235,17 @@ export function startUnchangedWorktree(root: string, cache: LessonFileCache): { 
   if (folders.length !== dirs.length) return undefined;
   // git's listing is started only when this answer is not enough (listWorktree()).
   const started: GitListing = { changed: startGitListing(root, folders, { listed: false }).changed };
-  return { result: () => rememberedWorktree(root, cache, memo, { nowMs, dirs, folders, started }) };
+  return { result: () => rememberedWorktree(root, cache, memo, { nowMs, folders, started }) };
 }
 
 async function rememberedWorktree(
   root: string,
   cache: LessonFileCache,
   memo: ListingMemo,
-  { nowMs, dirs, folders, started }: { nowMs: number; dirs: { level: Level }[]; folders: string[]; started: GitListing },
+  { nowMs, folders, started }: { nowMs: number; folders: string[]; started: GitListing },
 ): Promise<RememberedWorktree> {
   const latest = racyFrom(nowMs);
+  const levelOf = listedLevels(root);
   /** A file read now: the identity of its stat taken before the read, and its bytes. */
   const readNow = (path: string): { identity: string; bytes: Buffer } | undefined => {
     const identity = trustedIdentity(fs.statSync(`${root}/${path}`, { bigint: true, throwIfNoEntry: false }), latest);
@@ -287,7 +289,7 @@ async function rememberedWorktree(
   if (touched.size === 0) return { tree: base, started };
   const files: WorktreeEdit['files'] = [...touched]
     .sort((a, b) => compareStrings(a[0], b[0]))
-    .map(([path, { identity, bytes }]) => ({ path, level: dirs[folders.findIndex((folder) => path.startsWith(folder))]!.level, bytes, blob: gitBlobId(bytes), identity }));
+    .map(([path, { identity, bytes }]) => ({ path, level: levelOf(path)!, bytes, blob: gitBlobId(bytes), identity }));
   return { edit: { base, files, memo }, started };
 }
 
@@ -320,6 +322,18 @@ export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, tree: r
   for (const file of edit.files) loose.push([file.path, file.blob, file.identity]);
   const memo: ListingMemo = { identity: edit.memo.identity, count, digest, loose: loose.sort((a, b) => compareStrings(a[0], b[0])) };
   cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
+}
+
+/** The lesson file at `relPath` (relative to `root`, inside it) while its bytes are the blob `blob`; undefined when they are not, or it cannot be read. */
+export function readAtBlob(root: string, relPath: string, blob: string | undefined): Buffer | undefined {
+  if (blob === undefined) return undefined;
+  try {
+    const read = readMarkdownEntry(root, { file: pathInside(root, relPath), kind: 'file' });
+    return read.kind === 'file' && gitBlobId(read.bytes) === blob ? read.bytes : undefined;
+  } catch {
+    // A path that leads outside the repository holds no lesson of it.
+    return undefined;
+  }
 }
 
 /** The level of a lesson file's path (relative to `root`): the level folder it is directly inside. */

@@ -114,6 +114,13 @@ export function lessonFromFacts(relPath: string, facts: LessonFacts): LoadedLess
 
 const made = new WeakMap<LessonFacts, LoadedLesson>();
 
+/** One lesson file's tree (its lesson, or its problems), from its bytes. */
+export function lessonTree(relPath: string, bytes: Uint8Array, level: Level): LoadedTree {
+  const tree: LoadedTree = { lessons: [], problems: [] };
+  addFacts(tree, relPath, factsOf(relPath, bytes, level, {}));
+  return tree;
+}
+
 /** Adds one file's facts to a tree being assembled in path order. */
 export function addFacts(tree: LoadedTree, relPath: string, facts: LessonFacts): void {
   tree.problems.push(...facts.problems);

