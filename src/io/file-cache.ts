@@ -120,6 +120,8 @@ export class FileCache<T> {
   private shards = new Map<number, Map<string, Entry<T>>>();
   private dirtyShards = new Set<number>();
   private used = new Set<string>();
+  /** Entries only listed by versions() this run: kept after the ones got or set, when a path has more than two. */
+  private listed = new Set<string>();
   /** Entries kept for this run only: their facts would not survive JSON. */
   private volatile = new Set<string>();
   /** Entries set in this run: the only ones a save serialises; the others are written back as the shard file has them. */
@@ -253,12 +255,15 @@ export class FileCache<T> {
     return entry?.facts;
   }
 
-  /** Every version of a path the cache holds (at most two are kept), each then counted as used. */
+  /**
+   * Every version of a path the cache holds (at most two are kept), each then counted as listed:
+   * kept after the versions this run got or set (the one set is the one the next run asks for).
+   */
   versions(relPath: string): { blob: string; facts: T }[] {
     const found: { blob: string; facts: T }[] = [];
     for (const [id, entry] of this.shard(shardOf(relPath))) {
       if (entry.path !== relPath) continue;
-      this.used.add(id);
+      this.listed.add(id);
       found.push({ blob: entry.blob, facts: entry.facts });
     }
     return found;
@@ -357,7 +362,9 @@ export class FileCache<T> {
       // Format 1 kept 64 shards named `NN.jsonl`.
       for (const name of fs.readdirSync(this.dir)) if (/^[0-9a-f]{2}\.jsonl$/.test(name)) fs.rmSync(pathInside(this.root, `${FILE_CACHE_DIR}/${name}`), { force: true });
     }
-    const usedPaths = new Set([...this.used].map((id) => id.slice(0, id.indexOf('\0'))));
+    const usedPaths = new Set([...this.used, ...this.listed].map((id) => id.slice(0, id.indexOf('\0'))));
+    // Which versions of a path stay, when it has more than two: set in this run, then got, then listed, then the rest.
+    const rank = (id: string): number => (this.setInRun.has(id) ? 3 : this.used.has(id) ? 2 : this.listed.has(id) ? 1 : 0);
     for (const shard of this.dirtyShards) {
       // A path this run did not use keeps what the shard holds while its file is there: a run that
       // reads a few files (the guard, a capture) must not evict the facts of the others, nor
@@ -368,7 +375,7 @@ export class FileCache<T> {
       const entries = [...this.shard(shard).entries()].filter(([id, entry]) => !this.volatile.has(id) && (usedPaths.has(entry.path) || there(entry.path)));
       const kept = new Map<string, number>();
       const lines: string[] = [JSON.stringify({ key: this.key, format: FORMAT })];
-      entries.sort(([a, x], [b, y]) => Number(this.used.has(b)) - Number(this.used.has(a)) || compareStrings(x.path, y.path) || compareStrings(x.blob, y.blob));
+      entries.sort(([a, x], [b, y]) => rank(b) - rank(a) || compareStrings(x.path, y.path) || compareStrings(x.blob, y.blob));
       const chosen = entries.filter(([, entry]) => {
         const count = kept.get(entry.path) ?? 0;
         kept.set(entry.path, count + 1);

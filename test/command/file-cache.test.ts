@@ -306,6 +306,27 @@ describe('the file cache', () => {
     expect(after.some((entry) => entry.startsWith(`${c.path} `))).toBe(false);
   });
 
+  it('keeps, of a path with two versions cached and a third set, the one set: listing the older ones (as the index scan does) does not evict it', async () => {
+    const root = await seededRepo(40, 31);
+    await writeIndex({ cwd: root });
+    const rel = 'lessons/index.json';
+    const blobs = ['3'.repeat(40), '1'.repeat(40), '2'.repeat(40)];
+    const facts = { problems: [] };
+    // Two versions of the file, scanned by earlier runs.
+    const earlier = openLessonCache(root);
+    earlier.set(rel, blobs[1]!, facts);
+    earlier.set(rel, blobs[2]!, facts);
+    await earlier.save();
+    // A run lists them (to rescan only what changed), then records the version it scanned; its blob sorts after both.
+    const run = openLessonCache(root);
+    expect(run.versions(rel).map((version) => version.blob).sort()).toEqual([blobs[1], blobs[2]]);
+    run.set(rel, blobs[0]!, facts);
+    await run.save();
+    const next = openLessonCache(root);
+    expect(next.get(rel, blobs[0]!)).toEqual(facts);
+    expect(next.versions(rel)).toHaveLength(2);
+  });
+
   it('notes a stat as a delta without parsing the base stat table (its head gives its id and size); an older base without its size is parsed', async () => {
     const root = await seededRepo(40, 23);
     const minuteAgo = new Date(Date.now() - 60_000);
