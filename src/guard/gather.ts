@@ -11,6 +11,7 @@ import type { GateInput, QualityOutcome } from './gates.js';
 import { INDEX_MEMO, readAtBlob, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { blobIdOf, type Chunks } from '../util/digest.js';
+import type { IndexLines } from '../index/update.js';
 import { lessonTree, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
@@ -88,7 +89,12 @@ async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck |
   const memo = cache.memo(INDEX_MEMO)?.split(' ');
   if (head.regular && head.indexBlob !== undefined && memo?.[1] === head.indexBlob && memo[0] === (staged?.digest ?? treeDigest(head.lessonFiles))) return { known: true };
   const expected = staged && head.indexBlob !== undefined ? await indexByUpdate(plan, staged.pairs) : undefined;
-  if (expected !== undefined && blobIdOf(expected.chunks) === head.indexBlob) return { known: true };
+  if (expected !== undefined && blobIdOf(expected.chunks) === head.indexBlob) {
+    // The secrets gate then finds the staged index scanned, from the remembered index's scan.
+    const { carryIndexScan } = await import('../index/memo.js');
+    await carryIndexScan(plan.root, cache, expected.before, head.indexBlob, expected.lines);
+    return { known: true };
+  }
   if (expected !== undefined) {
     // Stale: how, from the updated index and the staged one line by line, without reading every staged lesson.
     const { indexLineDiff } = await import('../index/update.js');
@@ -108,7 +114,10 @@ async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck |
  * Undefined when it cannot tell: no remembered index, over UPDATE_MAX files differ, or a lesson
  * the update needs is not at hand.
  */
-async function indexByUpdate(plan: GuardPlan, pairs: readonly { path: string; blob: string }[]): Promise<{ chunks: Chunks; length: number } | undefined> {
+async function indexByUpdate(
+  plan: GuardPlan,
+  pairs: readonly { path: string; blob: string }[],
+): Promise<{ chunks: Chunks; length: number; lines: IndexLines; before: { blob: string; bytes: Buffer } } | undefined> {
   const { root, cache, repo } = plan;
   // Loaded here: only a commit whose tree is not the one `lessons index` last saw comes this way.
   const [{ changeFrom, indexAfter, UPDATE_MAX }, { rememberedBuild }] = await Promise.all([import('../index/command.js'), import('../index/memo.js')]);
@@ -126,7 +135,8 @@ async function indexByUpdate(plan: GuardPlan, pairs: readonly { path: string; bl
     const bytes = read.get(blob) ?? readAtBlob(root, path, blob);
     return bytes === undefined ? undefined : lessonTree(path, bytes, level);
   };
-  return indexAfter(remembered.bytes, changed, removed, lessonOf);
+  const update = indexAfter(remembered.bytes, changed, removed, lessonOf);
+  return update && { ...update, before: remembered };
 }
 
 async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[]> {

@@ -5,6 +5,8 @@
  * a new version of the file rescans only the lines that differ from a version scanned before;
  * pure. A file not in that form is scanned whole, like any other JSON file.
  */
+import { INDEX_HEAD, INDEX_TAIL } from '../index/build.js';
+import type { IndexLines } from '../index/update.js';
 import { INDEX_FILE } from '../io/repo.js';
 import type { FileSecretMatch, IndexLineScan } from '../lesson/facts.js';
 import { scanDecoded, scanText, type CompiledRule, type DecodedValue, type SecretMatch } from './secrets.js';
@@ -112,16 +114,52 @@ export function scanIndexText(text: string, rules: readonly CompiledRule[], prev
     if (fresh.scan) scan.lines.push(fresh.scan);
     if (n >= 3 && n <= last && !fresh.parsed) scan.unparsed.push(n + 1);
   }
-  return { matches: indexMatches(text, scan, commas, rules), scan };
+  return { matches: indexMatches(scan, rules, commas && scan.unparsed.length === 0 ? undefined : { document: parsedJson(text) }), scan };
+}
+
+/** Lines of the index's head and tail (INDEX_HEAD, INDEX_TAIL), around its entry lines. */
+const HEAD_LINES = INDEX_HEAD.split('\n').length - 1;
+const TAIL_LINES = INDEX_TAIL.split('\n').length - 1;
+
+/**
+ * The scan of an index that updateIndex() made from `before` (whose scan is at hand), with the
+ * matches: a kept line takes its candidates from there, moved to its new line; a line built
+ * again, and a kept line that gains or loses its comma (the last line before or after), is
+ * scanned. What scanIndexText() gives for the new text, reading none of the kept lines.
+ * Undefined when `before` held a line that did not parse (its matches then need the whole text).
+ */
+export function scanOfUpdate(before: { bytes: Buffer; scan: IndexScan }, lines: IndexLines, rules: readonly CompiledRule[]): { matches: SecretMatch[]; scan: IndexScan } | undefined {
+  if (before.scan.unparsed.length > 0) return undefined;
+  const candidates = new Map(before.scan.lines.map((line) => [line.line, line]));
+  const scan: IndexScan = { lines: [], unparsed: [] };
+  const carry = (from: number, to: number): void => {
+    const reused = candidates.get(from);
+    if (reused) scan.lines.push({ line: to, raw: moved(reused.raw, to - from), decoded: moved(reused.decoded, to - from) });
+  };
+  for (let line = 1; line <= HEAD_LINES; line++) carry(line, line);
+  const { after } = lines;
+  const last = lines.before.length - 1;
+  after.forEach((origin, k) => {
+    const line = HEAD_LINES + 1 + k;
+    const lastNow = k === after.length - 1;
+    if (typeof origin === 'number' && (origin === last) === lastNow) return carry(HEAD_LINES + 1 + origin, line);
+    const bytes = typeof origin === 'number' ? before.bytes.subarray(...lines.before[origin]!) : origin;
+    const fresh = scanLine(`${bytes.toString('utf8')}${lastNow ? '' : ','}`, line, rules);
+    if (fresh.scan) scan.lines.push(fresh.scan);
+    if (!fresh.parsed) scan.unparsed.push(line);
+  });
+  for (let t = 1; t <= TAIL_LINES; t++) carry(HEAD_LINES + lines.before.length + t, HEAD_LINES + after.length + t);
+  if (scan.unparsed.length > 0) return undefined;
+  return { matches: indexMatches(scan, rules), scan };
 }
 
 /**
  * The file's matches from its lines' candidates, as a scan of the whole file gives them: the raw
  * ones, then each decoded one not found before. The document decoded whole adds its own keys
  * only, when every lesson line parsed (and the rest of the document is the index's frame);
- * otherwise it is decoded here.
+ * otherwise it is decoded (`whole`: the document, undefined when it does not parse).
  */
-function indexMatches(text: string, scan: IndexScan, commas: boolean, rules: readonly CompiledRule[]): SecretMatch[] {
+function indexMatches(scan: IndexScan, rules: readonly CompiledRule[], whole?: { document: unknown }): SecretMatch[] {
   const raw = scan.lines.flatMap((line) => line.raw).map((match) => ({ file: INDEX_FILE, ...match }));
   const seen = new Set(raw.map((match) => match.fingerprint));
   const matches: SecretMatch[] = [...raw];
@@ -131,11 +169,10 @@ function indexMatches(text: string, scan: IndexScan, commas: boolean, rules: rea
     matches.push(match);
   };
   for (const match of scan.lines.flatMap((line) => line.decoded)) add({ file: INDEX_FILE, ...match });
-  if (commas && scan.unparsed.length === 0) {
+  if (whole === undefined) {
     for (const key of ['version', 'lessons']) for (const match of scanText(INDEX_FILE, key, rules, new Set())) add(match);
-  } else {
-    const whole = parsedJson(text);
-    if (whole !== undefined) for (const match of scanDecoded(INDEX_FILE, [{ line: 1, value: whole }], rules, matches)) add(match);
+  } else if (whole.document !== undefined) {
+    for (const match of scanDecoded(INDEX_FILE, [{ line: 1, value: whole.document }], rules, matches)) add(match);
   }
   return matches;
 }

@@ -6,11 +6,13 @@
 import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX } from '../export/render.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ID_PATTERN } from '../lesson/model.js';
-import type { Policy } from '../policy/policy.js';
+import { resolvePolicy, type Policy } from '../policy/policy.js';
 import type { LessonFileCache } from '../lesson/cached-load.js';
 import type { FactsWanted } from '../lesson/facts.js';
-import { scanDecoded, scanText, type CompiledRule, type SecretMatch } from './secrets.js';
-import { scanFile, scanIndexText, type ScannedIndex } from './index-secrets.js';
+import { compileSecretRules, scanDecoded, scanText, type CompiledRule, type SecretMatch } from './secrets.js';
+import { scanFile, scanIndexText, scanOfUpdate, type ScannedIndex } from './index-secrets.js';
+import type { IndexLines } from '../index/update.js';
+import { readPolicyFile } from '../io/policy-file.js';
 import { sha256 } from '../util/digest.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -64,6 +66,27 @@ async function indexMatches(head: Omit<Snapshot, 'tree' | 'lessonFiles'>, rules:
   const { matches, scan } = scanIndexText(indexText, rules, await scannedBefore(head, blob, digest, cache));
   cache.set(INDEX_FILE, blob, { problems: [], secrets: { digest, matches: matches.map(({ file: _file, ...match }) => match), ...(scan ? { index: scan } : {}) } });
   return matches;
+}
+
+/**
+ * The index's scan carried over an update (carryIndexScan() in index/memo.ts), for the rules of
+ * the policy file as it stands: what the pre-commit guard scans with once it validated the
+ * file. A policy that cannot be read, or rules that do not compile, leave the scan to the guard.
+ */
+export function carryIndexSecrets(root: string, cache: LessonFileCache, before: { blob: string; bytes: Buffer }, after: string, lines: IndexLines): void {
+  const previous = cache.get(INDEX_FILE, before.blob)?.secrets;
+  if (previous?.index === undefined || cache.get(INDEX_FILE, after)?.secrets !== undefined) return;
+  let policy: Policy;
+  try {
+    policy = resolvePolicy(readPolicyFile(root).data);
+  } catch {
+    return;
+  }
+  const digest = secretRulesDigest(policy);
+  const rules = compileSecretRules(policy.secrets);
+  if (previous.digest !== digest || 'error' in rules) return;
+  const carried = scanOfUpdate({ bytes: before.bytes, scan: previous.index }, lines, rules);
+  if (carried) cache.set(INDEX_FILE, after, { problems: [], secrets: { digest, matches: carried.matches.map(({ file: _file, ...match }) => match), index: carried.scan } });
 }
 
 /** What the secrets scan needs of a side's lessons: each lesson file's matches, its paths and its lessons' ids. */

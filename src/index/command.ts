@@ -9,8 +9,8 @@ import { silentProgress, type Progress } from '../io/progress.js';
 import { GIT_VOUCH_MIN, editedPairs, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, readAtBlob, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
 import { lessonTree } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
-import { indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, rememberedPairs, type TreePairs } from './memo.js';
-import { sameBytes, updateIndex } from './update.js';
+import { carryIndexScan, indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, rememberedPairs, type TreePairs } from './memo.js';
+import { sameBytes, updateIndex, type IndexLines } from './update.js';
 import { gitBlobId, type Chunks } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
@@ -105,7 +105,7 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       if (edited) {
         progress.say(`writing ${INDEX_FILE}`);
         if (edited.written) writeInRepo(root, INDEX_FILE, edited.chunks);
-        rememberIndex(root, cache, edited.pairs, edited.chunks, edited.count, true);
+        await carryIndexScan(root, cache, edited.before, rememberIndex(root, cache, edited.pairs, edited.chunks, edited.count, true), edited.lines);
         rememberEdit(cache, quick.edit!, edited.pairs);
         return { path: INDEX_FILE, lessons: edited.count, written: edited.written };
       }
@@ -115,7 +115,7 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
       const updated = pairs && updatedIndex(root, cache, listing, pairs);
       let built: { index: string | Chunks; count: number; written: boolean; pairs: TreePairs | undefined };
-      if (updated) built = { index: updated.chunks, count: updated.count, written: !sameBytes(updated.chunks, updated.length, updated.before), pairs };
+      if (updated) built = { index: updated.chunks, count: updated.count, written: !sameBytes(updated.chunks, updated.length, updated.before.bytes), pairs };
       else {
         const loaded = await loadWorktreeFacts(root, cache, {}, listing, progress);
         const { text, count } = indexTextOf(loaded.tree);
@@ -123,7 +123,8 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       }
       progress.say(`writing ${INDEX_FILE}`);
       if (built.written) writeInRepo(root, INDEX_FILE, built.index);
-      rememberIndex(root, cache, built.pairs, built.index, built.count, true);
+      const blob = rememberIndex(root, cache, built.pairs, built.index, built.count, true);
+      if (updated) await carryIndexScan(root, cache, updated.before, blob, updated.lines);
       return { path: INDEX_FILE, lessons: built.count, written: built.written };
     } finally {
       progress.end();
@@ -141,7 +142,12 @@ export const UPDATE_MAX = 256;
  * when there is none to update, too much changed, or a changed file stops the index (the whole
  * build then reports it).
  */
-function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing, pairs: TreePairs): { chunks: Chunks; length: number; count: number; before: Buffer } | undefined {
+function updatedIndex(
+  root: string,
+  cache: LessonFileCache,
+  listing: WorktreeListing,
+  pairs: TreePairs,
+): { chunks: Chunks; length: number; count: number; lines: IndexLines; before: { blob: string; bytes: Buffer } } | undefined {
   const remembered = rememberedBuild(root, cache);
   if (remembered === undefined) return undefined;
   const { changed, removed } = changeFrom(remembered.pairs, pairs);
@@ -155,7 +161,7 @@ function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeLis
     return lessonTree(path, read.bytes, file!.level);
   };
   const update = indexAfter(remembered.bytes, changed, removed, lessonOf);
-  return update && { ...update, before: remembered.bytes };
+  return update && { ...update, before: remembered };
 }
 
 /**
@@ -164,7 +170,12 @@ function updatedIndex(root: string, cache: LessonFileCache, listing: WorktreeLis
  * `promoted_into` they change. Undefined when the remembered index is of another tree, or the
  * update cannot apply.
  */
-function editedIndex(root: string, cache: LessonFileCache, edit: WorktreeEdit, basePairs: Map<string, string> | undefined): { chunks: Chunks; count: number; written: boolean; pairs: TreePairs } | undefined {
+function editedIndex(
+  root: string,
+  cache: LessonFileCache,
+  edit: WorktreeEdit,
+  basePairs: Map<string, string> | undefined,
+): { chunks: Chunks; count: number; written: boolean; pairs: TreePairs; lines: IndexLines; before: { blob: string; bytes: Buffer } } | undefined {
   if (rememberedIndexDigest(cache) !== edit.base.digest) return undefined;
   const remembered = rememberedBuild(root, cache, basePairs);
   const pairs = remembered && editedPairs(remembered.pairs, edit);
@@ -184,7 +195,7 @@ function editedIndex(root: string, cache: LessonFileCache, edit: WorktreeEdit, b
     new Set(changed.map((file) => file.path)),
     lessonOf,
   );
-  return update && { chunks: update.chunks, count: update.count, written: !sameBytes(update.chunks, update.length, remembered.bytes), pairs };
+  return update && { chunks: update.chunks, count: update.count, written: !sameBytes(update.chunks, update.length, remembered.bytes), pairs, lines: update.lines, before: remembered };
 }
 
 /** What turns the remembered tree into `pairs`: the paths added or of another blob, and the remembered paths gone or replaced. */
@@ -207,7 +218,7 @@ export function indexAfter(
   changed: readonly string[],
   removed: ReadonlySet<string>,
   lessonOf: (path: string) => LoadedTree | undefined,
-): { chunks: Chunks; length: number; count: number } | undefined {
+): { chunks: Chunks; length: number; count: number; lines: IndexLines } | undefined {
   const added: LoadedLesson[] = [];
   for (const path of changed) {
     const tree = lessonOf(path);

@@ -7,6 +7,7 @@ import { ensureStateDir } from '../io/state.js';
 import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
+import type { IndexLines } from './update.js';
 
 /**
  * What the file cache remembers of the last index written or found fresh: the memo
@@ -67,10 +68,11 @@ function indexBytesIf(root: string, cache: LessonFileCache, blob: string, wantBy
 }
 
 /** The remembered index's bytes and the pairs of the tree it was built from (`read` already, or read now), when lessons/index.json still holds it. */
-export function rememberedBuild(root: string, cache: LessonFileCache, read?: Map<string, string>): { bytes: Buffer; pairs: Map<string, string> } | undefined {
+export function rememberedBuild(root: string, cache: LessonFileCache, read?: Map<string, string>): { bytes: Buffer; blob: string; pairs: Map<string, string> } | undefined {
   const pairs = read ?? rememberedPairs(root, cache);
-  const bytes = pairs && indexBytesIf(root, cache, cache.memo(INDEX_MEMO)!.split(' ')[1]!, true);
-  return bytes === undefined ? undefined : { bytes, pairs: pairs! };
+  const blob = cache.memo(INDEX_MEMO)?.split(' ')[1];
+  const bytes = pairs && blob !== undefined ? indexBytesIf(root, cache, blob, true) : undefined;
+  return bytes === undefined ? undefined : { bytes, blob: blob!, pairs: pairs! };
 }
 
 /**
@@ -142,8 +144,8 @@ function baseMemoOnDisk(root: string): string | undefined {
 }
 
 /** Remembers the index of a tree of regular files (the caller passes no pairs for one with links or other irregular entries). */
-export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreePairs | undefined, index: string | Uint8Array | Chunks, count: number, onDisk: boolean): void {
-  if (pairs === undefined) return;
+export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreePairs | undefined, index: string | Uint8Array | Chunks, count: number, onDisk: boolean): string | undefined {
+  if (pairs === undefined) return undefined;
   const blob = blobIdOf(index);
   const memo = `${treeDigest(pairs)} ${blob} ${count}`;
   cache.setMemo(INDEX_MEMO, memo);
@@ -156,12 +158,13 @@ export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreeP
   } catch {
     // Not writable: the next change builds the whole index.
   }
-  if (!onDisk) return;
+  if (!onDisk) return blob;
   try {
     cache.noteStat(INDEX_FILE, blob, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
   } catch {
     // Gone again: the next run reads it.
   }
+  return blob;
 }
 
 /** Writes `pairs` as a delta over the base this process read, when that base is still on disk and the delta is small; whether it did. */
@@ -193,9 +196,22 @@ function writeTreeDelta(root: string, memo: string, pairs: TreePairs): boolean {
  * blob); undefined otherwise, and the caller reads the tree. What `lessons index` finds when
  * nothing changed, for a writer that changes a few lessons of the index (capture).
  */
-export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; bytes: Buffer } | undefined {
+export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; bytes: Buffer; blob: string } | undefined {
   const pairs = listingPairs(root, cache, listing);
   const remembered = pairs && rememberedIndex(cache, pairs);
   const bytes = remembered && indexBytesIf(root, cache, remembered.blob, true);
-  return pairs && bytes ? { pairs, bytes } : undefined;
+  return pairs && bytes ? { pairs, bytes, blob: remembered!.blob } : undefined;
+}
+
+/**
+ * Keeps the secrets scan of an index updateIndex() made (blob `after`) when the file cache holds
+ * the scan of the index it updated (`before`): the guard then finds the new index scanned, and
+ * reads none of it (100 MB at 100,000 lessons). Only the lines built again are scanned. Nothing
+ * when the guard never scanned `before`.
+ */
+export async function carryIndexScan(root: string, cache: LessonFileCache, before: { blob: string; bytes: Buffer }, after: string | undefined, lines: IndexLines): Promise<void> {
+  if (after === undefined || after === before.blob || cache.get(INDEX_FILE, before.blob)?.secrets?.index === undefined) return;
+  // Loaded here: only a repository whose guard scanned the index comes this way.
+  const { carryIndexSecrets } = await import('../guard/secrets-scan.js');
+  carryIndexSecrets(root, cache, before, after, lines);
 }

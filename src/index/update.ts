@@ -58,7 +58,15 @@ function promotedFrom(bytes: Buffer, [start, end]: Range): string[] {
   return JSON.parse(bytes.toString('utf8', from + FROM_KEY.length - 1, into)) as string[];
 }
 
-type Range = [start: number, end: number];
+export type Range = [start: number, end: number];
+
+/** Where each entry line of an updated index came from (what a scan of the index before it can carry over). */
+export interface IndexLines {
+  /** The entry lines of the index before, as byte ranges of it, in order. */
+  before: readonly Range[];
+  /** The updated index's entry lines, in order: the number of a line of `before` kept as it is, or the bytes of a line built again. */
+  after: readonly (number | Buffer)[];
+}
 
 const HEAD = Buffer.from(INDEX_HEAD);
 const TAIL = Buffer.from(INDEX_TAIL);
@@ -110,7 +118,11 @@ function findId(ids: readonly string[], id: string): number | undefined {
  * can apply (ids that would clash, an index left empty, a lesson not at hand): the caller then
  * builds the whole index, and reports what stops it.
  */
-export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (path: string) => LoadedLesson | undefined): { chunks: Chunks; length: number; count: number } | undefined {
+export function updateIndex(
+  previous: Buffer,
+  change: IndexChange,
+  lessonAt: (path: string) => LoadedLesson | undefined,
+): { chunks: Chunks; length: number; count: number; lines: IndexLines } | undefined {
   const lines = lineRanges(previous);
   if (lines === undefined) return undefined;
   const ids: string[] = [];
@@ -159,6 +171,7 @@ export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (pa
     .map((item) => ({ id: item.lesson.id, line: Buffer.from(entryLine(entryOf(item, referrers.get(item.lesson.id) ?? []))) }))
     .sort((a, b) => compareStrings(a.id, b.id));
   const parts: Buffer[] = [HEAD];
+  const after: (number | Buffer)[] = [];
   let count = 0;
   // Kept lines that follow each other in `previous` go out as one piece, separators and all.
   let run: Range | undefined;
@@ -166,7 +179,9 @@ export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (pa
     if (run) parts.push(previous.subarray(run[0], run[1]));
     run = undefined;
   };
-  const keep = ([start, end]: Range): void => {
+  const keep = (n: number): void => {
+    const [start, end] = lines[n]!;
+    after.push(n);
     if (run && count > 0 && run[1] + SEPARATOR.length === start) run[1] = end;
     else {
       flush();
@@ -176,23 +191,24 @@ export function updateIndex(previous: Buffer, change: IndexChange, lessonAt: (pa
     count++;
   };
   const push = (line: Buffer): void => {
+    after.push(line);
     flush();
     if (count++ > 0) parts.push(SEPARATOR);
     parts.push(line);
   };
   let next = 0;
-  for (const [n, line] of lines.entries()) {
+  for (let n = 0; n < lines.length; n++) {
     if (gone.has(n)) continue;
     while (next < fresh.length && compareStrings(fresh[next]!.id, ids[n]!) < 0) push(fresh[next++]!.line);
     const again = rebuilt.get(n);
     if (again) push(again);
-    else keep(line);
+    else keep(n);
   }
   for (; next < fresh.length; next++) push(fresh[next]!.line);
   flush();
   parts.push(TAIL);
   // Not joined into one buffer: at 100,000 lessons that is 110 MB to allocate and copy, written and hashed piece by piece as well.
-  return count === 0 ? undefined : { chunks: parts, length: parts.reduce((sum, part) => sum + part.length, 0), count };
+  return count === 0 ? undefined : { chunks: parts, length: parts.reduce((sum, part) => sum + part.length, 0), count, lines: { before: lines, after } };
 }
 
 /** Whether `chunks`, in order, hold the same bytes as `bytes`. */

@@ -110,8 +110,9 @@ export async function changeLessons<R>(
 /**
  * Remembers the index of the tree a change left: the tree's (path, blob) pairs with the
  * written files' new blobs, and their stats, so the next run trusts them without reading.
+ * Gives the index's blob id (undefined when there are no pairs to remember it by).
  */
-export function rememberWritten(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], index: string | Chunks, count: number): void {
+export function rememberWritten(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], index: string | Chunks, count: number): string | undefined {
   const blobs = new Map(written.map((file) => [file.path, blobIdOf(file.content)]));
   for (const [file, blob] of blobs) {
     try {
@@ -123,7 +124,7 @@ export function rememberWritten(root: string, cache: LessonFileCache, before: Tr
   const pairs = before.filter((pair) => !blobs.has(pair.path)).map((pair) => ({ path: pair.path, blob: pair.blob }));
   for (const [file, blob] of blobs) pairs.push({ path: file, blob });
   pairs.sort((a, b) => compareStrings(a.path, b.path));
-  rememberIndex(root, cache, pairs, index, count, true);
+  return rememberIndex(root, cache, pairs, index, count, true);
 }
 
 /**

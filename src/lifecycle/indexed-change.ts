@@ -2,7 +2,7 @@ import { hasIndexLayout, updateIndex } from '../index/update.js';
 import { LessonsError } from '../errors.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { commitChanges, type FileChange } from '../io/transaction.js';
-import { vouchedIndex } from '../index/memo.js';
+import { carryIndexScan, vouchedIndex } from '../index/memo.js';
 import { listWorktree, openLessonCache } from '../lesson/cached-load.js';
 import { LEVEL_FOLDERS, LEVELS, type Lesson } from '../lesson/model.js';
 import { serializeLesson } from '../lesson/serialize.js';
@@ -104,7 +104,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     files.push({ path: INDEX_FILE, content: updated.chunks });
     commitChanges(root, files);
     newerThanLessons(root);
-    rememberWritten(root, cache, vouched.pairs, files.slice(0, -1), updated.chunks, updated.count);
+    await carryIndexScan(root, cache, vouched, rememberWritten(root, cache, vouched.pairs, files.slice(0, -1), updated.chunks, updated.count), updated.lines);
     return planned.result;
   } finally {
     await cache.save();

@@ -1,7 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runGuard, type GuardReport } from '../../src/guard/command.js';
+import { scanIndexText } from '../../src/guard/index-secrets.js';
+import { compileSecretRules, type CompiledRule } from '../../src/guard/secrets.js';
+import { writeIndex } from '../../src/index/command.js';
+import { openLessonCache } from '../../src/lesson/cached-load.js';
+import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { CASE_ID, committedLessonsRepo, fakeToken, stageIndex } from '../helpers/guard.js';
-import { lessonText } from '../helpers/lessons.js';
+import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { git, writeFiles } from '../helpers/repo.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -80,6 +87,26 @@ describe('the secrets gate cannot be stepped around', () => {
 });
 
 describe('YAML bounds on the commit path', () => {
+  it('finds an index `lessons index` updated already scanned (the scan carried over the lines it kept), with the matches a cold scan gives', async () => {
+    const root = await committedLessonsRepo({ ...lessonFile({ id: 'case-b' }), ...lessonFile({ id: 'case-c', title: `Leaked ${fakeToken('aws')}` }) });
+    // The guard scans the committed index once.
+    git(root, 'add', '-A');
+    await preCommit(root);
+    writeFiles(root, { 'lessons/cases/case-b.md': lessonText({ id: 'case-b', title: `Token ${fakeToken('github')} in the title` }) });
+    await writeIndex({ cwd: root });
+    const blob = git(root, 'hash-object', 'lessons/index.json').trim();
+    const kept = openLessonCache(root).get('lessons/index.json', blob)?.secrets;
+    const rules = compileSecretRules(DEFAULT_POLICY.secrets) as CompiledRule[];
+    const scanned = scanIndexText(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8'), rules);
+    expect(kept?.matches).toEqual(scanned.matches.map(({ file: _file, ...match }) => match));
+    expect(kept?.index).toEqual(scanned.scan);
+    git(root, 'add', '-A');
+    const warm = brief(await preCommit(root), 'secrets');
+    expect(warm.filter((match) => match.file === 'lessons/index.json').map((match) => match.rule).sort()).toEqual(['aws-access-key-id', 'github-token']);
+    fs.rmSync(path.join(root, '.lessons/cache'), { recursive: true });
+    expect(brief(await preCommit(root), 'secrets')).toEqual(warm);
+  });
+
   it('an alias bomb is refused by the schema gate in well under a second of work', async () => {
     const root = await committedLessonsRepo();
     const lines = ['x0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]'];

@@ -5,6 +5,10 @@ import { parseIndexEntries } from '../../src/index/read.js';
 import { indexLineDiff, sameBytes, updateIndex } from '../../src/index/update.js';
 import { blobIdOf, gitBlobId } from '../../src/util/digest.js';
 import { addLessonFile, type LoadedLesson, type LoadedTree } from '../../src/lesson/load.js';
+import { scanIndexText, scanOfUpdate } from '../../src/guard/index-secrets.js';
+import { compileSecretRules, type CompiledRule } from '../../src/guard/secrets.js';
+import { DEFAULT_POLICY } from '../../src/policy/policy.js';
+import { fakeToken } from '../helpers/guard.js';
 import { lessonText } from '../helpers/lessons.js';
 import { pick, seededRandom } from '../helpers/random.js';
 
@@ -22,6 +26,12 @@ function loaded({ path, fields }: Lesson): LoadedLesson {
 
 const build = (tree: Map<string, Lesson>): string => serializeIndex(buildIndex([...tree.values()].map(loaded)));
 
+/** The default rules, and one whose match runs to the end of a line: a line that gains or loses its comma matches otherwise. */
+const rules = compileSecretRules({
+  ...DEFAULT_POLICY.secrets,
+  rules: [...DEFAULT_POLICY.secrets.rules, { name: 'to-line-end', pattern: 'leaked [^\\n]*' }],
+}) as CompiledRule[];
+
 describe('updating the index for a change', () => {
   it('gives the bytes of a whole build after random edits, adds, deletes, renames and promotions', () => {
     const random = seededRandom(31);
@@ -33,6 +43,9 @@ describe('updating the index for a change', () => {
     };
     for (let n = 0; n < 30; n++) add(n, n % 4 === 0 ? 'pattern' : 'case');
     let updates = 0;
+    let carried = 0;
+    // Titles with credentials, raw and written with a JSON escape the index keeps.
+    const titles = (step: number): string[] => [`Edited in step ${step}`, `Step ${step} leaked ${fakeToken('github')}`, `Step ${step}: ${fakeToken('aws')}`];
     for (let step = 0; step < 60; step++) {
       const before = new Map(tree);
       for (let change = 0; change < 1 + Math.floor(random() * 3); change++) {
@@ -40,7 +53,7 @@ describe('updating the index for a change', () => {
         const lesson = tree.get(path)!;
         const ids = [...tree.values()].map((other) => other.fields.id as string);
         const roll = random();
-        if (roll < 0.3) tree.set(path, { path, fields: { ...lesson.fields, title: `Edited in step ${step}`, status: pick(random, ['candidate', 'validated']) } });
+        if (roll < 0.3) tree.set(path, { path, fields: { ...lesson.fields, title: pick(random, titles(step)), status: pick(random, ['candidate', 'validated']) } });
         else if (roll < 0.5) tree.set(path, { path, fields: { ...lesson.fields, source_case_ids: [pick(random, ids), pick(random, ids), `case-missing-${step}`].slice(0, 1 + Math.floor(random() * 3)) } });
         else if (roll < 0.6) tree.set(path, { path, fields: { ...lesson.fields, promoted_to: [pick(random, ids)] } });
         else if (roll < 0.75) add(100 + step * 10 + change, random() < 0.5 ? 'case' : 'pattern');
@@ -67,8 +80,30 @@ describe('updating the index for a change', () => {
       expect(sameBytes(update.chunks, update.length, Buffer.from(build(tree)))).toBe(true);
       expect(sameBytes(update.chunks, update.length, Buffer.from(build(before)))).toBe(build(before) === build(tree));
       expect(blobIdOf(update.chunks)).toBe(gitBlobId(whole));
+      // The secrets scan of the index before, carried over the update: what scanning the new index gives.
+      const scanned = scanIndexText(build(before), rules);
+      const over = scanOfUpdate({ bytes: Buffer.from(build(before)), scan: scanned.scan! }, update.lines, rules);
+      expect(over).toEqual(scanIndexText(build(tree), rules));
+      carried += over!.scan.lines.length;
     }
     expect(updates).toBeGreaterThan(50);
+    expect(carried).toBeGreaterThan(50);
+  });
+
+  it('carries the secrets scan over an update that moves the last line: the line that gains or loses its comma is scanned again', () => {
+    const lesson = (id: string, title: string): LoadedLesson => loaded({ path: `lessons/cases/${id}.md`, fields: { id, level: 'case', title } });
+    const a = lesson('case-a', `A leaked ${fakeToken('github')}`);
+    const b = lesson('case-b', 'B leaked nothing');
+    const c = lesson('case-c', 'C');
+    const carriedOver = (before: LoadedLesson[], removed: string[], added: LoadedLesson[]) => {
+      const text = serializeIndex(buildIndex(before));
+      const update = updateIndex(Buffer.from(text), { removed: new Set(removed), added }, (path) => before.find((item) => item.path === path));
+      return scanOfUpdate({ bytes: Buffer.from(text), scan: scanIndexText(text, rules).scan! }, update!.lines, rules);
+    };
+    // b gains its comma when c follows it; loses it when c goes.
+    expect(carriedOver([a, b], [], [c])).toEqual(scanIndexText(serializeIndex(buildIndex([a, b, c])), rules));
+    expect(carriedOver([a, b, c], [c.path], [])).toEqual(scanIndexText(serializeIndex(buildIndex([a, b])), rules));
+    expect(scanIndexText(serializeIndex(buildIndex([a, b])), rules).matches.filter((match) => match.rule === 'to-line-end')).toHaveLength(2);
   });
 
   it('tells a changed entry from a line that only differs in its formatting, and declines bytes in another layout', () => {
