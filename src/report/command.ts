@@ -4,16 +4,19 @@ import { LessonsError, UsageError } from '../errors.js';
 import { compileIncidentPatterns } from '../guard/commits.js';
 import { listSessions } from '../agent/session.js';
 import { buildIndex } from '../index/build.js';
-import { walkFiles, writeFileAtomic } from '../io/fs.js';
+import { FILE_CACHE_DIR } from '../io/file-cache.js';
+import { readTextIfExists, walkFiles, writeFileAtomic, writeInRepo } from '../io/fs.js';
+import { pathInside } from '../io/inside.js';
+import { ensureStateDir } from '../io/state.js';
 import { changesBetweenDates, commitLog, repositoryFiles } from '../io/git/log.js';
 import { findRepoRoot, LESSONS_DIR } from '../io/repo.js';
-import { loadWorktreeFacts, openLessonCache } from '../lesson/cached-load.js';
+import { loadWorktreeFacts, openLessonCache, type LessonFileCache } from '../lesson/cached-load.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { stemmedRelatives } from '../capture/text-model.js';
 import { readThesaurusText } from '../preflight/search-update.js';
 import { isIsoDate, toIsoDate } from '../util/dates.js';
 import { renderHtml } from './html.js';
-import { buildReport, type Report } from './report.js';
+import { buildReport, likenessKey, likenessOf, type Likeness, type Report } from './report.js';
 import type { RetrievalHealth } from './retrieval.js';
 
 export const EVALS_FILE = `${LESSONS_DIR}/evals.json`;
@@ -73,11 +76,18 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
   const [files, recent] = commits === undefined ? [undefined, undefined] : [listed, changed];
   // The first of two files with one id is the lesson, as in the index; lint reports the clash.
   const chosen = new Set(index.lessons.map((entry) => entry.path));
-  // Near-duplicates in preflight's text model, with its thesaurus.
-  const related = stemmedRelatives(await readThesaurusText());
+  // Near-duplicates in preflight's text model, with its thesaurus: as the last report found them when no text they compare changed.
+  const thesaurus = await readThesaurusText();
+  const lessonsChosen = lessons.filter((item) => chosen.has(item.path)).map((item) => item.lesson);
+  const key = likenessKey(lessonsChosen, index.lessons, policy, thesaurus);
+  let likeness = rememberedLikeness(root, cache, key);
+  if (likeness === undefined) {
+    likeness = likenessOf(lessonsChosen, index.lessons, policy, stemmedRelatives(thesaurus));
+    rememberLikeness(root, cache, key, likeness);
+  }
   return buildReport({
-    related,
-    lessons: lessons.filter((item) => chosen.has(item.path)).map((item) => item.lesson),
+    likeness,
+    lessons: lessonsChosen,
     index: index.lessons,
     policy,
     today: toIsoDate(options.now),
@@ -90,6 +100,30 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
     retrieval: options.retrieval,
     code: new Map(lessons.filter((item) => chosen.has(item.path)).map((item) => [item.lesson.id, item.precomputed?.code ?? { spans: [], lines: [] }])),
   });
+}
+
+/** Where the last report's likeness is kept, with the digest of what it was computed from. */
+const LIKENESS_FILE = `${FILE_CACHE_DIR}/report-likeness.json`;
+
+/** The likeness the last report computed, when it was computed from the text of `key` under this cache's key (code, policy). */
+function rememberedLikeness(root: string, cache: LessonFileCache, key: string): Likeness | undefined {
+  try {
+    const stored = JSON.parse(readTextIfExists(pathInside(root, LIKENESS_FILE)) ?? 'null') as { cache?: unknown; key?: unknown; likeness?: Likeness } | null;
+    const likeness = stored?.likeness;
+    if (stored?.cache !== cache.keyOf() || stored.key !== key || !Array.isArray(likeness?.duplicates) || !Array.isArray(likeness.cases)) return undefined;
+    return likeness;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberLikeness(root: string, cache: LessonFileCache, key: string, likeness: Likeness): void {
+  try {
+    ensureStateDir(root);
+    writeInRepo(root, LIKENESS_FILE, JSON.stringify({ cache: cache.keyOf(), key, likeness }), { durable: false });
+  } catch {
+    // Not writable: the next report computes it again.
+  }
 }
 
 /** The script names of the root package.json; undefined without a readable one. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fingerprint, similarGroups, type Fingerprint } from '../capture/similarity.js';
 import { memo, textModelPrints } from '../capture/text-model.js';
 import type { IndexEntry } from '../index/build.js';
@@ -7,6 +8,7 @@ import { LEVELS, STATUSES, type Lesson, type Level, type Status } from '../lesso
 import type { Policy } from '../policy/policy.js';
 import { byKey, compareStrings } from '../util/compare.js';
 import { daysBetween, isIsoDate } from '../util/dates.js';
+import { sha256 } from '../util/digest.js';
 import { efficacyOf, usageOf, type Efficacy, type History, type Usage } from './activity.js';
 import { driftOf, type Drift } from './drift.js';
 import type { CodeSnippets } from '../lesson/body.js';
@@ -34,6 +36,19 @@ export interface ReportInput {
   code?: ReadonlyMap<string, CodeSnippets> | undefined;
   /** A stemmed word's thesaurus relatives in this corpus (preflight's search cache); none when not given. */
   related?: ((term: string) => readonly string[]) | undefined;
+  /** The lessons' likeness (likenessOf()) when it is known already; computed otherwise. */
+  likeness?: Likeness | undefined;
+}
+
+/**
+ * What the similarity sections group, before the promotion evidence is weighed: a function of
+ * the lessons' text and the policy's thresholds alone (likenessKey() says which), so a change of
+ * status, dates or occurrences leaves it as it was.
+ */
+export interface Likeness {
+  duplicates: DuplicateCluster[];
+  /** Live cases that no pattern covers yet and that read alike, by id, with the weakest link. */
+  cases: DuplicateCluster[];
 }
 
 export interface StaleLesson {
@@ -98,6 +113,7 @@ export interface Report {
 export function buildReport(input: ReportInput): Report {
   const { lessons, index, policy, today } = input;
   const entries = new Map(index.map((entry) => [entry.id, entry]));
+  const likeness = input.likeness ?? likenessOf(lessons, index, policy, input.related ?? (() => []));
   const path = (id: string): string => entries.get(id)?.path ?? '';
   const counts = Object.fromEntries(LEVELS.map((level) => [level, Object.fromEntries(STATUSES.map((status) => [status, 0]))])) as Report['counts'];
   for (const lesson of lessons) counts[lesson.level][lesson.status]++;
@@ -128,8 +144,8 @@ export function buildReport(input: ReportInput): Report {
     candidate_ages: candidateAgesOf(candidates, today),
     auto_candidates: candidates.filter((candidate) => candidate.source === 'auto').length,
     max_auto_candidates: policy.lessons.max_auto_candidates,
-    ready_to_promote: [...casesReady(lessons, entries, policy.report.promote_similarity), ...patternsReady(lessons, entries)],
-    duplicates: duplicatesOf(lessons, entries, input.related ?? (() => []), policy.capture.similarity_threshold),
+    ready_to_promote: [...casesReady(lessons, likeness.cases), ...patternsReady(lessons, entries)],
+    duplicates: likeness.duplicates,
     usage: usageOf(lessons, input.history, today),
     efficacy: efficacyOf(lessons, input.history),
     drift: driftOf({ lessons, files: input.files, scripts: input.scripts, recent: input.recent, code: input.code }),
@@ -137,24 +153,49 @@ export function buildReport(input: ReportInput): Report {
   };
 }
 
+/** The lessons' likeness: near-duplicates in preflight's text model, and groups of alike cases; pure. */
+export function likenessOf(lessons: readonly Lesson[], index: readonly IndexEntry[], policy: Policy, related: (term: string) => readonly string[]): Likeness {
+  const entries = new Map(index.map((entry) => [entry.id, entry]));
+  return { duplicates: duplicatesOf(lessons, entries, related, policy.capture.similarity_threshold), cases: alikeCases(lessons, entries, policy.report.promote_similarity) };
+}
+
+/**
+ * The digest of everything likenessOf() reads: each lesson's id, level, whether it is retired or
+ * promoted into another, and the text compared (title, summary, tags, checklist), with the two
+ * thresholds and the thesaurus. Equal digests, equal likeness.
+ */
+export function likenessKey(lessons: readonly Lesson[], index: readonly IndexEntry[], policy: Policy, thesaurus: string): string {
+  const entries = new Map(index.map((entry) => [entry.id, entry]));
+  const hash = createHash('sha256').update(JSON.stringify([policy.capture.similarity_threshold, policy.report.promote_similarity, sha256(thesaurus)]));
+  for (const lesson of [...lessons].sort(byKey((item) => item.id))) {
+    const entry = entries.get(lesson.id);
+    hash.update(`\n${JSON.stringify([lesson.id, lesson.level, lesson.status === 'retired', (entry?.promoted_into.length ?? 0) > 0, lesson.title, entry?.summary ?? '', lesson.tags, entry?.checklist ?? []])}`);
+  }
+  return hash.digest('hex');
+}
+
 /**
  * Groups of live cases that no pattern covers yet and that read alike (single-linkage over
- * pairwise similarity), kept when they are independent enough to pass promotion.
+ * pairwise similarity).
  */
-function casesReady(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, threshold: number): PromotionSuggestion[] {
+function alikeCases(lessons: readonly Lesson[], entries: Map<string, IndexEntry>, threshold: number): DuplicateCluster[] {
   const cases = lessons
     .filter((lesson) => lesson.level === 'case' && lesson.status !== 'retired' && (entries.get(lesson.id)?.promoted_into.length ?? 0) === 0)
     .sort(byKey((lesson) => lesson.id));
   const prints = cases.map((lesson) => printOf(lesson, entries.get(lesson.id)));
+  return similarGroups(prints, threshold).map((group) => ({ ids: group.members.map((n) => cases[n]!.id), similarity: group.weakest }));
+}
+
+/** The groups of alike cases that are independent enough to pass promotion. */
+function casesReady(lessons: readonly Lesson[], groups: readonly DuplicateCluster[]): PromotionSuggestion[] {
   const byId = new Map(lessons.map((lesson) => [lesson.id, lesson]));
   const suggestions: PromotionSuggestion[] = [];
-  for (const group of similarGroups(prints, threshold)) {
-    const ids = group.members.map((n) => cases[n]!.id);
+  for (const { ids, similarity } of groups) {
     if (ids.length < 2 || !patternEvidence(ids, (id) => byId.get(id)).ok) continue;
     suggestions.push({
       to: 'pattern',
       ids,
-      similarity: group.weakest,
+      similarity,
       contexts: [],
       command: `lessons promote ${ids.join(' ')} --to pattern --title "<what they have in common>"`,
     });

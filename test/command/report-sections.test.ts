@@ -6,7 +6,9 @@ import { reportLessons } from '../../src/report/command.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { lessonFile } from '../helpers/lessons.js';
-import { git, initGitRepo, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { generateRepo } from '../bench/synthetic.js';
+import { pick, seededRandom } from '../helpers/random.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
 const body = (text: string, item = 'Check it.') => `## Situation\n\n${text}\n\n## Prevention Checklist\n\n- [ ] ${item}\n`;
@@ -130,6 +132,37 @@ describe('lessons report: backlog and retrieval health', () => {
     expect(duplicates.map((cluster) => cluster.ids)).toEqual([['case-big', 'case-large']]);
     // Word for word they share too little: large/big, halted/stopped, error/mistake are the thesaurus's.
     expect(similarity(fingerprint({ ...large, checklist: [] }), fingerprint({ ...big, checklist: [] }))).toBeLessThan(0.82);
+  });
+
+  it('keeps the likeness of the lessons\' text: a change of status, dates or occurrences reuses it, a change of what it compares computes it again, and every report equals one made without it', async () => {
+    const root = tempDir();
+    const ids = await generateRepo(root, 160, 41);
+    const file = path.join(root, '.lessons/cache/files/report-likeness.json');
+    const written = (): bigint => fs.statSync(file, { bigint: true }).mtimeNs;
+    const random = seededRandom(5);
+    const edit = (id: string, change: (text: string) => string): void => {
+      const folder = id.startsWith('case-') ? 'cases' : id.startsWith('pattern-') ? 'patterns' : 'principles';
+      const lesson = path.join(root, 'lessons', folder, `${id}.md`);
+      if (fs.existsSync(lesson)) fs.writeFileSync(lesson, change(fs.readFileSync(lesson, 'utf8')));
+    };
+    await reportLessons({ cwd: root, now });
+    let reused = 0;
+    let computed = 0;
+    for (let round = 0; round < 8; round++) {
+      const id = pick(random, ids);
+      const textChange = round % 2 === 1;
+      if (!textChange) edit(id, (text) => text.replace(/^occurrences: (\d+)$/m, (_, n: string) => `occurrences: ${Number(n) + 1}`).replace(/^last_validated_at: .*$/m, `last_validated_at: 2026-0${1 + (round % 9)}-15`));
+      else if (round % 4 === 1) edit(id, (text) => text.replace(/^title: .*$/m, `title: "${pick(random, ['Bundle', 'Webhook', 'Cron'])} in the api failed again"`));
+      else edit(id, (text) => text.replace(/^status: .*$/m, 'status: retired\nretired_reason: merged'));
+      const before = written();
+      const warm = await reportLessons({ cwd: root, now });
+      if (written() === before) reused++;
+      else computed++;
+      expect(written() === before).toBe(!textChange);
+      fs.rmSync(file);
+      expect(await reportLessons({ cwd: root, now })).toEqual(warm);
+    }
+    expect([reused, computed]).toEqual([4, 4]);
   });
 
   it('shows the eval run it is given, and says when there is no evals.json', async () => {
