@@ -76,11 +76,16 @@ const PINNED: ReadonlySet<string> = new Set([INDEX_FILE]);
 /** Worktree path -> [blob id, stat identity]. */
 type StatTable = Record<string, [string, string]>;
 
+/** A cached file: its facts, or (read from a shard and not asked for yet) the shard's line that holds them. */
 interface Entry<T> {
   path: string;
   blob: string;
-  facts: T;
+  facts?: T;
+  line?: string;
 }
+
+/** Where the facts start in a shard line (`{"path":…,"blob":…,"facts":…}`): the quote before a key is never inside a string, where it is escaped. */
+const FACTS_KEY = ',"facts":';
 
 /** FNV-1a of the path's UTF-16 code units: cheap, and stable across runs and machines. */
 function shardOf(relPath: string): number {
@@ -250,9 +255,33 @@ export class FileCache<T> {
   }
 
   get(relPath: string, blob: string): T | undefined {
-    const entry = this.shard(shardOf(relPath)).get(`${relPath}\0${blob}`);
-    if (entry) this.used.add(`${relPath}\0${blob}`);
-    return entry?.facts;
+    const id = `${relPath}\0${blob}`;
+    const shard = shardOf(relPath);
+    const facts = this.factsOf(shard, id);
+    if (facts !== undefined) this.used.add(id);
+    return facts;
+  }
+
+  /**
+   * An entry's facts, parsed from its shard line when first asked for (a run that looks up ten
+   * files of a shard of a hundred parses ten). A line whose facts do not parse holds nothing:
+   * the file's facts are computed again.
+   */
+  private factsOf(shard: number, id: string): T | undefined {
+    const entries = this.shard(shard);
+    const entry = entries.get(id);
+    if (entry === undefined || entry.facts !== undefined) return entry?.facts;
+    try {
+      const facts = (JSON.parse(entry.line!) as { facts?: T }).facts;
+      if (facts === undefined) throw new Error('no facts');
+      entry.facts = facts;
+      entry.line = undefined;
+      return facts;
+    } catch {
+      entries.delete(id);
+      this.dirtyShards.add(shard);
+      return undefined;
+    }
   }
 
   /**
@@ -261,10 +290,13 @@ export class FileCache<T> {
    */
   versions(relPath: string): { blob: string; facts: T }[] {
     const found: { blob: string; facts: T }[] = [];
-    for (const [id, entry] of this.shard(shardOf(relPath))) {
+    const shard = shardOf(relPath);
+    for (const [id, entry] of [...this.shard(shard)]) {
       if (entry.path !== relPath) continue;
+      const facts = this.factsOf(shard, id);
+      if (facts === undefined) continue;
       this.listed.add(id);
-      found.push({ blob: entry.blob, facts: entry.facts });
+      found.push({ blob: entry.blob, facts });
     }
     return found;
   }
@@ -302,9 +334,11 @@ export class FileCache<T> {
       if (header.key !== this.key) throw new Error('another key');
       for (const line of lines.slice(1)) {
         if (line === '') continue;
-        const entry = JSON.parse(line) as Entry<T>;
-        if (typeof entry.path !== 'string' || typeof entry.blob !== 'string' || entry.facts === undefined) throw new Error('not an entry');
-        if (shardOf(entry.path) === shard) entries.set(`${entry.path}\0${entry.blob}`, entry);
+        // Only the path and blob are read now; the facts when they are asked for.
+        const at = line.indexOf(FACTS_KEY);
+        const head = at === -1 ? undefined : (JSON.parse(`${line.slice(0, at)}}`) as { path?: unknown; blob?: unknown });
+        if (typeof head?.path !== 'string' || typeof head.blob !== 'string' || !line.endsWith('}')) throw new Error('not an entry');
+        if (shardOf(head.path) === shard) entries.set(`${head.path}\0${head.blob}`, { path: head.path, blob: head.blob, line });
       }
     } catch {
       // A missing, truncated or foreign shard holds nothing: its files are computed again.
@@ -326,8 +360,7 @@ export class FileCache<T> {
       const text = fs.readFileSync(path.join(this.dir, shardName(shard)), 'utf8').split('\n');
       if ((JSON.parse(text[0]!) as { key?: string }).key !== this.key) return lines;
       for (const line of text.slice(1)) {
-        // `{"path":…,"blob":…,"facts":…}`: the quote before a key is never inside a string, where it is escaped.
-        const at = line.indexOf(',"facts":');
+        const at = line.indexOf(FACTS_KEY);
         if (at === -1) continue;
         const { path: relPath, blob } = JSON.parse(`${line.slice(0, at)}}`) as { path?: unknown; blob?: unknown };
         if (typeof relPath === 'string' && typeof blob === 'string') lines.set(`${relPath}\0${blob}`, line);
@@ -383,7 +416,7 @@ export class FileCache<T> {
       });
       chosen.sort(([, x], [, y]) => compareStrings(x.path, y.path) || compareStrings(x.blob, y.blob));
       const onDisk = this.shardLines(shard);
-      for (const [id, entry] of chosen) lines.push((this.setInRun.has(id) ? undefined : onDisk.get(id)) ?? JSON.stringify(entry));
+      for (const [id, entry] of chosen) lines.push((this.setInRun.has(id) ? undefined : (onDisk.get(id) ?? entry.line)) ?? JSON.stringify({ path: entry.path, blob: entry.blob, facts: entry.facts }));
       writeInRepo(this.root, `${FILE_CACHE_DIR}/${shardName(shard)}`, `${lines.join('\n')}\n`, { durable: false });
     }
     // A file changed in the last seconds may change again within its mtime's clock tick after it

@@ -306,6 +306,33 @@ describe('the file cache', () => {
     expect(after.some((entry) => entry.startsWith(`${c.path} `))).toBe(false);
   });
 
+  it('parses a shard line only when its file is asked for: a line whose facts do not parse costs that file alone, and lines not asked for are written back as they were', async () => {
+    const root = await seededRepo(300, 37);
+    await writeIndex({ cwd: root });
+    const dir = path.join(root, FILE_CACHE_DIR);
+    const linesOf = (file: string): string[] => fs.readFileSync(path.join(dir, file), 'utf8').trim().split('\n').slice(1);
+    const shard = fs.readdirSync(dir).filter((name) => name.endsWith('.jsonl')).find((name) => linesOf(name).length >= 3)!;
+    const [first, second, third] = linesOf(shard).map((line) => JSON.parse(line) as { path: string; blob: string; facts: unknown }) as [
+      { path: string; blob: string; facts: unknown },
+      { path: string; blob: string; facts: unknown },
+      { path: string; blob: string; facts: unknown },
+    ];
+    // The first line's facts broken, its path, blob and braces intact.
+    const broken = linesOf(shard)[0]!.replace(',"facts":{', ',"facts":{,');
+    const header = fs.readFileSync(path.join(dir, shard), 'utf8').split('\n')[0]!;
+    fs.writeFileSync(path.join(dir, shard), `${[header, broken, ...linesOf(shard).slice(1)].join('\n')}\n`);
+    const untouched = linesOf(shard).slice(1);
+    const cache = openLessonCache(root);
+    expect(cache.get(first.path, first.blob)).toBeUndefined();
+    expect(cache.get(second.path, second.blob)).toEqual(second.facts);
+    cache.set(first.path, first.blob, first.facts as never);
+    await cache.save();
+    const after = linesOf(shard);
+    expect(after).toContain(JSON.stringify(first));
+    for (const line of untouched) expect(after).toContain(line);
+    expect(openLessonCache(root).get(third.path, third.blob)).toEqual(third.facts);
+  });
+
   it('keeps, of a path with two versions cached and a third set, the one set: listing the older ones (as the index scan does) does not evict it', async () => {
     const root = await seededRepo(40, 31);
     await writeIndex({ cwd: root });
