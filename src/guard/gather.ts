@@ -10,7 +10,8 @@ import type { IncidentPatterns } from './commits.js';
 import type { GateInput, QualityOutcome } from './gates.js';
 import { INDEX_MEMO, readAtBlob, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
 import type { LoadedTree } from '../lesson/load.js';
-import { blobIdOf, type Chunks } from '../util/digest.js';
+import { blobIdOf, joinChunks, type Chunks } from '../util/digest.js';
+import type { OpenIndex } from '../index/memo.js';
 import type { IndexLines } from '../index/update.js';
 import { lessonTree, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
@@ -89,18 +90,22 @@ async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck |
   const memo = cache.memo(INDEX_MEMO)?.split(' ');
   if (head.regular && head.indexBlob !== undefined && memo?.[1] === head.indexBlob && memo[0] === (staged?.digest ?? treeDigest(head.lessonFiles))) return { known: true };
   const expected = staged && head.indexBlob !== undefined ? await indexByUpdate(plan, staged.pairs) : undefined;
-  if (expected !== undefined && blobIdOf(expected.chunks) === head.indexBlob) {
-    // The secrets gate then finds the staged index scanned, from the remembered index's scan.
-    const { carryIndexScan } = await import('../index/memo.js');
-    await carryIndexScan(plan.root, cache, expected.before, head.indexBlob, expected.lines);
-    return { known: true };
-  }
-  if (expected !== undefined) {
-    // Stale: how, from the updated index and the staged one line by line, without reading every staged lesson.
-    const { indexLineDiff } = await import('../index/update.js');
-    const stagedIndex = (await readBlobs(plan.repo, [head.indexBlob!])).get(head.indexBlob!);
-    const stale = stagedIndex && indexLineDiff(stagedIndex, Buffer.concat(expected.chunks, expected.length));
-    if (stale) return { known: false, stale };
+  try {
+    if (expected !== undefined && blobIdOf(expected.chunks) === head.indexBlob) {
+      // The secrets gate then finds the staged index scanned, from the remembered index's scan.
+      const { carryIndexScan } = await import('../index/memo.js');
+      await carryIndexScan(plan.root, cache, expected.before, head.indexBlob, expected.lines);
+      return { known: true };
+    }
+    if (expected !== undefined) {
+      // Stale: how, from the updated index and the staged one line by line, without reading every staged lesson.
+      const { indexLineDiff } = await import('../index/update.js');
+      const stagedIndex = (await readBlobs(plan.repo, [head.indexBlob!])).get(head.indexBlob!);
+      const stale = stagedIndex && indexLineDiff(stagedIndex, joinChunks(expected.chunks));
+      if (stale) return { known: false, stale };
+    }
+  } finally {
+    expected?.before.close();
   }
   return { known: false, text: await head.readIndex() };
 }
@@ -117,12 +122,28 @@ async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck |
 async function indexByUpdate(
   plan: GuardPlan,
   pairs: readonly { path: string; blob: string }[],
-): Promise<{ chunks: Chunks; length: number; lines: IndexLines; before: { blob: string; bytes: Buffer } } | undefined> {
-  const { root, cache, repo } = plan;
+): Promise<{ chunks: Chunks; lines: IndexLines; before: OpenIndex & { blob: string } } | undefined> {
   // Loaded here: only a commit whose tree is not the one `lessons index` last saw comes this way.
-  const [{ changeFrom, indexAfter, UPDATE_MAX }, { rememberedBuild }] = await Promise.all([import('../index/command.js'), import('../index/memo.js')]);
-  const remembered = rememberedBuild(root, cache);
+  const [command, { rememberedBuild }] = await Promise.all([import('../index/command.js'), import('../index/memo.js')]);
+  const remembered = rememberedBuild(plan.root, plan.cache);
   if (remembered === undefined) return undefined;
+  let update: ReturnType<typeof command.indexAfter>;
+  try {
+    update = await stagedUpdate(plan, remembered, pairs, command);
+  } finally {
+    if (update === undefined) remembered.close();
+  }
+  return update && { ...update, before: remembered };
+}
+
+/** indexByUpdate()'s update of the remembered index for the staged pairs. */
+async function stagedUpdate(
+  plan: GuardPlan,
+  remembered: OpenIndex & { pairs: Map<string, string> },
+  pairs: readonly { path: string; blob: string }[],
+  { changeFrom, indexAfter, UPDATE_MAX }: typeof import('../index/command.js'),
+): Promise<ReturnType<typeof indexAfter>> {
+  const { root, repo } = plan;
   const { changed, removed } = changeFrom(remembered.pairs, pairs);
   if (changed.length + removed.size > UPDATE_MAX) return undefined;
   const staged = new Map(pairs.map((pair) => [pair.path, pair.blob]));
@@ -135,8 +156,7 @@ async function indexByUpdate(
     const bytes = read.get(blob) ?? readAtBlob(root, path, blob);
     return bytes === undefined ? undefined : lessonTree(path, bytes, level);
   };
-  const update = indexAfter(remembered.bytes, changed, removed, lessonOf);
-  return update && { ...update, before: remembered };
+  return indexAfter(remembered.bytes, changed, removed, lessonOf);
 }
 
 async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[]> {

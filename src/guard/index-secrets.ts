@@ -6,7 +6,7 @@
  * pure. A file not in that form is scanned whole, like any other JSON file.
  */
 import { INDEX_HEAD, INDEX_TAIL } from '../index/build.js';
-import type { IndexLines } from '../index/update.js';
+import { bytesAt, type IndexBytes, type IndexLines } from '../index/update.js';
 import { INDEX_FILE } from '../io/repo.js';
 import type { FileSecretMatch, IndexLineScan } from '../lesson/facts.js';
 import { scanDecoded, scanText, type CompiledRule, type DecodedValue, type SecretMatch } from './secrets.js';
@@ -128,7 +128,7 @@ const TAIL_LINES = INDEX_TAIL.split('\n').length - 1;
  * scanned. What scanIndexText() gives for the new text, reading none of the kept lines.
  * Undefined when `before` held a line that did not parse (its matches then need the whole text).
  */
-export function scanOfUpdate(before: { bytes: Buffer; scan: IndexScan }, lines: IndexLines, rules: readonly CompiledRule[]): { matches: SecretMatch[]; scan: IndexScan } | undefined {
+export function scanOfUpdate(before: { bytes: IndexBytes; scan: IndexScan }, lines: IndexLines, rules: readonly CompiledRule[]): { matches: SecretMatch[]; scan: IndexScan } | undefined {
   if (before.scan.unparsed.length > 0) return undefined;
   const candidates = new Map(before.scan.lines.map((line) => [line.line, line]));
   const scan: IndexScan = { lines: [], unparsed: [] };
@@ -143,7 +143,7 @@ export function scanOfUpdate(before: { bytes: Buffer; scan: IndexScan }, lines: 
     const line = HEAD_LINES + 1 + k;
     const lastNow = k === after.length - 1;
     if (typeof origin === 'number' && (origin === last) === lastNow) return carry(HEAD_LINES + 1 + origin, line);
-    const bytes = typeof origin === 'number' ? before.bytes.subarray(...lines.before[origin]!) : origin;
+    const bytes = typeof origin === 'number' ? bytesAt(before.bytes, lines.before[origin]!) : origin;
     const fresh = scanLine(`${bytes.toString('utf8')}${lastNow ? '' : ','}`, line, rules);
     if (fresh.scan) scan.lines.push(fresh.scan);
     if (!fresh.parsed) scan.unparsed.push(line);

@@ -11,7 +11,7 @@ import type { LessonFileCache } from '../lesson/cached-load.js';
 import type { FactsWanted } from '../lesson/facts.js';
 import { compileSecretRules, scanDecoded, scanText, type CompiledRule, type SecretMatch } from './secrets.js';
 import { scanFile, scanIndexText, scanOfUpdate, type ScannedIndex } from './index-secrets.js';
-import type { IndexLines } from '../index/update.js';
+import type { IndexBytes, IndexLines } from '../index/update.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { sha256 } from '../util/digest.js';
 import type { Snapshot } from './snapshot.js';
@@ -73,7 +73,7 @@ async function indexMatches(head: Omit<Snapshot, 'tree' | 'lessonFiles'>, rules:
  * the policy file as it stands: what the pre-commit guard scans with once it validated the
  * file. A policy that cannot be read, or rules that do not compile, leave the scan to the guard.
  */
-export function carryIndexSecrets(root: string, cache: LessonFileCache, before: { blob: string; bytes: Buffer }, after: string, lines: IndexLines): void {
+export function carryIndexSecrets(root: string, cache: LessonFileCache, before: { blob: string; bytes: IndexBytes }, after: string, lines: IndexLines): void {
   const previous = cache.get(INDEX_FILE, before.blob)?.secrets;
   if (previous?.index === undefined || cache.get(INDEX_FILE, after)?.secrets !== undefined) return;
   let policy: Policy;

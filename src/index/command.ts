@@ -9,9 +9,9 @@ import { silentProgress, type Progress } from '../io/progress.js';
 import { GIT_VOUCH_MIN, editedPairs, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, readAtBlob, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
 import { lessonTree } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
-import { carryIndexScan, indexFileIs, rememberIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, rememberedPairs, type TreePairs } from './memo.js';
-import { sameBytes, updateIndex, type IndexLines } from './update.js';
-import { gitBlobId, type Chunks } from '../util/digest.js';
+import { carryIndexScan, indexFileIs, rememberIndex, type OpenIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, rememberedPairs, type TreePairs } from './memo.js';
+import { updateIndex, type IndexBytes, type IndexLines } from './update.js';
+import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
 import { compareFindings, type Finding } from '../lint/finding.js';
 import { ID_MAX_LENGTH, ID_PATTERN, LEVELS, STATUSES } from '../lesson/model.js';
@@ -86,6 +86,8 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
   return withLock(root, LESSONS_LOCK, async () => {
     recoverChanges(root);
     const cache = openLessonCache(root);
+    // The remembered index an update reads from, open until the update is written.
+    let opened: OpenIndex | undefined;
     try {
       // Nothing changed since a listing git vouched for: the tree's digest says whether the index is its index.
       const pending = startUnchangedWorktree(root, cache);
@@ -103,9 +105,10 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       // A few files edited since: the remembered index, updated for them.
       const edited = quick.edit && editedIndex(root, cache, quick.edit, basePairs);
       if (edited) {
+        opened = edited.before;
         progress.say(`writing ${INDEX_FILE}`);
         if (edited.written) writeInRepo(root, INDEX_FILE, edited.chunks);
-        await carryIndexScan(root, cache, edited.before, rememberIndex(root, cache, edited.pairs, edited.chunks, edited.count, true), edited.lines);
+        await carryIndexScan(root, cache, edited.before, rememberIndex(root, cache, edited.pairs, edited, edited.count, true), edited.lines);
         rememberEdit(cache, quick.edit!, edited.pairs);
         return { path: INDEX_FILE, lessons: edited.count, written: edited.written };
       }
@@ -114,8 +117,9 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       const known = pairs && rememberedIndex(cache, pairs);
       if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
       const updated = pairs && updatedIndex(root, cache, listing, pairs);
-      let built: { index: string | Chunks; count: number; written: boolean; pairs: TreePairs | undefined };
-      if (updated) built = { index: updated.chunks, count: updated.count, written: !sameBytes(updated.chunks, updated.length, updated.before.bytes), pairs };
+      opened = updated?.before;
+      let built: { index: string | Chunks; blob?: string; count: number; written: boolean; pairs: TreePairs | undefined };
+      if (updated) built = { index: updated.chunks, blob: updated.blob, count: updated.count, written: updated.blob !== updated.before.blob, pairs };
       else {
         const loaded = await loadWorktreeFacts(root, cache, {}, listing, progress);
         const { text, count } = indexTextOf(loaded.tree);
@@ -123,10 +127,11 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       }
       progress.say(`writing ${INDEX_FILE}`);
       if (built.written) writeInRepo(root, INDEX_FILE, built.index);
-      const blob = rememberIndex(root, cache, built.pairs, built.index, built.count, true);
+      const blob = rememberIndex(root, cache, built.pairs, built.blob !== undefined ? { blob: built.blob } : built.index, built.count, true);
       if (updated) await carryIndexScan(root, cache, updated.before, blob, updated.lines);
       return { path: INDEX_FILE, lessons: built.count, written: built.written };
     } finally {
+      opened?.close();
       progress.end();
       await cache.save();
     }
@@ -147,11 +152,14 @@ function updatedIndex(
   cache: LessonFileCache,
   listing: WorktreeListing,
   pairs: TreePairs,
-): { chunks: Chunks; length: number; count: number; lines: IndexLines; before: { blob: string; bytes: Buffer } } | undefined {
+): { chunks: Chunks; blob: string; count: number; lines: IndexLines; before: OpenIndex & { blob: string } } | undefined {
   const remembered = rememberedBuild(root, cache);
   if (remembered === undefined) return undefined;
   const { changed, removed } = changeFrom(remembered.pairs, pairs);
-  if (changed.length + removed.size > UPDATE_MAX) return undefined;
+  if (changed.length + removed.size > UPDATE_MAX) {
+    remembered.close();
+    return undefined;
+  }
   const byPath = new Map(listing.files.map((file) => [file.path, file]));
   /** A file's lesson, from bytes that are still the blob the listing has for it. */
   const lessonOf = (path: string) => {
@@ -160,8 +168,21 @@ function updatedIndex(
     if (read?.kind !== 'file' || gitBlobId(read.bytes) !== file!.blob) return undefined;
     return lessonTree(path, read.bytes, file!.level);
   };
-  const update = indexAfter(remembered.bytes, changed, removed, lessonOf);
-  return update && { ...update, before: remembered };
+  return closedUnless(remembered, indexAfter(remembered.bytes, changed, removed, lessonOf));
+}
+
+/** The update with its blob id and the remembered index it reads from, which stays open; when there is no update, the remembered index closed. */
+function closedUnless<U extends { chunks: Chunks }>(remembered: OpenIndex & { blob: string }, update: U | undefined): (U & { blob: string; before: OpenIndex & { blob: string } }) | undefined {
+  if (update === undefined) {
+    remembered.close();
+    return undefined;
+  }
+  try {
+    return { ...update, blob: blobIdOf(update.chunks), before: remembered };
+  } catch (error) {
+    remembered.close();
+    throw error;
+  }
 }
 
 /**
@@ -175,11 +196,15 @@ function editedIndex(
   cache: LessonFileCache,
   edit: WorktreeEdit,
   basePairs: Map<string, string> | undefined,
-): { chunks: Chunks; count: number; written: boolean; pairs: TreePairs; lines: IndexLines; before: { blob: string; bytes: Buffer } } | undefined {
+): { chunks: Chunks; blob: string; count: number; written: boolean; pairs: TreePairs; lines: IndexLines; before: OpenIndex & { blob: string } } | undefined {
   if (rememberedIndexDigest(cache) !== edit.base.digest) return undefined;
   const remembered = rememberedBuild(root, cache, basePairs);
-  const pairs = remembered && editedPairs(remembered.pairs, edit);
-  if (remembered === undefined || pairs === undefined) return undefined;
+  if (remembered === undefined) return undefined;
+  const pairs = editedPairs(remembered.pairs, edit);
+  if (pairs === undefined) {
+    remembered.close();
+    return undefined;
+  }
   const changed = edit.files.filter((file) => file.blob !== remembered.pairs.get(file.path));
   const byPath = new Map(edit.files.map((file) => [file.path, file]));
   /** A file's lesson: an edited one from the bytes read, any other when its bytes are still the remembered blob. */
@@ -195,7 +220,8 @@ function editedIndex(
     new Set(changed.map((file) => file.path)),
     lessonOf,
   );
-  return update && { chunks: update.chunks, count: update.count, written: !sameBytes(update.chunks, update.length, remembered.bytes), pairs, lines: update.lines, before: remembered };
+  const done = closedUnless(remembered, update);
+  return done && { ...done, written: done.blob !== remembered.blob, pairs };
 }
 
 /** What turns the remembered tree into `pairs`: the paths added or of another blob, and the remembered paths gone or replaced. */
@@ -214,7 +240,7 @@ export function changeFrom(remembered: ReadonlyMap<string, string>, pairs: TreeP
  * build then reports what stops it). `lessonOf` reads a lesson of the tree by path.
  */
 export function indexAfter(
-  remembered: Buffer,
+  remembered: IndexBytes,
   changed: readonly string[],
   removed: ReadonlySet<string>,
   lessonOf: (path: string) => LoadedTree | undefined,

@@ -1,13 +1,15 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { LessonsError } from '../errors.js';
 import { FILE_CACHE_DIR, statMark } from '../io/file-cache.js';
-import { readRecords, readRegularFile, writeInRepo } from '../io/fs.js';
+import { openRegularFile, readRecords, readRegularFile, writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
-import type { IndexLines } from './update.js';
+import { bytesOfFile, type IndexBytes, type IndexLines } from './update.js';
 
 /**
  * What the file cache remembers of the last index written or found fresh: the memo
@@ -40,21 +42,72 @@ export function rememberedIndexOf(cache: LessonFileCache, digest: string): { blo
 
 /** Whether lessons/index.json holds the blob `blob`, by its stat when the cache vouches for it, else by its bytes. */
 export function indexFileIs(root: string, cache: LessonFileCache, blob: string): boolean {
-  return indexBytesIf(root, cache, blob, false) !== undefined;
+  try {
+    // Vouched for by its stat, the file is not opened.
+    const trusted = cache.trustedBlob(INDEX_FILE, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
+    if (trusted !== undefined) return trusted === blob;
+  } catch {
+    return false;
+  }
+  const opened = openIndexIf(root, cache, blob);
+  opened?.close();
+  return opened !== undefined;
+}
+
+/** lessons/index.json, open, with its bytes read as they are asked for. */
+export interface OpenIndex {
+  bytes: IndexBytes;
+  close(): void;
 }
 
 /**
- * The bytes of lessons/index.json when the file holds the blob `blob` (its stat vouched for by
- * the cache before and after the read, or its bytes hashed), else undefined. With `wantBytes`
- * false, a file the cache vouches for is not read (the result is then empty).
+ * lessons/index.json opened when it holds the blob `blob` (its stat vouched for by the cache, or
+ * its bytes hashed as they are read through), else undefined. Its bytes are read from the open
+ * file as they are asked for, never held whole; a read that finds the file changed since it was
+ * opened (written in place: every writer of ours replaces it) throws. The caller closes it.
  */
-function indexBytesIf(root: string, cache: LessonFileCache, blob: string, wantBytes: boolean): Buffer | undefined {
+export function openIndexIf(root: string, cache: LessonFileCache, blob: string): OpenIndex | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openRegularFile(`${root}/${INDEX_FILE}`);
+    const raw = fs.fstatSync(fd, { bigint: true });
+    const stat = statMark(raw);
+    const trusted = cache.trustedBlob(INDEX_FILE, stat);
+    if (trusted !== undefined && trusted !== blob) throw new Error('another index');
+    const file = bytesOfFile(fd, Number(raw.size));
+    const opened = fd;
+    const bytes: IndexBytes = {
+      length: file.length,
+      windowSize: file.windowSize,
+      window(start, end) {
+        const piece = file.window(start, end);
+        if (statMark(fs.fstatSync(opened, { bigint: true })).identity !== stat.identity) throw new LessonsError('IO', `${INDEX_FILE} changed while it was read: run the command again`);
+        return piece;
+      },
+    };
+    if (trusted === undefined) {
+      const hash = createHash('sha1').update(`blob ${bytes.length}\0`);
+      for (let at = 0; at < bytes.length; at += bytes.windowSize) hash.update(bytes.window(at, Math.min(bytes.length, at + bytes.windowSize)));
+      if (hash.digest('hex') !== blob) throw new Error('another index');
+      cache.noteStat(INDEX_FILE, blob, stat);
+    }
+    return { bytes, close: () => fs.closeSync(opened) };
+  } catch {
+    if (fd !== undefined) fs.closeSync(fd);
+    return undefined;
+  }
+}
+
+/**
+ * The bytes of lessons/index.json, whole, when the file holds the blob `blob` (its stat vouched
+ * for by the cache before and after the read, or its bytes hashed), else undefined.
+ */
+function indexBytesIf(root: string, cache: LessonFileCache, blob: string): Buffer | undefined {
   try {
     const file = `${root}/${INDEX_FILE}`;
     const stat = statMark(fs.statSync(file, { bigint: true }));
     const trusted = cache.trustedBlob(INDEX_FILE, stat);
     if (trusted !== undefined && trusted !== blob) return undefined;
-    if (trusted !== undefined && !wantBytes) return Buffer.alloc(0);
     const bytes = readRegularFile(file);
     const after = statMark(fs.statSync(file, { bigint: true }));
     if (trusted === undefined || after.identity !== stat.identity) {
@@ -68,11 +121,11 @@ function indexBytesIf(root: string, cache: LessonFileCache, blob: string, wantBy
 }
 
 /** The remembered index's bytes and the pairs of the tree it was built from (`read` already, or read now), when lessons/index.json still holds it. */
-export function rememberedBuild(root: string, cache: LessonFileCache, read?: Map<string, string>): { bytes: Buffer; blob: string; pairs: Map<string, string> } | undefined {
+export function rememberedBuild(root: string, cache: LessonFileCache, read?: Map<string, string>): (OpenIndex & { blob: string; pairs: Map<string, string> }) | undefined {
   const pairs = read ?? rememberedPairs(root, cache);
   const blob = cache.memo(INDEX_MEMO)?.split(' ')[1];
-  const bytes = pairs && blob !== undefined ? indexBytesIf(root, cache, blob, true) : undefined;
-  return bytes === undefined ? undefined : { bytes, blob: blob!, pairs: pairs! };
+  const opened = pairs && blob !== undefined ? openIndexIf(root, cache, blob) : undefined;
+  return opened === undefined ? undefined : { ...opened, blob: blob!, pairs: pairs! };
 }
 
 /**
@@ -144,9 +197,16 @@ function baseMemoOnDisk(root: string): string | undefined {
 }
 
 /** Remembers the index of a tree of regular files (the caller passes no pairs for one with links or other irregular entries). */
-export function rememberIndex(root: string, cache: LessonFileCache, pairs: TreePairs | undefined, index: string | Uint8Array | Chunks, count: number, onDisk: boolean): string | undefined {
+export function rememberIndex(
+  root: string,
+  cache: LessonFileCache,
+  pairs: TreePairs | undefined,
+  index: string | Uint8Array | Chunks | { blob: string },
+  count: number,
+  onDisk: boolean,
+): string | undefined {
   if (pairs === undefined) return undefined;
-  const blob = blobIdOf(index);
+  const blob = typeof index === 'object' && 'blob' in index ? index.blob : blobIdOf(index);
   const memo = `${treeDigest(pairs)} ${blob} ${count}`;
   cache.setMemo(INDEX_MEMO, memo);
   try {
@@ -199,7 +259,7 @@ function writeTreeDelta(root: string, memo: string, pairs: TreePairs): boolean {
 export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; bytes: Buffer; blob: string } | undefined {
   const pairs = listingPairs(root, cache, listing);
   const remembered = pairs && rememberedIndex(cache, pairs);
-  const bytes = remembered && indexBytesIf(root, cache, remembered.blob, true);
+  const bytes = remembered && indexBytesIf(root, cache, remembered.blob);
   return pairs && bytes ? { pairs, bytes, blob: remembered!.blob } : undefined;
 }
 
@@ -209,7 +269,7 @@ export function vouchedIndex(root: string, cache: LessonFileCache, listing: Work
  * reads none of it (100 MB at 100,000 lessons). Only the lines built again are scanned. Nothing
  * when the guard never scanned `before`.
  */
-export async function carryIndexScan(root: string, cache: LessonFileCache, before: { blob: string; bytes: Buffer }, after: string | undefined, lines: IndexLines): Promise<void> {
+export async function carryIndexScan(root: string, cache: LessonFileCache, before: { blob: string; bytes: IndexBytes }, after: string | undefined, lines: IndexLines): Promise<void> {
   if (after === undefined || after === before.blob || cache.get(INDEX_FILE, before.blob)?.secrets?.index === undefined) return;
   // Loaded here: only a repository whose guard scanned the index comes this way.
   const { carryIndexSecrets } = await import('../guard/secrets-scan.js');

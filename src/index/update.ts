@@ -1,4 +1,5 @@
 import type { LoadedLesson } from '../lesson/load.js';
+import fs from 'node:fs';
 import { compareStrings } from '../util/compare.js';
 import type { Chunks } from '../util/digest.js';
 import { ENTRY_SEPARATOR, INDEX_HEAD, INDEX_TAIL, entryLine, entryOf, sourcesOf } from './build.js';
@@ -46,16 +47,22 @@ const INTO_KEY = Buffer.from(',"promoted_into":[');
 const CLOSE = ']'.charCodeAt(0);
 
 /**
- * The `promoted_from` of the entry whose line is at bytes [start, end). An entry's last two keys
- * are `promoted_from` and `promoted_into`, and a quote inside a JSON string is always escaped, so
- * the keys are found from the line's end.
+ * The `promoted_from` of an entry's line; undefined when it has none. An entry's last two keys
+ * are `promoted_from` and `promoted_into`, and a quote inside a JSON string is always escaped,
+ * so the keys are found from the line's end.
  */
-function promotedFrom(bytes: Buffer, [start, end]: Range): string[] {
-  const from = bytes.lastIndexOf(FROM_KEY, end);
-  if (from < start) throw new Error('an index entry without promoted_from');
-  if (bytes[from + FROM_KEY.length] === CLOSE) return [];
-  const into = bytes.lastIndexOf(INTO_KEY, end);
-  return JSON.parse(bytes.toString('utf8', from + FROM_KEY.length - 1, into)) as string[];
+function promotedFrom(line: Buffer): string[] | undefined {
+  const from = line.lastIndexOf(FROM_KEY);
+  if (from < 0) return undefined;
+  if (line[from + FROM_KEY.length] === CLOSE) return [];
+  const into = line.lastIndexOf(INTO_KEY);
+  if (into < from) return undefined;
+  try {
+    const sources = JSON.parse(line.toString('utf8', from + FROM_KEY.length - 1, into)) as unknown;
+    return Array.isArray(sources) && sources.every((source) => typeof source === 'string') ? sources : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type Range = [start: number, end: number];
@@ -110,31 +117,132 @@ function findId(ids: readonly string[], id: string): number | undefined {
 }
 
 /**
+ * An index's bytes, read a window at a time: an index in memory, or an open file read through
+ * one reused buffer (an index of 100,000 lessons is 110 MB; reading it into a fresh buffer costs
+ * its pages, streaming it through one costs a tenth of that).
+ */
+export interface IndexBytes {
+  readonly length: number;
+  /** The most bytes window() gives at once. */
+  readonly windowSize: number;
+  /** The bytes [start, end), at most windowSize of them: valid until the next call. */
+  window(start: number, end: number): Buffer;
+}
+
+/** How many bytes an index is read at a time. */
+export const WINDOW = 1 << 20;
+
+export function bytesInMemory(bytes: Buffer, windowSize = WINDOW): IndexBytes {
+  return { length: bytes.length, windowSize, window: (start, end) => bytes.subarray(start, end) };
+}
+
+/** The first `length` bytes of the open file `fd`, read at their positions (the file's offset is not used). */
+export function bytesOfFile(fd: number, length: number, windowSize = WINDOW): IndexBytes {
+  const buffer = Buffer.allocUnsafe(windowSize);
+  return {
+    length,
+    windowSize,
+    window(start, end) {
+      for (let done = 0; done < end - start; ) {
+        const read = fs.readSync(fd, buffer, done, end - start - done, start + done);
+        if (read === 0) throw new Error('the index file was cut short while it was read');
+        done += read;
+      }
+      return buffer.subarray(0, end - start);
+    },
+  };
+}
+
+/** The bytes [start, end) of an index, copied out of its windows. */
+export function bytesAt(bytes: IndexBytes, [start, end]: Range): Buffer {
+  const copy = Buffer.allocUnsafe(end - start);
+  for (let at = start; at < end; at += bytes.windowSize) bytes.window(at, Math.min(end, at + bytes.windowSize)).copy(copy, at - start);
+  return copy;
+}
+
+/** The index's entry lines: where each is, its id and path, and the non-empty `promoted_from` lists by line. */
+interface EntryLines {
+  ranges: Range[];
+  ids: string[];
+  paths: string[];
+  from: Map<number, string[]>;
+}
+
+/**
+ * The entry lines of an index as serializeIndex writes it (at least one entry), read a window at
+ * a time; undefined for any other bytes. A newline inside an entry is escaped, so every one
+ * between the head and the tail ends a separator.
+ */
+function entryLines(bytes: IndexBytes): EntryLines | undefined {
+  if (bytes.length <= HEAD.length + TAIL.length) return undefined;
+  if (!bytesAt(bytes, [0, HEAD.length]).equals(HEAD) || !bytesAt(bytes, [bytes.length - TAIL.length, bytes.length]).equals(TAIL)) return undefined;
+  const found: EntryLines = { ranges: [], ids: [], paths: [], from: new Map() };
+  const add = (line: Buffer, start: number): boolean => {
+    const head = headOf(line.toString('utf8', 0, Math.min(line.length, HEAD_BYTES))) ?? (line.length > HEAD_BYTES ? headOf(line.toString('utf8')) : undefined);
+    const from = promotedFrom(line);
+    if (head === undefined || from === undefined) return false;
+    if (from.length > 0) found.from.set(found.ids.length, from);
+    found.ranges.push([start, start + line.length]);
+    found.ids.push(head.id);
+    found.paths.push(head.path);
+    return true;
+  };
+  const end = bytes.length - TAIL.length;
+  // The start of the line being read, and its bytes so far when it began in an earlier window (a copy: windows are reused).
+  let lineStart = HEAD.length;
+  let carried: Buffer | undefined;
+  for (let at = HEAD.length; at < end; at += bytes.windowSize) {
+    const piece = bytes.window(at, Math.min(end, at + bytes.windowSize));
+    let from = 0;
+    for (let newline = piece.indexOf(NEWLINE); newline !== -1; newline = piece.indexOf(NEWLINE, from)) {
+      const line = carried ? Buffer.concat([carried, piece.subarray(from, newline)]) : piece.subarray(from, newline);
+      if (line[line.length - 1] !== COMMA || !add(line.subarray(0, -1), lineStart)) return undefined;
+      carried = undefined;
+      lineStart = at + newline + 1;
+      from = newline + 1;
+    }
+    carried = carried ? Buffer.concat([carried, piece.subarray(from)]) : Buffer.from(piece.subarray(from));
+  }
+  return add(carried ?? Buffer.alloc(0), lineStart) ? found : undefined;
+}
+
+/** Pieces of an index to be written: parts of the previous index's bytes, and new bytes. */
+class IndexPieces implements Iterable<Uint8Array> {
+  constructor(
+    private readonly parts: readonly (Range | Buffer)[],
+    private readonly previous: IndexBytes,
+    readonly byteLength: number,
+  ) {}
+
+  *[Symbol.iterator](): Iterator<Uint8Array> {
+    for (const part of this.parts) {
+      if (Buffer.isBuffer(part)) yield part;
+      else for (let at = part[0]; at < part[1]; at += this.previous.windowSize) yield this.previous.window(at, Math.min(part[1], at + this.previous.windowSize));
+    }
+  }
+}
+
+/**
  * The index after a change, from the index of the tree before it (`previous`, as serializeIndex
  * wrote it for a tree that had nothing to stop it): the entries of the changed lessons, and of
  * the lessons whose sources they join or leave (`promoted_into`), are built again; every other
- * line is kept as it is. The same bytes as building the whole index of the changed tree.
- * `lessonAt` gives an unchanged lesson by its path. Undefined when the change is not one this
- * can apply (ids that would clash, an index left empty, a lesson not at hand): the caller then
- * builds the whole index, and reports what stops it.
+ * line is kept as it is. The same bytes as building the whole index of the changed tree, given
+ * as pieces that read the kept lines from `previous` as they are taken (so `previous` must stay
+ * readable while they are used). `lessonAt` gives an unchanged lesson by its path. Undefined
+ * when the change is not one this can apply (ids that would clash, an index left empty, a
+ * lesson not at hand): the caller then builds the whole index, and reports what stops it.
  */
 export function updateIndex(
-  previous: Buffer,
+  previous: IndexBytes,
   change: IndexChange,
   lessonAt: (path: string) => LoadedLesson | undefined,
 ): { chunks: Chunks; length: number; count: number; lines: IndexLines } | undefined {
-  const lines = lineRanges(previous);
-  if (lines === undefined) return undefined;
-  const ids: string[] = [];
-  const paths: string[] = [];
+  const scanned = entryLines(previous);
+  if (scanned === undefined) return undefined;
+  const { ranges: lines, ids, paths } = scanned;
+  const fromOf = (n: number): readonly string[] => scanned.from.get(n) ?? [];
   const byPath = new Map<string, number>();
-  for (const [n, line] of lines.entries()) {
-    const head = lineHead(previous, line);
-    if (head === undefined) return undefined;
-    ids.push(head.id);
-    paths.push(head.path);
-    byPath.set(head.path, n);
-  }
+  paths.forEach((path, n) => byPath.set(path, n));
   const gone = new Set<number>();
   for (const path of change.removed) {
     const n = byPath.get(path);
@@ -149,15 +257,13 @@ export function updateIndex(
   }
   // The lessons whose promoted_into may change: the new ones, and every source a changed lesson names or named.
   const targets = new Set(addedIds);
-  for (const n of gone) for (const source of promotedFrom(previous, lines[n]!)) targets.add(source);
+  for (const n of gone) for (const source of fromOf(n)) targets.add(source);
   for (const { lesson } of change.added) for (const source of sourcesOf(lesson)) targets.add(source);
   const referrers = new Map<string, string[]>();
   const refer = (source: string, id: string): void => {
     if (targets.has(source)) referrers.set(source, [...(referrers.get(source) ?? []), id]);
   };
-  lines.forEach((line, n) => {
-    if (!gone.has(n)) for (const source of promotedFrom(previous, line)) refer(source, ids[n]!);
-  });
+  for (const [n, sources] of scanned.from) if (!gone.has(n)) for (const source of sources) refer(source, ids[n]!);
   for (const { lesson } of change.added) for (const source of sourcesOf(lesson)) refer(source, lesson.id);
   const rebuilt = new Map<number, Buffer>();
   for (const target of targets) {
@@ -170,13 +276,13 @@ export function updateIndex(
   const fresh = change.added
     .map((item) => ({ id: item.lesson.id, line: Buffer.from(entryLine(entryOf(item, referrers.get(item.lesson.id) ?? []))) }))
     .sort((a, b) => compareStrings(a.id, b.id));
-  const parts: Buffer[] = [HEAD];
+  const parts: (Range | Buffer)[] = [HEAD];
   const after: (number | Buffer)[] = [];
   let count = 0;
   // Kept lines that follow each other in `previous` go out as one piece, separators and all.
   let run: Range | undefined;
   const flush = (): void => {
-    if (run) parts.push(previous.subarray(run[0], run[1]));
+    if (run) parts.push(run);
     run = undefined;
   };
   const keep = (n: number): void => {
@@ -207,19 +313,10 @@ export function updateIndex(
   for (; next < fresh.length; next++) push(fresh[next]!.line);
   flush();
   parts.push(TAIL);
+  if (count === 0) return undefined;
+  const length = parts.reduce((sum, part) => sum + (Buffer.isBuffer(part) ? part.length : part[1] - part[0]), 0);
   // Not joined into one buffer: at 100,000 lessons that is 110 MB to allocate and copy, written and hashed piece by piece as well.
-  return count === 0 ? undefined : { chunks: parts, length: parts.reduce((sum, part) => sum + part.length, 0), count, lines: { before: lines, after } };
-}
-
-/** Whether `chunks`, in order, hold the same bytes as `bytes`. */
-export function sameBytes(chunks: Chunks, length: number, bytes: Buffer): boolean {
-  if (length !== bytes.length) return false;
-  let at = 0;
-  for (const chunk of chunks) {
-    if (Buffer.compare(chunk, bytes.subarray(at, at + chunk.length)) !== 0) return false;
-    at += chunk.length;
-  }
-  return true;
+  return { chunks: new IndexPieces(parts, previous, length), length, count, lines: { before: lines, after } };
 }
 
 /**

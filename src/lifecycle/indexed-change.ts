@@ -1,4 +1,4 @@
-import { hasIndexLayout, updateIndex } from '../index/update.js';
+import { bytesInMemory, hasIndexLayout, updateIndex } from '../index/update.js';
 import { LessonsError } from '../errors.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { commitChanges, type FileChange } from '../io/transaction.js';
@@ -91,7 +91,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     if (planned.writes.length === 0) return planned.result;
     const written = new Set(planned.writes.map((write) => write.path));
     const updated = updateIndex(
-      bytes,
+      bytesInMemory(bytes),
       { removed: new Set(planned.writes.filter((write) => !write.create).map((write) => write.path)), added: planned.writes.map((write) => loadedFrom(write.lesson, write.path)) },
       // A lesson whose promoted_into the change moves, from its file (a written one is among `added`).
       (file) => {
@@ -104,7 +104,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     files.push({ path: INDEX_FILE, content: updated.chunks });
     commitChanges(root, files);
     newerThanLessons(root);
-    await carryIndexScan(root, cache, vouched, rememberWritten(root, cache, vouched.pairs, files.slice(0, -1), updated.chunks, updated.count), updated.lines);
+    await carryIndexScan(root, cache, { blob: vouched.blob, bytes: bytesInMemory(bytes) }, rememberWritten(root, cache, vouched.pairs, files.slice(0, -1), updated.chunks, updated.count), updated.lines);
     return planned.result;
   } finally {
     await cache.save();
