@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runGuard } from '../../src/guard/command.js';
 import { checkIndex, writeIndex } from '../../src/index/command.js';
+import { openIndexIf } from '../../src/index/memo.js';
 import { FILE_CACHE_DIR, statMark } from '../../src/io/file-cache.js';
 import { GIT_VOUCH_MIN, openLessonCache } from '../../src/lesson/cached-load.js';
 import { statIdentity } from '../../src/io/fs.js';
@@ -331,6 +332,22 @@ describe('the file cache', () => {
     expect(after).toContain(JSON.stringify(first));
     for (const line of untouched) expect(after).toContain(line);
     expect(openLessonCache(root).get(third.path, third.blob)).toEqual(third.facts);
+  });
+
+  it('reads the remembered index from the open file, and refuses it once it is written in place while read', async () => {
+    const root = await seededRepo(30, 43);
+    await writeIndex({ cwd: root });
+    const file = path.join(root, 'lessons/index.json');
+    const blob = git(root, 'hash-object', 'lessons/index.json').trim();
+    expect(openIndexIf(root, openLessonCache(root), '0'.repeat(40))).toBeUndefined();
+    const opened = openIndexIf(root, openLessonCache(root), blob)!;
+    try {
+      expect(opened.bytes.window(0, 20).toString()).toBe(fs.readFileSync(file, 'utf8').slice(0, 20));
+      fs.appendFileSync(file, ' ');
+      expect(() => opened.bytes.window(0, 20)).toThrow(/changed while it was read/);
+    } finally {
+      opened.close();
+    }
   });
 
   it('keeps, of a path with two versions cached and a third set, the one set: listing the older ones (as the index scan does) does not evict it', async () => {
