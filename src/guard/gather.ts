@@ -11,7 +11,7 @@ import type { GateInput, QualityOutcome } from './gates.js';
 import { INDEX_MEMO, readAtBlob, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { blobIdOf, joinChunks, type Chunks } from '../util/digest.js';
-import type { OpenIndex } from '../index/memo.js';
+import type { OpenIndex, RememberedTree } from '../index/memo.js';
 import type { IndexLines } from '../index/update.js';
 import { lessonTree, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
@@ -139,12 +139,12 @@ async function indexByUpdate(
 /** indexByUpdate()'s update of the remembered index for the staged pairs. */
 async function stagedUpdate(
   plan: GuardPlan,
-  remembered: OpenIndex & { pairs: Map<string, string> },
+  remembered: OpenIndex & { tree: RememberedTree },
   pairs: readonly { path: string; blob: string }[],
   { changeFrom, indexAfter, UPDATE_MAX }: typeof import('../index/command.js'),
 ): Promise<ReturnType<typeof indexAfter>> {
   const { root, repo } = plan;
-  const { changed, removed } = changeFrom(remembered.pairs, pairs);
+  const { changed, removed } = changeFrom(remembered.tree.pairs(), pairs);
   if (changed.length + removed.size > UPDATE_MAX) return undefined;
   const staged = new Map(pairs.map((pair) => [pair.path, pair.blob]));
   const read = await readBlobs(repo, changed.map((path) => staged.get(path)!));

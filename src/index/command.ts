@@ -6,10 +6,23 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
 import { silentProgress, type Progress } from '../io/progress.js';
-import { GIT_VOUCH_MIN, editedPairs, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, readAtBlob, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, readAtBlob, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
 import { lessonTree } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
-import { carryIndexScan, indexFileIs, rememberIndex, type OpenIndex, rememberedBuild, rememberedIndex, rememberedIndexDigest, rememberedIndexOf, rememberedPairs, type TreePairs } from './memo.js';
+import {
+  carryIndexScan,
+  indexFileIs,
+  rememberEditedIndex,
+  rememberIndex,
+  rememberedBuild,
+  rememberedIndex,
+  rememberedIndexDigest,
+  rememberedIndexOf,
+  rememberedTree,
+  type OpenIndex,
+  type RememberedTree,
+  type TreePairs,
+} from './memo.js';
 import { updateIndex, type IndexBytes, type IndexLines } from './update.js';
 import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
 import { groupById } from '../lint/lint.js';
@@ -91,11 +104,11 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
     try {
       // Nothing changed since a listing git vouched for: the tree's digest says whether the index is its index.
       const pending = startUnchangedWorktree(root, cache);
-      // The remembered tree's pairs are read while git looks at the files (an edit needs them).
-      const basePairs = pending && rememberedPairs(root, cache);
+      // The remembered tree is read while git looks at the files (an edit needs it).
+      const baseTree = pending && rememberedTree(root, cache);
       const quick = (await pending?.result()) ?? {};
       // Files rewritten with the bytes they had (saved unchanged, touched) leave the remembered tree as it was.
-      const unedited = quick.edit && basePairs && quick.edit.files.every((file) => basePairs.get(file.path) === file.blob) ? quick.edit : undefined;
+      const unedited = quick.edit && baseTree && quick.edit.files.every((file) => baseTree.blobOf(file.path) === file.blob) ? quick.edit : undefined;
       const same = quick.tree ?? unedited?.base;
       const fresh = same && rememberedIndexOf(cache, same.digest);
       if (fresh && indexFileIs(root, cache, fresh.blob)) {
@@ -103,13 +116,14 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
         return { path: INDEX_FILE, lessons: fresh.count, written: false };
       }
       // A few files edited since: the remembered index, updated for them.
-      const edited = quick.edit && editedIndex(root, cache, quick.edit, basePairs);
+      const edited = quick.edit && editedIndex(root, cache, quick.edit, baseTree);
       if (edited) {
         opened = edited.before;
         progress.say(`writing ${INDEX_FILE}`);
         if (edited.written) writeInRepo(root, INDEX_FILE, edited.chunks);
-        await carryIndexScan(root, cache, edited.before, rememberIndex(root, cache, edited.pairs, edited, edited.count, true), edited.lines);
-        rememberEdit(cache, quick.edit!, edited.pairs);
+        const tree = rememberEditedIndex(root, cache, edited.before.tree, edited.edits, edited.blob, edited.count);
+        await carryIndexScan(root, cache, edited.before, edited.blob, edited.lines);
+        rememberEdit(cache, quick.edit!, tree);
         return { path: INDEX_FILE, lessons: edited.count, written: edited.written };
       }
       const listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
@@ -155,7 +169,7 @@ function updatedIndex(
 ): { chunks: Chunks; blob: string; count: number; lines: IndexLines; before: OpenIndex & { blob: string } } | undefined {
   const remembered = rememberedBuild(root, cache);
   if (remembered === undefined) return undefined;
-  const { changed, removed } = changeFrom(remembered.pairs, pairs);
+  const { changed, removed } = changeFrom(remembered.tree.pairs(), pairs);
   if (changed.length + removed.size > UPDATE_MAX) {
     remembered.close();
     return undefined;
@@ -195,23 +209,24 @@ function editedIndex(
   root: string,
   cache: LessonFileCache,
   edit: WorktreeEdit,
-  basePairs: Map<string, string> | undefined,
-): { chunks: Chunks; blob: string; count: number; written: boolean; pairs: TreePairs; lines: IndexLines; before: OpenIndex & { blob: string } } | undefined {
+  baseTree: RememberedTree | undefined,
+): { chunks: Chunks; blob: string; count: number; written: boolean; edits: Map<string, string>; lines: IndexLines; before: OpenIndex & { blob: string; tree: RememberedTree } } | undefined {
   if (rememberedIndexDigest(cache) !== edit.base.digest) return undefined;
-  const remembered = rememberedBuild(root, cache, basePairs);
+  const remembered = rememberedBuild(root, cache, baseTree);
   if (remembered === undefined) return undefined;
-  const pairs = editedPairs(remembered.pairs, edit);
-  if (pairs === undefined) {
+  const { tree } = remembered;
+  // An edit changes the blobs of the remembered tree's files: the same files, as many.
+  if (tree.count !== edit.base.count || !edit.files.every((file) => tree.blobOf(file.path) !== undefined)) {
     remembered.close();
     return undefined;
   }
-  const changed = edit.files.filter((file) => file.blob !== remembered.pairs.get(file.path));
+  const changed = edit.files.filter((file) => file.blob !== tree.blobOf(file.path));
   const byPath = new Map(edit.files.map((file) => [file.path, file]));
   /** A file's lesson: an edited one from the bytes read, any other when its bytes are still the remembered blob. */
   const lessonOf = (path: string): LoadedTree | undefined => {
     const file = byPath.get(path);
     const level = file?.level ?? listedLevel(root, path);
-    const bytes = file?.bytes ?? readAtBlob(root, path, remembered.pairs.get(path));
+    const bytes = file?.bytes ?? readAtBlob(root, path, tree.blobOf(path));
     return level === undefined || bytes === undefined ? undefined : lessonTree(path, bytes, level);
   };
   const update = indexAfter(
@@ -221,7 +236,7 @@ function editedIndex(
     lessonOf,
   );
   const done = closedUnless(remembered, update);
-  return done && { ...done, written: done.blob !== remembered.blob, pairs };
+  return done && { ...done, before: remembered, written: done.blob !== remembered.blob, edits: new Map(edit.files.map((file) => [file.path, file.blob])) };
 }
 
 /** What turns the remembered tree into `pairs`: the paths added or of another blob, and the remembered paths gone or replaced. */

@@ -9,6 +9,7 @@ import { ensureStateDir } from '../io/state.js';
 import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
 import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
+import { TreeRecords } from './tree-records.js';
 import { bytesOfFile, type IndexBytes, type IndexLines } from './update.js';
 
 /**
@@ -120,12 +121,12 @@ function indexBytesIf(root: string, cache: LessonFileCache, blob: string): Buffe
   }
 }
 
-/** The remembered index's bytes and the pairs of the tree it was built from (`read` already, or read now), when lessons/index.json still holds it. */
-export function rememberedBuild(root: string, cache: LessonFileCache, read?: Map<string, string>): (OpenIndex & { blob: string; pairs: Map<string, string> }) | undefined {
-  const pairs = read ?? rememberedPairs(root, cache);
+/** The remembered index's bytes and the tree it was built from (`read` already, or read now), when lessons/index.json still holds it. */
+export function rememberedBuild(root: string, cache: LessonFileCache, read?: RememberedTree): (OpenIndex & { blob: string; tree: RememberedTree }) | undefined {
+  const tree = read ?? rememberedTree(root, cache);
   const blob = cache.memo(INDEX_MEMO)?.split(' ')[1];
-  const opened = pairs && blob !== undefined ? openIndexIf(root, cache, blob) : undefined;
-  return opened === undefined ? undefined : { ...opened, blob: blob!, pairs: pairs! };
+  const opened = tree && blob !== undefined ? openIndexIf(root, cache, blob) : undefined;
+  return opened === undefined ? undefined : { ...opened, blob: blob!, tree: tree! };
 }
 
 /**
@@ -140,29 +141,83 @@ export const INDEX_TREE_DELTA = `${FILE_CACHE_DIR}/index-tree.delta`;
 const TREE_DELTA_MIN = 256;
 
 /** The pairs file's base as this process last read it, for a delta over it. */
-let lastBase: { root: string; memo: string; pairs: ReadonlyMap<string, string> } | undefined;
+let lastBase: { root: string; memo: string; tree: TreeRecords } | undefined;
+
+/**
+ * The tree whose index the cache remembers (rememberedIndexDigest() is its digest): the pairs
+ * file's records, with its delta over them. Looked up by path, and digested with a few edits,
+ * without splitting it into pairs.
+ */
+export class RememberedTree {
+  /** How many pairs the tree has. */
+  readonly count: number;
+
+  constructor(
+    readonly base: TreeRecords,
+    readonly baseMemo: string,
+    /** Each path the delta changes: its blob, or '' where it is gone. */
+    readonly delta: ReadonlyMap<string, string>,
+  ) {
+    let count = base.size;
+    for (const [path, blob] of delta) count += (blob !== '' ? 1 : 0) - (base.blobOf(path) !== undefined ? 1 : 0);
+    this.count = count;
+  }
+
+  blobOf(path: string): string | undefined {
+    const changed = this.delta.get(path);
+    return changed === undefined ? this.base.blobOf(path) : changed === '' ? undefined : changed;
+  }
+
+  /** Every pair, in path order. */
+  pairs(): Map<string, string> {
+    const pairs = this.base.pairs();
+    if (this.delta.size === 0) return pairs;
+    let added = false;
+    for (const [path, blob] of this.delta) {
+      if (blob === '') pairs.delete(path);
+      else {
+        added ||= !pairs.has(path);
+        pairs.set(path, blob);
+      }
+    }
+    return added ? new Map([...pairs].sort((a, b) => compareStrings(a[0], b[0]))) : pairs;
+  }
+
+  /** The delta and its edits over it (a path to its new blob), as changes to the base. */
+  changesWith(edits: ReadonlyMap<string, string>): Map<string, string> {
+    const changes = new Map(this.delta);
+    for (const [path, blob] of edits) {
+      if (this.base.blobOf(path) === blob) changes.delete(path);
+      else changes.set(path, blob);
+    }
+    return changes;
+  }
+}
+
+/** The tree whose index the cache remembers, from the pairs file and its delta; undefined when there is none to trust. */
+export function rememberedTree(root: string, cache: LessonFileCache): RememberedTree | undefined {
+  const memo = cache.memo(INDEX_MEMO);
+  if (memo === undefined) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(pathInside(root, INDEX_TREE_FILE));
+  } catch {
+    return undefined;
+  }
+  const headEnd = bytes.indexOf(0);
+  const base = headEnd === -1 ? undefined : TreeRecords.of(bytes, headEnd + 1);
+  if (base === undefined) return undefined;
+  const baseMemo = bytes.toString('utf8', 0, headEnd);
+  lastBase = { root, memo: baseMemo, tree: base };
+  if (baseMemo === memo) return new RememberedTree(base, baseMemo, new Map());
+  const delta = pairRecords(root, INDEX_TREE_DELTA, 2);
+  if (delta?.head[0] !== memo || delta.head[1] !== baseMemo) return undefined;
+  return new RememberedTree(base, baseMemo, delta.pairs);
+}
 
 /** The (path, blob id) pairs of the tree whose index the cache remembers (rememberedIndexDigest() is its digest), in path order. */
 export function rememberedPairs(root: string, cache: LessonFileCache): Map<string, string> | undefined {
-  const memo = cache.memo(INDEX_MEMO);
-  if (memo === undefined) return undefined;
-  const base = pairRecords(root, INDEX_TREE_FILE, 1);
-  if (base === undefined) return undefined;
-  const [baseMemo] = base.head;
-  lastBase = { root, memo: baseMemo!, pairs: base.pairs };
-  if (baseMemo === memo) return base.pairs;
-  const delta = pairRecords(root, INDEX_TREE_DELTA, 2);
-  if (delta?.head[0] !== memo || delta.head[1] !== baseMemo) return undefined;
-  const pairs = new Map(base.pairs);
-  let added = false;
-  for (const [path, blob] of delta.pairs) {
-    if (blob === '') pairs.delete(path);
-    else {
-      added ||= !pairs.has(path);
-      pairs.set(path, blob);
-    }
-  }
-  return added ? new Map([...pairs].sort((a, b) => compareStrings(a[0], b[0]))) : pairs;
+  return rememberedTree(root, cache)?.pairs();
 }
 
 /** A pairs file: its `heads` leading records, then (path, blob) pairs; undefined when it cannot be read or is not one. */
@@ -209,41 +264,79 @@ export function rememberIndex(
   const blob = typeof index === 'object' && 'blob' in index ? index.blob : blobIdOf(index);
   const memo = `${treeDigest(pairs)} ${blob} ${count}`;
   cache.setMemo(INDEX_MEMO, memo);
+  writePairs(root, () => writeTreeDelta(root, memo, pairs), () => pairs.map((pair) => `${pair.path}\0${pair.blob}\0`).join(''), memo);
+  if (onDisk) noteIndexStat(root, cache, blob);
+  return blob;
+}
+
+/**
+ * Remembers the index `lessons/index.json` now holds (`blob`, of `count` lessons) as the index of
+ * the remembered tree with `edits` made (a path of the tree to its new blob): its digest made
+ * from the pairs file's records as they stand, and the pairs file as a delta, the old delta with
+ * the edits over it. Gives the edited tree's digest and count.
+ */
+export function rememberEditedIndex(root: string, cache: LessonFileCache, tree: RememberedTree, edits: ReadonlyMap<string, string>, blob: string, count: number): { digest: string; count: number } {
+  const changes = tree.changesWith(edits);
+  const edited = tree.base.digestWith(changes);
+  const memo = `${edited.digest} ${blob} ${count}`;
+  cache.setMemo(INDEX_MEMO, memo);
+  const limit = Math.max(TREE_DELTA_MIN, tree.base.size / 50);
+  const delta = (): boolean => {
+    if (changes.size > limit || baseMemoOnDisk(root) !== tree.baseMemo) return false;
+    const entries = [...changes].sort((a, b) => compareStrings(a[0], b[0])).map(([path, changed]) => `${path}\0${changed}\0`);
+    writeInRepo(root, INDEX_TREE_DELTA, `${memo}\0${tree.baseMemo}\0${entries.join('')}`, { durable: false });
+    return true;
+  };
+  const whole = (): string => {
+    const pairs = tree.pairs();
+    for (const [path, changed] of edits) pairs.set(path, changed);
+    return [...pairs].map(([path, changed]) => `${path}\0${changed}\0`).join('');
+  };
+  writePairs(root, delta, whole, memo);
+  noteIndexStat(root, cache, blob);
+  return edited;
+}
+
+/** Writes the pairs file: the delta when `delta` writes one, else the base whole (`records`) and no delta. Never throws: without it the next change builds the whole index. */
+function writePairs(root: string, delta: () => boolean, records: () => string, memo: string): void {
   try {
     ensureStateDir(root);
-    if (!writeTreeDelta(root, memo, pairs)) {
-      writeInRepo(root, INDEX_TREE_FILE, `${memo}\0${pairs.map((pair) => `${pair.path}\0${pair.blob}\0`).join('')}`, { durable: false });
+    if (!delta()) {
+      writeInRepo(root, INDEX_TREE_FILE, `${memo}\0${records()}`, { durable: false });
       fs.rmSync(pathInside(root, INDEX_TREE_DELTA), { force: true });
     }
   } catch {
     // Not writable: the next change builds the whole index.
   }
-  if (!onDisk) return blob;
+}
+
+/** Pins lessons/index.json's stat to `blob`, the bytes just written or found there. */
+function noteIndexStat(root: string, cache: LessonFileCache, blob: string): void {
   try {
     cache.noteStat(INDEX_FILE, blob, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
   } catch {
     // Gone again: the next run reads it.
   }
-  return blob;
 }
 
 /** Writes `pairs` as a delta over the base this process read, when that base is still on disk and the delta is small; whether it did. */
 function writeTreeDelta(root: string, memo: string, pairs: TreePairs): boolean {
   const base = lastBase;
   if (base?.root !== root || baseMemoOnDisk(root) !== base.memo) return false;
-  const limit = Math.max(TREE_DELTA_MIN, base.pairs.size / 50);
+  const limit = Math.max(TREE_DELTA_MIN, base.tree.size / 50);
+  const basePairs = base.tree.pairs();
   const entries: string[] = [];
   let kept = 0;
   for (const { path, blob } of pairs) {
-    const before = base.pairs.get(path);
+    const before = basePairs.get(path);
     if (before === blob) kept++;
     else entries.push(`${path}\0${blob}\0`);
     if (entries.length > limit) return false;
   }
   // Every base path not among the kept ones or the changed ones is gone.
-  if (kept < base.pairs.size) {
+  if (kept < basePairs.size) {
     const now = new Set(pairs.map((pair) => pair.path));
-    for (const path of base.pairs.keys()) if (!now.has(path)) entries.push(`${path}\0\0`);
+    for (const path of basePairs.keys()) if (!now.has(path)) entries.push(`${path}\0\0`);
   }
   if (entries.length > limit) return false;
   writeInRepo(root, INDEX_TREE_DELTA, `${memo}\0${base.memo}\0${entries.join('')}`, { durable: false });

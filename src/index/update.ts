@@ -102,20 +102,6 @@ function lineRanges(bytes: Buffer): Range[] | undefined {
   return ranges;
 }
 
-/** Where `id` is in ids sorted by compareStrings; undefined when it is not there. */
-function findId(ids: readonly string[], id: string): number | undefined {
-  let low = 0;
-  let high = ids.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const order = compareStrings(ids[middle]!, id);
-    if (order === 0) return middle;
-    if (order < 0) low = middle + 1;
-    else high = middle - 1;
-  }
-  return undefined;
-}
-
 /**
  * An index's bytes, read a window at a time: an index in memory, or an open file read through
  * one reused buffer (an index of 100,000 lessons is 110 MB; reading it into a fresh buffer costs
@@ -160,31 +146,66 @@ export function bytesAt(bytes: IndexBytes, [start, end]: Range): Buffer {
   return copy;
 }
 
-/** The index's entry lines: where each is, its id and path, and the non-empty `promoted_from` lists by line. */
+/**
+ * The index's entry lines: where each is, where its id ends and where its path (a JSON string,
+ * quotes and all) is, the lines of the paths asked for, and the non-empty `promoted_from` lists
+ * by line. Ids and paths are decoded only when asked for (idAt, pathAt): an index of 100,000
+ * lessons has 200,000 of them, an update needs a few dozen.
+ */
 interface EntryLines {
   ranges: Range[];
-  ids: string[];
-  paths: string[];
+  idEnds: number[];
+  paths: Range[];
+  /** The line of each path asked for that the index has. */
+  found: Map<string, number>;
   from: Map<number, string[]>;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const ID_START = Buffer.from('    {"id":"');
+const PATH_START = Buffer.from('","path":"');
+
+/** Where the JSON string whose opening quote is at `start` ends (after its closing quote); -1 when it does not. */
+function stringEnd(line: Buffer, start: number): number {
+  for (let quote = line.indexOf(QUOTE, start + 1); quote !== -1; quote = line.indexOf(QUOTE, quote + 1)) {
+    let backslashes = 0;
+    while (line[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return -1;
 }
 
 /**
  * The entry lines of an index as serializeIndex writes it (at least one entry), read a window at
- * a time; undefined for any other bytes. A newline inside an entry is escaped, so every one
- * between the head and the tail ends a separator.
+ * a time, and the lines of `paths`; undefined for any other bytes. A newline inside an entry is
+ * escaped, so every one between the head and the tail ends a separator.
  */
-function entryLines(bytes: IndexBytes): EntryLines | undefined {
+function entryLines(bytes: IndexBytes, paths: ReadonlySet<string>): EntryLines | undefined {
   if (bytes.length <= HEAD.length + TAIL.length) return undefined;
   if (!bytesAt(bytes, [0, HEAD.length]).equals(HEAD) || !bytesAt(bytes, [bytes.length - TAIL.length, bytes.length]).equals(TAIL)) return undefined;
-  const found: EntryLines = { ranges: [], ids: [], paths: [], from: new Map() };
+  const found: EntryLines = { ranges: [], idEnds: [], paths: [], found: new Map(), from: new Map() };
+  // The paths asked for as the index writes them, by their length.
+  const wanted = new Map<number, { path: string; bytes: Buffer }[]>();
+  for (const path of paths) {
+    const written = Buffer.from(JSON.stringify(path));
+    wanted.set(written.length, [...(wanted.get(written.length) ?? []), { path, bytes: written }]);
+  }
   const add = (line: Buffer, start: number): boolean => {
-    const head = headOf(line.toString('utf8', 0, Math.min(line.length, HEAD_BYTES))) ?? (line.length > HEAD_BYTES ? headOf(line.toString('utf8')) : undefined);
+    // `    {"id":"<id>","path":"<path>",…`: an id is kebab-case, with nothing to escape.
+    const idEnd = line.indexOf(QUOTE, ID_START.length);
+    if (idEnd === -1 || idEnd + PATH_START.length > line.length) return false;
+    if (line.compare(ID_START, 0, ID_START.length, 0, ID_START.length) !== 0 || line.compare(PATH_START, 0, PATH_START.length, idEnd, idEnd + PATH_START.length) !== 0) return false;
+    const pathStart = idEnd + PATH_START.length - 1;
+    const pathEnd = stringEnd(line, pathStart);
     const from = promotedFrom(line);
-    if (head === undefined || from === undefined) return false;
-    if (from.length > 0) found.from.set(found.ids.length, from);
+    if (pathEnd === -1 || from === undefined) return false;
+    const n = found.ranges.length;
+    for (const { path, bytes: written } of wanted.get(pathEnd - pathStart) ?? []) if (line.compare(written, 0, written.length, pathStart, pathEnd) === 0) found.found.set(path, n);
+    if (from.length > 0) found.from.set(n, from);
     found.ranges.push([start, start + line.length]);
-    found.ids.push(head.id);
-    found.paths.push(head.path);
+    found.idEnds.push(start + idEnd);
+    found.paths.push([start + pathStart, start + pathEnd]);
     return true;
   };
   const end = bytes.length - TAIL.length;
@@ -237,21 +258,36 @@ export function updateIndex(
   change: IndexChange,
   lessonAt: (path: string) => LoadedLesson | undefined,
 ): { chunks: Chunks; length: number; count: number; lines: IndexLines } | undefined {
-  const scanned = entryLines(previous);
+  const scanned = entryLines(previous, change.removed);
   if (scanned === undefined) return undefined;
-  const { ranges: lines, ids, paths } = scanned;
+  const { ranges: lines } = scanned;
+  const idAt = (n: number): string => bytesAt(previous, [lines[n]![0] + ID_START.length, scanned.idEnds[n]!]).toString('utf8');
+  const pathAt = (n: number): string => JSON.parse(bytesAt(previous, scanned.paths[n]!).toString('utf8')) as string;
+  /** The first line whose id is not before `id`. */
+  const seek = (id: string): number => {
+    let low = 0;
+    let high = lines.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareStrings(idAt(middle), id) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const findId = (id: string): number | undefined => {
+    const n = seek(id);
+    return n < lines.length && idAt(n) === id ? n : undefined;
+  };
   const fromOf = (n: number): readonly string[] => scanned.from.get(n) ?? [];
-  const byPath = new Map<string, number>();
-  paths.forEach((path, n) => byPath.set(path, n));
   const gone = new Set<number>();
   for (const path of change.removed) {
-    const n = byPath.get(path);
+    const n = scanned.found.get(path);
     if (n === undefined) return undefined;
     gone.add(n);
   }
   const addedIds = new Set<string>();
   for (const { lesson } of change.added) {
-    const at = findId(ids, lesson.id);
+    const at = findId(lesson.id);
     if (lesson.id === '' || addedIds.has(lesson.id) || (at !== undefined && !gone.has(at))) return undefined;
     addedIds.add(lesson.id);
   }
@@ -260,21 +296,22 @@ export function updateIndex(
   for (const n of gone) for (const source of fromOf(n)) targets.add(source);
   for (const { lesson } of change.added) for (const source of sourcesOf(lesson)) targets.add(source);
   const referrers = new Map<string, string[]>();
-  const refer = (source: string, id: string): void => {
-    if (targets.has(source)) referrers.set(source, [...(referrers.get(source) ?? []), id]);
+  const refer = (source: string, id: () => string): void => {
+    if (targets.has(source)) referrers.set(source, [...(referrers.get(source) ?? []), id()]);
   };
-  for (const [n, sources] of scanned.from) if (!gone.has(n)) for (const source of sources) refer(source, ids[n]!);
-  for (const { lesson } of change.added) for (const source of sourcesOf(lesson)) refer(source, lesson.id);
+  for (const [n, sources] of scanned.from) if (!gone.has(n)) for (const source of sources) refer(source, () => idAt(n));
+  for (const { lesson } of change.added) for (const source of sourcesOf(lesson)) refer(source, () => lesson.id);
   const rebuilt = new Map<number, Buffer>();
   for (const target of targets) {
-    const n = addedIds.has(target) ? undefined : findId(ids, target);
+    const n = addedIds.has(target) ? undefined : findId(target);
     if (n === undefined || gone.has(n)) continue;
-    const item = lessonAt(paths[n]!);
+    const item = lessonAt(pathAt(n));
     if (item?.lesson.id !== target) return undefined;
     rebuilt.set(n, Buffer.from(entryLine(entryOf(item, referrers.get(target) ?? []))));
   }
+  // Each new line goes before the first kept line whose id is after its own (none is its own: that line is gone).
   const fresh = change.added
-    .map((item) => ({ id: item.lesson.id, line: Buffer.from(entryLine(entryOf(item, referrers.get(item.lesson.id) ?? []))) }))
+    .map((item) => ({ id: item.lesson.id, at: seek(item.lesson.id), line: Buffer.from(entryLine(entryOf(item, referrers.get(item.lesson.id) ?? []))) }))
     .sort((a, b) => compareStrings(a.id, b.id));
   const parts: (Range | Buffer)[] = [HEAD];
   const after: (number | Buffer)[] = [];
@@ -305,7 +342,7 @@ export function updateIndex(
   let next = 0;
   for (let n = 0; n < lines.length; n++) {
     if (gone.has(n)) continue;
-    while (next < fresh.length && compareStrings(fresh[next]!.id, ids[n]!) < 0) push(fresh[next++]!.line);
+    while (next < fresh.length && fresh[next]!.at <= n) push(fresh[next++]!.line);
     const again = rebuilt.get(n);
     if (again) push(again);
     else keep(n);

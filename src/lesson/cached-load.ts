@@ -302,18 +302,6 @@ function trustedIdentity(stat: fs.BigIntStats | undefined, latest: bigint): stri
 /** The identity of a file whose stat was too recent to vouch for its content: no stat has it. */
 const RACY = 'racy';
 
-/**
- * The (path, blob id) pairs of an edited tree: the remembered tree's (`base`, whose treeDigest()
- * the caller found to be `edit.base.digest`, in path order), each edited file at its blob now.
- */
-export function editedPairs(base: ReadonlyMap<string, string>, edit: WorktreeEdit): { path: string; blob: string }[] | undefined {
-  if (base.size !== edit.base.count || !edit.files.every((file) => base.has(file.path))) return undefined;
-  const edited = new Map(edit.files.map((file) => [file.path, file.blob]));
-  const pairs: { path: string; blob: string }[] = [];
-  for (const [path, blob] of base) pairs.push({ path, blob: edited.get(path) ?? blob });
-  return pairs;
-}
-
 /** Remembers the edited tree (`pairs`, or its digest and count) as the listing's, its edited files by their stats. */
 export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, tree: readonly { path: string; blob: string }[] | WorktreeEdit['base']): void {
   const { digest, count } = 'digest' in tree ? tree : { digest: treeDigest(tree), count: tree.length };
@@ -390,8 +378,9 @@ function digestOf(files: readonly { path: string; blob: string }[]): string {
   const hash = createHash('sha256');
   let previous = '';
   for (const file of files) {
-    const line = `${file.path}\0${file.blob}\n`;
-    if (line < previous) return sha256(files.map((each) => `${each.path}\0${each.blob}\n`).sort(compareStrings).join(''));
+    // The records of the pairs file (index/memo.ts), so a digest is also a hash of that file's records as they stand.
+    const line = `${file.path}\0${file.blob}\0`;
+    if (line < previous) return sha256(files.map((each) => `${each.path}\0${each.blob}\0`).sort(compareStrings).join(''));
     hash.update(line);
     previous = line;
   }
