@@ -120,9 +120,10 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
       if (edited) {
         opened = edited.before;
         progress.say(`writing ${INDEX_FILE}`);
+        // The secrets scan is carried over from the index being replaced while it is still the file's.
+        await carryIndexScan(root, cache, edited.before, edited.blob, edited.lines);
         if (edited.written) writeInRepo(root, INDEX_FILE, edited.chunks);
         const tree = rememberEditedIndex(root, cache, edited.before.tree, edited.edits, edited.blob, edited.count);
-        await carryIndexScan(root, cache, edited.before, edited.blob, edited.lines);
         rememberEdit(cache, quick.edit!, tree);
         return { path: INDEX_FILE, lessons: edited.count, written: edited.written };
       }
@@ -140,9 +141,9 @@ export async function writeIndex(options: { cwd: string; progress?: Progress }):
         built = { index: text, count, written: readIndexText(root) !== text, pairs: loaded.irregular ? undefined : loaded.files };
       }
       progress.say(`writing ${INDEX_FILE}`);
+      if (updated) await carryIndexScan(root, cache, updated.before, updated.blob, updated.lines);
       if (built.written) writeInRepo(root, INDEX_FILE, built.index);
-      const blob = rememberIndex(root, cache, built.pairs, built.blob !== undefined ? { blob: built.blob } : built.index, built.count, true);
-      if (updated) await carryIndexScan(root, cache, updated.before, blob, updated.lines);
+      rememberIndex(root, cache, built.pairs, built.blob !== undefined ? { blob: built.blob } : built.index, built.count, true);
       return { path: INDEX_FILE, lessons: built.count, written: built.written };
     } finally {
       opened?.close();

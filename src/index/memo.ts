@@ -77,12 +77,16 @@ export function openIndexIf(root: string, cache: LessonFileCache, blob: string):
     if (trusted !== undefined && trusted !== blob) throw new Error('another index');
     const file = bytesOfFile(fd, Number(raw.size));
     const opened = fd;
+    // Its content as it was opened: a write in place changes its size or mtime (its ctime also
+    // changes when our own rename replaces it, which leaves the open file's bytes as they were).
+    const content = (stat: fs.BigIntStats): string => `${stat.size}:${stat.mtimeNs}:${stat.ino}`;
+    const atOpen = content(raw);
     const bytes: IndexBytes = {
       length: file.length,
       windowSize: file.windowSize,
       window(start, end) {
         const piece = file.window(start, end);
-        if (statMark(fs.fstatSync(opened, { bigint: true })).identity !== stat.identity) throw new LessonsError('IO', `${INDEX_FILE} changed while it was read: run the command again`);
+        if (content(fs.fstatSync(opened, { bigint: true })) !== atOpen) throw new LessonsError('IO', `${INDEX_FILE} changed while it was read: run the command again`);
         return piece;
       },
     };

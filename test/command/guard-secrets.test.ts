@@ -92,7 +92,8 @@ describe('YAML bounds on the commit path', () => {
     // The guard scans the committed index once.
     git(root, 'add', '-A');
     await preCommit(root);
-    writeFiles(root, { 'lessons/cases/case-b.md': lessonText({ id: 'case-b', title: `Token ${fakeToken('github')} in the title` }) });
+    // A retitled lesson, and a new one after the last (whose line gains its comma, and is scanned again).
+    writeFiles(root, { 'lessons/cases/case-b.md': lessonText({ id: 'case-b', title: `Token ${fakeToken('github')} in the title` }), ...lessonFile({ id: 'case-z', title: 'Last' }) });
     await writeIndex({ cwd: root });
     const blob = git(root, 'hash-object', 'lessons/index.json').trim();
     const kept = openLessonCache(root).get('lessons/index.json', blob)?.secrets;
