@@ -191,7 +191,7 @@ async function stagedSides(plan: GuardPlan, wantBase: boolean, wanted: FactsWant
   const listing = Promise.all([indexSide(repo, root, also), wantBase ? resolveCommit(repo, 'HEAD') : undefined, stagedBlobChanges(repo)]);
   // Read while git lists.
   const today = toIsoDate(plan.now);
-  const opened = openTable(root, cache, today, plan.levels.schema !== 'off', wanted);
+  const opened = openTable(root, cache, plan.levels.schema !== 'off', wanted);
   const [head, commit, staged] = await listing;
   const base = wantBase ? await baseDelta(repo, root, commit, head, staged) : undefined;
   const checked = await checkStaged({ root, cache, policy: plan.policy, today, opened, head, base, wanted });
@@ -270,7 +270,7 @@ async function committedSides(plan: GuardPlan, range: Range, wantBase: boolean, 
     changesBetween(repo, range.base, range.head),
   ]);
   const today = toIsoDate(plan.now);
-  const opened = openTable(root, cache, today, plan.levels.schema !== 'off', wanted);
+  const opened = openTable(root, cache, plan.levels.schema !== 'off', wanted);
   const [head, raw, changed] = await listing;
   const base = wantBase ? await baseDelta(repo, root, range.base, head, raw ?? []) : undefined;
   const checked = await checkStaged({ root, cache, policy: plan.policy, today, opened, head, base, wanted });

@@ -60,8 +60,9 @@ export interface OpenTable {
   table: Table;
 }
 
-export function openTable(root: string, cache: LessonFileCache, today: string, schema: boolean, wanted: FactsWanted): OpenTable {
-  const key = tableKey(cache, { slot: 'staged', today, schema, secrets: wanted.secrets?.digest ?? null, sources: null });
+export function openTable(root: string, cache: LessonFileCache, schema: boolean, wanted: FactsWanted): OpenTable {
+  // Not keyed by the day: the rows keep errors, and the one rule that reads the day (`stale`) warns.
+  const key = tableKey(cache, { slot: 'staged', today: null, schema, secrets: wanted.secrets?.digest ?? null, sources: null });
   return { key, table: readTable(root, key) };
 }
 

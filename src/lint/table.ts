@@ -47,7 +47,11 @@ export interface TableKey {
   /** Which table: the guard's (of the staged tree, or a pushed commit), lint's (of the working tree). */
   slot: 'staged' | 'lint';
   cache: string;
-  today: string;
+  /**
+   * The day the rows' findings were computed for, when what they keep depends on it (lint's
+   * `stale` warnings); null for the guard's, which keeps errors, and no error depends on the day.
+   */
+  today: string | null;
   schema: boolean;
   secrets: string | null;
   /** A digest of the sources' lessons the rules resolved `<source>:<id>` references against (lint), or null. */

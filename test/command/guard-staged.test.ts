@@ -47,10 +47,10 @@ async function wholeTreeFindings(root: string, range?: { base: string; head: str
   ].sort(compareStrings);
 }
 
-async function guardFindings(root: string, range?: { base: string; head: string }): Promise<string[]> {
+async function guardFindings(root: string, range?: { base: string; head: string }, now = NOW): Promise<string[]> {
   const report = range
-    ? await runGuard({ cwd: root, stage: 'pre-push', now: NOW, env: { PRE_COMMIT_FROM_REF: range.base, PRE_COMMIT_TO_REF: range.head } })
-    : await runGuard({ cwd: root, stage: 'pre-commit', now: NOW, env: {} });
+    ? await runGuard({ cwd: root, stage: 'pre-push', now, env: { PRE_COMMIT_FROM_REF: range.base, PRE_COMMIT_TO_REF: range.head } })
+    : await runGuard({ cwd: root, stage: 'pre-commit', now, env: {} });
   return report.findings
     .filter((f) => f.gate === 'schema' || f.gate === 'promotion' || f.gate === 'secrets')
     .map((f) => (f.gate === 'secrets' ? `secrets ${f.rule} ${f.file}:${f.line ?? 0} ${/credential \((.*)\): remove it/.exec(f.message)![1]}` : `${f.gate} ${f.rule} ${f.file}:${f.line ?? 0} ${f.message}`))
@@ -132,7 +132,25 @@ describe('the pre-commit guard on the staged tree', () => {
     expect(factsRead()).toBe(0);
   }, 60_000);
 
-  it('ignores a table that is corrupt, of another day or of another policy, and checks the whole tree', async () => {
+  it('keeps its table from one day to the next: its rows keep errors, and no error depends on the day', async () => {
+    const root = await committedLessonsRepo(corpus());
+    // A lesson validated long ago: stale (a warning) on the later day only.
+    writeFiles(root, { 'lessons/cases/case-c1.md': lessonText({ id: 'case-c1', title: 'Case 1', status: 'retired' }), 'lessons/cases/case-old.md': lessonText({ id: 'case-old', last_validated_at: '2026-01-01' }) });
+    await stageIndex(root);
+    await guardFindings(root);
+    factsRead();
+    // What a check of the same staged tree reads again on the same day (HEAD's side of the changed lessons), and no more on a later one.
+    const expected = await guardFindings(root);
+    const sameDay = factsRead();
+    const later = new Date('2027-09-01T12:00:00Z');
+    expect(await guardFindings(root, undefined, later)).toEqual(expected);
+    expect(factsRead()).toBe(sameDay);
+    expect(sameDay).toBeLessThan(5);
+    const stale = lintTree({ tree: (await snapshot.indexSnapshot(await openRepo(root), root, cachedLoad.openLessonCache(root), {})).tree, policy: DEFAULT_POLICY, today: toIsoDate(later), schemaErrors: () => [] }).findings;
+    expect(stale).toContainEqual(expect.objectContaining({ rule: 'stale', file: 'lessons/cases/case-old.md' }));
+  });
+
+  it('ignores a table that is corrupt, or of another policy, and checks the whole tree', async () => {
     const root = await committedLessonsRepo(corpus());
     writeFiles(root, { 'lessons/cases/case-c1.md': lessonText({ id: 'case-c1', title: 'Case 1', status: 'retired' }) });
     await stageIndex(root);
@@ -141,7 +159,7 @@ describe('the pre-commit guard on the staged tree', () => {
     const table = path.join(root, TABLE);
     for (const damage of [
       () => fs.writeFileSync(table, '{"key":'),
-      () => fs.writeFileSync(table, fs.readFileSync(table, 'utf8').replace('"today":"2026-06-01"', '"today":"2026-05-31"')),
+      () => fs.writeFileSync(table, fs.readFileSync(table, 'utf8').replace('"today":null', '"today":"2026-05-31"')),
       () => fs.writeFileSync(table, fs.readFileSync(table, 'utf8').replace(/"cache":"[0-9a-f]+"/, '"cache":"another"')),
     ]) {
       damage();
