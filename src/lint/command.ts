@@ -143,8 +143,9 @@ interface LintRun {
 }
 
 function lintKey(cache: LessonFileCache, run: LintRun) {
-  const { policy, today, sources } = run;
-  return tableKey(cache, { slot: 'lint', today, schema: true, secrets: null, sources: sources ? sourcesDigest(policy, sources) : null });
+  const { policy, sources } = run;
+  // Not keyed by the day: the rows leave the stale warnings out, and the run works them out for its day.
+  return tableKey(cache, { slot: 'lint', today: null, schema: true, secrets: null, sources: sources ? sourcesDigest(policy, sources) : null });
 }
 
 /**
@@ -164,7 +165,7 @@ async function tableLint(root: string, cache: LessonFileCache, tree: TreeToLint 
   const step = fileSteps(run.progress, items.length);
   items.forEach((item, n) => step(n + 1, item.path));
   run.progress.say('checking ids, references and evidence');
-  const findings = await lintRows(rows, side, { policy, today, keep: () => true, sources: sources && { context: sourceContext(policy, sources), lessons: sources } });
+  const findings = await lintRows(rows, side, { policy, today, keep: () => true, byDay: true, sources: sources && { context: sourceContext(policy, sources), lessons: sources } });
   if (rows.changed) writeTable(root, key, tree.digest, rows.rows, table);
   return lintResult(findings, rows.rows.filter((row) => row.lesson).length);
 }

@@ -102,6 +102,35 @@ export const unknownKeysRule: FileRule = (item) =>
     .filter((key) => !KNOWN_KEYS.has(key))
     .map((key) => at(item, 'unknown-key', 'warning', key, `unknown field \`${key}\`: kept as is, but no command uses it (check its spelling)`));
 
+/** A lesson's validation date as the stale rule reads it, and its line: none for a retired lesson, or one without a real date. */
+export function validationOf(item: LoadedLesson): Validation | undefined {
+  const validated = item.lesson.last_validated_at;
+  if (item.lesson.status === 'retired' || validated === null || !isIsoDate(validated)) return undefined;
+  return { date: validated, line: lineOfField(item.parsed, '/last_validated_at') };
+}
+
+export interface Validation {
+  date: string;
+  line: number | undefined;
+}
+
+/**
+ * The `stale` warning of lesson `id` (in `file`) last validated as `validation` says, on
+ * `today`; none within the policy's limit. The one finding that depends on the day.
+ */
+export function staleFinding(file: string, id: string, validation: Validation, today: string, limit: number): Finding | undefined {
+  const age = daysBetween(validation.date, today);
+  if (age <= limit) return undefined;
+  return {
+    rule: 'stale',
+    severity: 'warning',
+    file,
+    ...(validation.line === undefined ? {} : { line: validation.line }),
+    field: 'last_validated_at',
+    message: `last validated ${age} days ago (policy limit ${limit}): review it and run \`lessons accept ${id}\`, or retire it`,
+  };
+}
+
 export const datesRule: LessonRule = (item, context) => {
   const findings: Finding[] = [];
   const { lesson } = item;
@@ -111,14 +140,9 @@ export const datesRule: LessonRule = (item, context) => {
       findings.push(at(item, 'date', 'error', field, `${field} ${value} is not a real calendar date`));
     }
   }
-  const validated = lesson.last_validated_at;
-  if (lesson.status !== 'retired' && validated !== null && isIsoDate(validated)) {
-    const age = daysBetween(validated, context.today);
-    const limit = context.policy.lessons.stale_after_days;
-    if (age > limit) {
-      findings.push(at(item, 'stale', 'warning', 'last_validated_at', `last validated ${age} days ago (policy limit ${limit}): review it and run \`lessons accept ${lesson.id}\`, or retire it`));
-    }
-  }
+  const validation = validationOf(item);
+  const stale = validation && staleFinding(item.path, lesson.id, validation, context.today, context.policy.lessons.stale_after_days);
+  if (stale) findings.push(stale);
   return findings;
 };
 

@@ -14,7 +14,7 @@ import type { SourceLessons } from '../sources/load.js';
 import { sortStrings } from '../util/compare.js';
 import type { Finding } from './finding.js';
 import { lessonFindings, lintResult, treeFindings, waitsForReview } from './lint.js';
-import type { LintContext, SourceContext } from './rules.js';
+import { staleFinding, validationOf, type LintContext, type SourceContext, type Validation } from './rules.js';
 
 /**
  * A tree's lint kept per file, so the next lint of a tree that differs in a few files costs in
@@ -30,7 +30,7 @@ import type { LintContext, SourceContext } from './rules.js';
  * staged tree (its errors only), `lessons lint` one of the working tree.
  */
 
-const TABLE_FORMAT = 1;
+const TABLE_FORMAT = 2;
 
 function tableFiles(slot: TableKey['slot']): { table: string; delta: string } {
   return { table: `${FILE_CACHE_DIR}/${slot}-table`, delta: `${FILE_CACHE_DIR}/${slot}-table.delta` };
@@ -72,16 +72,19 @@ export interface Row {
   /** The file's problems and the lesson's lint findings (file and tree rules) that the table keeps (the guard's: the errors). */
   findings: Finding[];
   secrets: FileSecretMatch[];
+  /** The lesson's validation date and its line, in a table whose findings leave out what depends on the day (lint's: see RowLint.byDay). */
+  validated: Validation | undefined;
   /** Whether the row has findings, or secret matches (without reading them, for a stored row). */
   mayHave(what: 'findings' | 'secrets'): boolean;
 }
 
-/** The names, deps, findings and secrets of a stored row, each only when set (findings as lint made them: their JSON is lint's output). */
+/** The names, deps, findings, secrets and validation of a stored row, each only when set (findings as lint made them: their JSON is lint's output). */
 interface Extras {
   n?: string[];
   d?: string[];
   f?: Finding[];
   s?: FileSecretMatch[];
+  v?: [date: string, line: number | null];
 }
 
 /** A row computed in this run. */
@@ -154,11 +157,22 @@ export class StoredRow implements Row {
     return this.parsed().s ?? [];
   }
 
+  get validated(): Validation | undefined {
+    // Every lesson row of lint's table has one: read from its key alone, the rest of the JSON is not parsed (a quote inside a string is escaped, so the key is never part of one).
+    const { json } = this.fields();
+    const at = json.indexOf(VALIDATED_KEY);
+    if (at === -1) return undefined;
+    const [date, line] = JSON.parse(json.slice(at + VALIDATED_KEY.length - 1, json.indexOf(']', at) + 1)) as [string, number | null];
+    return { date, line: line ?? undefined };
+  }
+
   mayHave(what: 'findings' | 'secrets'): boolean {
     // The key as JSON writes it; a string that holds the same characters only costs a parse.
     return this.fields().json.includes(what === 'findings' ? '"f":' : '"s":');
   }
 }
+
+const VALIDATED_KEY = '"v":[';
 
 const TAB = 9;
 const W = 0x77;
@@ -268,6 +282,7 @@ function rowLine(row: Row): string {
   if (row.deps.length > 0) extras.d = row.deps;
   if (row.mayHave('findings') && row.findings.length > 0) extras.f = row.findings;
   if (row.mayHave('secrets') && row.secrets.length > 0) extras.s = row.secrets;
+  if (row.validated) extras.v = [row.validated.date, row.validated.line ?? null];
   const flags = `${row.waits ? 'w' : ''}${row.lesson ? '' : 'x'}`;
   const fields = [row.path, row.blob, flags, !row.lesson || row.id === fileStem(row.path) ? '' : row.id, Object.keys(extras).length === 0 ? '' : JSON.stringify(extras)];
   while (fields.length > 2 && fields.at(-1) === '') fields.pop();
@@ -464,6 +479,7 @@ export async function treeRows(items: readonly ListedFile[], table: Table, side:
       deps: [],
       findings: [],
       secrets: facts.secrets?.matches ?? [],
+      validated: undefined,
     });
   });
   const idPaths = new IdPaths();
@@ -480,6 +496,11 @@ export interface RowLint {
   today: string;
   /** Which findings a row keeps (the guard keeps the errors). */
   keep: (finding: Finding) => boolean;
+  /**
+   * Rows keep no finding that depends on the day (`stale`), but each lesson's validation date,
+   * and the run works those findings out for `today`: a table that serves any day (lint's).
+   */
+  byDay?: boolean;
   /** The sources' lessons, when lint loaded them: `<source>:<id>` references resolve against these (the key names them). */
   sources?: { context: SourceContext; lessons: SourceLessons } | undefined;
 }
@@ -503,14 +524,14 @@ export async function lintRows(tree: TreeRows, side: SideFacts, options: RowLint
       const lesson = side.lesson(path);
       const byId = new TrackedLessons(idPaths, side, misses);
       const context: LintContext = { policy: options.policy, today: options.today, byId, schemaErrors: noSchema, sources: options.sources?.context };
-      const findings = [...facts.problems, ...(lesson ? lessonFindings(lesson, context) : [])].filter(options.keep);
-      return { n, findings, deps: sortStrings([...byId.deps]) };
+      const findings = [...facts.problems, ...(lesson ? lessonFindings(lesson, context) : [])].filter((finding) => options.keep(finding) && !(options.byDay && finding.rule === 'stale'));
+      return { n, findings, deps: sortStrings([...byId.deps]), validated: options.byDay && lesson ? validationOf(lesson) : undefined };
     }),
   );
   // (A row is computed again only when a file differs or is gone: the table is written again then.)
-  for (const { n, findings, deps } of fresh) {
+  for (const { n, findings, deps, validated } of fresh) {
     const { path, blob, id, lesson, waits, names, secrets } = rows[n]!;
-    rows[n] = freshRow({ path, blob, id, lesson, waits, names, secrets, findings, deps });
+    rows[n] = freshRow({ path, blob, id, lesson, waits, names, secrets, findings, deps, validated });
   }
   // Every id used twice, and each local lesson a source's id names (the sources' shadowing rule).
   const sourceIds = new Set(options.sources?.lessons.lessons.map((item) => item.lesson.id));
@@ -519,6 +540,12 @@ export async function lintRows(tree: TreeRows, side: SideFacts, options: RowLint
   const byId = new Map(wanted.map(([id, paths]) => [id, paths.map((path) => side.lesson(path)!)]));
   const waiting = rows.filter((row) => row.waits).length;
   const findings = treeFindings(byId, waiting, options.policy, options.sources?.lessons).filter(options.keep);
-  for (const row of rows) if (row.mayHave('findings')) findings.push(...row.findings);
+  const limit = options.policy.lessons.stale_after_days;
+  for (const row of rows) {
+    if (row.mayHave('findings')) findings.push(...row.findings);
+    const validated = options.byDay ? row.validated : undefined;
+    const stale = validated && staleFinding(row.path, row.id, validated, options.today, limit);
+    if (stale && options.keep(stale)) findings.push(stale);
+  }
   return lintResult(findings, 0).findings;
 }

@@ -21,14 +21,14 @@ const TABLE = `${FILE_CACHE_DIR}/lint-table`;
 const DELTA = `${FILE_CACHE_DIR}/lint-table.delta`;
 
 /** What lint over the whole working tree finds, read without any cache. */
-async function wholeTreeLint(root: string): Promise<ReturnType<typeof lintTree>> {
+async function wholeTreeLint(root: string, now = NOW): Promise<ReturnType<typeof lintTree>> {
   const cache = path.join(root, FILE_CACHE_DIR);
   const aside = `${cache}-aside`;
   fs.renameSync(cache, aside);
   try {
     const schemaErrors = (data: unknown) => validateAgainst('lesson', data);
     const { tree } = await cachedLoad.loadWorktreeFacts(root, cachedLoad.openLessonCache(root), { fileFindings: (item) => fileFindings(item, schemaErrors) });
-    return lintTree({ tree, policy: DEFAULT_POLICY, today: toIsoDate(NOW), schemaErrors });
+    return lintTree({ tree, policy: DEFAULT_POLICY, today: toIsoDate(now), schemaErrors });
   } finally {
     fs.rmSync(cache, { recursive: true, force: true });
     fs.renameSync(aside, cache);
@@ -79,11 +79,18 @@ describe('lessons lint through its table of the working tree', () => {
     expect(factsRead()).toBe(0);
   }, 60_000);
 
-  it('lints again under another day: a stale date is found on the day it becomes stale', async () => {
+  it('keeps its table from one day to the next, and finds each stale date on the day it becomes stale, as lint over the whole tree does', async () => {
     const root = tempLessonsRepo(corpus());
     const today = await lint({ cwd: root, now: NOW });
-    const later = new Date('2027-12-01T12:00:00Z');
-    const next = await lint({ cwd: root, now: later });
-    expect(next.findings.filter((finding) => finding.rule === 'stale').length).toBeGreaterThan(today.findings.filter((finding) => finding.rule === 'stale').length);
+    expect(today).toEqual(await wholeTreeLint(root));
+    factsRead();
+    for (const day of ['2026-06-02', '2026-09-15', '2027-12-01']) {
+      const later = new Date(`${day}T12:00:00Z`);
+      const next = await lint({ cwd: root, now: later });
+      expect(factsRead()).toBe(0);
+      expect(next).toEqual(await wholeTreeLint(root, later));
+    }
+    const stale = (result: typeof today) => result.findings.filter((finding) => finding.rule === 'stale').length;
+    expect(stale(await lint({ cwd: root, now: new Date('2027-12-01T12:00:00Z') }))).toBeGreaterThan(stale(today));
   });
 });
