@@ -183,21 +183,20 @@ function updatedIndex(
     if (read?.kind !== 'file' || gitBlobId(read.bytes) !== file!.blob) return undefined;
     return lessonTree(path, read.bytes, file!.level);
   };
-  return closedUnless(remembered, indexAfter(remembered.bytes, changed, removed, lessonOf));
+  return closedUnless(remembered, () => indexAfter(remembered.bytes, changed, removed, lessonOf));
 }
 
-/** The update with its blob id and the remembered index it reads from, which stays open; when there is no update, the remembered index closed. */
-function closedUnless<U extends { chunks: Chunks }>(remembered: OpenIndex & { blob: string }, update: U | undefined): (U & { blob: string; before: OpenIndex & { blob: string } }) | undefined {
-  if (update === undefined) {
-    remembered.close();
-    return undefined;
-  }
+/** The update `make` gives, with its blob id and the remembered index it reads from, which stays open; without an update (or on an error), the remembered index closed. */
+function closedUnless<R extends OpenIndex, U extends { chunks: Chunks }>(remembered: R, make: () => U | undefined): (U & { blob: string; before: R }) | undefined {
   try {
-    return { ...update, blob: blobIdOf(update.chunks), before: remembered };
+    const update = make();
+    if (update !== undefined) return { ...update, blob: blobIdOf(update.chunks), before: remembered };
   } catch (error) {
     remembered.close();
     throw error;
   }
+  remembered.close();
+  return undefined;
 }
 
 /**
@@ -230,14 +229,9 @@ function editedIndex(
     const bytes = file?.bytes ?? readAtBlob(root, path, tree.blobOf(path));
     return level === undefined || bytes === undefined ? undefined : lessonTree(path, bytes, level);
   };
-  const update = indexAfter(
-    remembered.bytes,
-    changed.map((file) => file.path),
-    new Set(changed.map((file) => file.path)),
-    lessonOf,
-  );
-  const done = closedUnless(remembered, update);
-  return done && { ...done, before: remembered, written: done.blob !== remembered.blob, edits: new Map(edit.files.map((file) => [file.path, file.blob])) };
+  const paths = changed.map((file) => file.path);
+  const done = closedUnless(remembered, () => indexAfter(remembered.bytes, paths, new Set(paths), lessonOf));
+  return done && { ...done, written: done.blob !== remembered.blob, edits: new Map(edit.files.map((file) => [file.path, file.blob])) };
 }
 
 /** What turns the remembered tree into `pairs`: the paths added or of another blob, and the remembered paths gone or replaced. */

@@ -7,10 +7,10 @@ import { pathInside } from '../io/inside.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type WorktreeListing } from '../lesson/cached-load.js';
-import { blobIdOf, gitBlobId, type Chunks } from '../util/digest.js';
+import { blobIdOf, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
 import { TreeRecords } from './tree-records.js';
-import { bytesOfFile, type IndexBytes, type IndexLines } from './update.js';
+import { bytesAt, bytesOfFile, type IndexBytes, type IndexLines } from './update.js';
 
 /**
  * What the file cache remembers of the last index written or found fresh: the memo
@@ -103,25 +103,15 @@ export function openIndexIf(root: string, cache: LessonFileCache, blob: string):
   }
 }
 
-/**
- * The bytes of lessons/index.json, whole, when the file holds the blob `blob` (its stat vouched
- * for by the cache before and after the read, or its bytes hashed), else undefined.
- */
+/** The bytes of lessons/index.json, whole, when the file holds the blob `blob` (openIndexIf()), else undefined. */
 function indexBytesIf(root: string, cache: LessonFileCache, blob: string): Buffer | undefined {
+  const opened = openIndexIf(root, cache, blob);
   try {
-    const file = `${root}/${INDEX_FILE}`;
-    const stat = statMark(fs.statSync(file, { bigint: true }));
-    const trusted = cache.trustedBlob(INDEX_FILE, stat);
-    if (trusted !== undefined && trusted !== blob) return undefined;
-    const bytes = readRegularFile(file);
-    const after = statMark(fs.statSync(file, { bigint: true }));
-    if (trusted === undefined || after.identity !== stat.identity) {
-      if (gitBlobId(bytes) !== blob) return undefined;
-      cache.noteStat(INDEX_FILE, blob, stat);
-    }
-    return bytes;
+    return opened && bytesAt(opened.bytes, [0, opened.bytes.length]);
   } catch {
     return undefined;
+  } finally {
+    opened?.close();
   }
 }
 
