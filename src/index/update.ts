@@ -11,37 +11,6 @@ export interface IndexChange {
   added: readonly LoadedLesson[];
 }
 
-/** The start of an entry's line: `    {"id":"<id>","path":"<path>",…`. */
-const ID_AT = '    {"id":"'.length;
-const PATH_KEY = '","path":';
-
-/** A JSON string starting at `start` (its opening quote), and where it ends; undefined when there is none. */
-function jsonStringAt(line: string, start: number): { value: string; end: number } | undefined {
-  if (line[start] !== '"') return undefined;
-  let end = start + 1;
-  while (end < line.length && line[end] !== '"') end += line[end] === '\\' ? 2 : 1;
-  if (end >= line.length) return undefined;
-  const token = line.slice(start, end + 1);
-  return { value: token.includes('\\') ? (JSON.parse(token) as string) : token.slice(1, -1), end: end + 1 };
-}
-
-/** The id and path an entry's line starts with; undefined for a line that does not start so. */
-function headOf(line: string): { id: string; path: string } | undefined {
-  const idEnd = line.indexOf('"', ID_AT);
-  if (!line.startsWith('    {"id":"') || idEnd === -1 || !line.startsWith(PATH_KEY, idEnd)) return undefined;
-  const path = jsonStringAt(line, idEnd + PATH_KEY.length);
-  return path && { id: line.slice(ID_AT, idEnd), path: path.value };
-}
-
-/** A line's start is decoded to read its id and path (the whole line when they run past it): most ids and paths fit in this. */
-const HEAD_BYTES = 320;
-
-/** The id and path of the entry whose line is at bytes [start, end). */
-function lineHead(bytes: Buffer, [start, end]: Range): { id: string; path: string } | undefined {
-  const head = headOf(bytes.toString('utf8', start, Math.min(end, start + HEAD_BYTES)));
-  return head ?? (end - start > HEAD_BYTES ? headOf(bytes.toString('utf8', start, end)) : undefined);
-}
-
 const FROM_KEY = Buffer.from('"promoted_from":[');
 const INTO_KEY = Buffer.from(',"promoted_into":[');
 const CLOSE = ']'.charCodeAt(0);
@@ -81,25 +50,9 @@ const SEPARATOR = Buffer.from(ENTRY_SEPARATOR);
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 
-/** Whether `bytes` start and end as serializeIndex() writes an index of at least one entry (lineRanges() checks the lines between). */
+/** Whether `bytes` start and end as serializeIndex() writes an index of at least one entry (entryLines() checks the lines between). */
 export function hasIndexLayout(bytes: Buffer): boolean {
   return bytes.length > HEAD.length + TAIL.length && bytes.subarray(0, HEAD.length).equals(HEAD) && bytes.subarray(bytes.length - TAIL.length).equals(TAIL);
-}
-
-/** Where each entry's line is in an index as serializeIndex writes it (at least one entry); undefined for any other bytes. */
-function lineRanges(bytes: Buffer): Range[] | undefined {
-  if (!hasIndexLayout(bytes)) return undefined;
-  const end = bytes.length - TAIL.length;
-  const ranges: Range[] = [];
-  let start = HEAD.length;
-  // A newline inside an entry is escaped: every one between the head and the tail ends a separator (found by its byte, which costs a tenth of a search for the two).
-  for (let newline = bytes.indexOf(NEWLINE, start); newline !== -1 && newline < end; newline = bytes.indexOf(NEWLINE, start)) {
-    if (bytes[newline - 1] !== COMMA) return undefined;
-    ranges.push([start, newline - 1]);
-    start = newline + 1;
-  }
-  ranges.push([start, end]);
-  return ranges;
 }
 
 /**
@@ -165,6 +118,11 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ID_START = Buffer.from('    {"id":"');
 const PATH_START = Buffer.from('","path":"');
+
+/** The id of entry line `n` (an id is kebab-case: its bytes are the id). */
+function entryId(bytes: IndexBytes, lines: EntryLines, n: number): string {
+  return bytesAt(bytes, [lines.ranges[n]![0] + ID_START.length, lines.idEnds[n]!]).toString('utf8');
+}
 
 /** Where the JSON string whose opening quote is at `start` ends (after its closing quote); -1 when it does not. */
 function stringEnd(line: Buffer, start: number): number {
@@ -261,7 +219,7 @@ export function updateIndex(
   const scanned = entryLines(previous, change.removed);
   if (scanned === undefined) return undefined;
   const { ranges: lines } = scanned;
-  const idAt = (n: number): string => bytesAt(previous, [lines[n]![0] + ID_START.length, scanned.idEnds[n]!]).toString('utf8');
+  const idAt = (n: number): string => entryId(previous, scanned, n);
   const pathAt = (n: number): string => JSON.parse(bytesAt(previous, scanned.paths[n]!).toString('utf8')) as string;
   /** The first line whose id is not before `id`. */
   const seek = (id: string): number => {
@@ -363,25 +321,26 @@ export function updateIndex(
  * or with an id twice; the caller then parses both.
  */
 export function indexLineDiff(before: Buffer, after: Buffer): IndexDiff | undefined {
-  const beforeLines = lineRanges(before);
-  const afterLines = lineRanges(after);
+  const [beforeBytes, afterBytes] = [bytesInMemory(before), bytesInMemory(after)];
+  const beforeLines = entryLines(beforeBytes, new Set());
+  const afterLines = entryLines(afterBytes, new Set());
   if (beforeLines === undefined || afterLines === undefined) return undefined;
   const byId = new Map<string, Range>();
-  for (const line of beforeLines) {
-    const head = lineHead(before, line);
-    if (head === undefined || byId.has(head.id)) return undefined;
-    byId.set(head.id, line);
+  for (const [n, line] of beforeLines.ranges.entries()) {
+    const id = entryId(beforeBytes, beforeLines, n);
+    if (byId.has(id)) return undefined;
+    byId.set(id, line);
   }
   const diff: IndexDiff = { added: [], removed: [], changed: [] };
   const seen = new Set<string>();
   const entryAt = (bytes: Buffer, [start, end]: Range): string => JSON.stringify(JSON.parse(bytes.toString('utf8', start, end)));
-  for (const line of afterLines) {
-    const head = lineHead(after, line);
-    if (head === undefined || seen.has(head.id)) return undefined;
-    seen.add(head.id);
-    const old = byId.get(head.id);
-    if (old === undefined) diff.added.push(head.id);
-    else if (before.compare(after, line[0], line[1], old[0], old[1]) !== 0 && entryAt(before, old) !== entryAt(after, line)) diff.changed.push(head.id);
+  for (const [n, line] of afterLines.ranges.entries()) {
+    const id = entryId(afterBytes, afterLines, n);
+    if (seen.has(id)) return undefined;
+    seen.add(id);
+    const old = byId.get(id);
+    if (old === undefined) diff.added.push(id);
+    else if (before.compare(after, line[0], line[1], old[0], old[1]) !== 0 && entryAt(before, old) !== entryAt(after, line)) diff.changed.push(id);
   }
   for (const id of byId.keys()) if (!seen.has(id)) diff.removed.push(id);
   return { added: diff.added.sort(compareStrings), removed: diff.removed.sort(compareStrings), changed: diff.changed.sort(compareStrings) };
