@@ -254,7 +254,7 @@ export function indexAfter(
   changed: readonly string[],
   removed: ReadonlySet<string>,
   lessonOf: (path: string) => LoadedTree | undefined,
-): { chunks: Chunks; length: number; count: number; lines: IndexLines } | undefined {
+): { chunks: Chunks; count: number; lines: IndexLines } | undefined {
   const added: LoadedLesson[] = [];
   for (const path of changed) {
     const tree = lessonOf(path);

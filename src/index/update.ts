@@ -215,7 +215,7 @@ export function updateIndex(
   previous: IndexBytes,
   change: IndexChange,
   lessonAt: (path: string) => LoadedLesson | undefined,
-): { chunks: Chunks; length: number; count: number; lines: IndexLines } | undefined {
+): { chunks: Chunks; count: number; lines: IndexLines } | undefined {
   const scanned = entryLines(previous, change.removed);
   if (scanned === undefined) return undefined;
   const { ranges: lines } = scanned;
@@ -311,7 +311,7 @@ export function updateIndex(
   if (count === 0) return undefined;
   const length = parts.reduce((sum, part) => sum + (Buffer.isBuffer(part) ? part.length : part[1] - part[0]), 0);
   // Not joined into one buffer: at 100,000 lessons that is 110 MB to allocate and copy, written and hashed piece by piece as well.
-  return { chunks: new IndexPieces(parts, previous, length), length, count, lines: { before: lines, after } };
+  return { chunks: new IndexPieces(parts, previous, length), count, lines: { before: lines, after } };
 }
 
 /**

@@ -5,7 +5,7 @@ import { parseIndexEntries } from '../../src/index/read.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bytesInMemory, bytesOfFile, indexLineDiff, updateIndex } from '../../src/index/update.js';
-import { blobIdOf, gitBlobId, joinChunks } from '../../src/util/digest.js';
+import { blobIdOf, chunksLength, gitBlobId, joinChunks } from '../../src/util/digest.js';
 import { tempDir } from '../helpers/repo.js';
 import { addLessonFile, type LoadedLesson, type LoadedTree } from '../../src/lesson/load.js';
 import { scanIndexText, scanOfUpdate } from '../../src/guard/index-secrets.js';
@@ -86,7 +86,7 @@ describe('updating the index for a change', () => {
       updates++;
       const whole = joinChunks(update.chunks);
       expect(whole.toString('utf8')).toBe(build(tree));
-      expect(update.length).toBe(whole.length);
+      expect(chunksLength(update.chunks)).toBe(whole.length);
       expect(update.count).toBe(tree.size);
       // The pieces are hashed as the file they make.
       expect(blobIdOf(update.chunks)).toBe(gitBlobId(whole));
