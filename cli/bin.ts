@@ -2,26 +2,25 @@
 /**
  * The `lessons` binary (built into dist/cli/lessons.cjs by scripts/build-bundles.mjs). A
  * CommonJS file starts faster than an ES module, and an agent hook or preflight runs on every
- * tool call and task: those two run from their code-cached bundles (cli/fast/bundle.ts) here;
- * every other command is handed to the ES module CLI (dist/cli/lessons.js), which loads yargs.
+ * tool call and task, the guard on every commit: the commands that skip yargs run from their
+ * code-cached bundles (cli/fast/bundle.ts) here; every other command is handed to the ES module
+ * CLI (dist/cli/lessons.js), which loads yargs.
  */
-import { bundledCommand } from './fast/bundle.js';
+import { bundledCommand, isBundledCommand } from './fast/bundle.js';
 import { commandWord } from './fast/args.js';
 import { main, stopQuietlyOnClosedPipe, type FastCommand } from './main.js';
-
-const BUNDLED = new Set(['preflight', 'hook']);
 
 const args = process.argv.slice(2);
 const word = commandWord(args);
 // Module paths computed at run time, so the build leaves them out of this file.
 const esm = (file: string): Promise<unknown> => import(new URL(file, import.meta.url).href);
 
-if (word !== undefined && BUNDLED.has(word)) {
+if (isBundledCommand(word)) {
   stopQuietlyOnClosedPipe(word);
   void main(args, {
     fast: (name) => {
       if (name !== word) return undefined;
-      const command = bundledCommand(name as 'preflight' | 'hook', args, require);
+      const command = bundledCommand(word, args, require);
       return command ? Promise.resolve(command) : (esm(`./fast/${name}.js`) as Promise<FastCommand>);
     },
     yargs: async () => ({ run: ((await esm('./app.js')) as typeof import('./app.js')).runYargs }),

@@ -2,10 +2,11 @@
  * The build's second step (after tsc): the `lessons` binary and the hot commands as CommonJS
  * bundles, from tsc's output in dist/.
  *
- * - dist/cli/lessons.cjs, the binary: reads the command word, runs `preflight` and `hook` from
- *   their bundles and hands every other command to dist/cli/lessons.js (ESM, yargs).
- * - dist/fast/preflight.cjs and dist/fast/hook.cjs: one file each, so a run loads one file
- *   instead of 25 to 35 modules. CommonJS because only a classic script can be compiled with
+ * - dist/cli/lessons.cjs, the binary: reads the command word, runs the commands that skip yargs
+ *   (preflight, hook, guard, index, capture, ...: BUNDLED_COMMANDS) from their bundles and
+ *   hands every other command to dist/cli/lessons.js (ESM, yargs).
+ * - dist/fast/<command>.cjs: one file each, so a run loads one file instead of 25 to 200
+ *   modules. CommonJS because only a classic script can be compiled with
  *   V8's code cache on Node 20 (cli/fast/bundle.ts), and because its `require`s of Node's own
  *   modules run when the module that needs them first runs, not all at start.
  *
@@ -16,6 +17,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -83,6 +85,36 @@ const builtins = {
   },
 };
 
+/**
+ * Packages published only as ES modules (chalk, execa): a bundle loads them with require(),
+ * which Node (>= 20.19, the engines field) answers with the module's namespace. esbuild's
+ * interop would take that whole namespace for the default export (`chalk.level` would be the
+ * namespace's), so each is imported through a stand-in that exports the namespace's own names.
+ */
+const requireHere = createRequire(path.join(root, 'package.json'));
+const esmOnly = (name) => {
+  try {
+    return Object.prototype.toString.call(requireHere(name)) === '[object Module]';
+  } catch {
+    return false;
+  }
+};
+const esmPackages = {
+  name: 'esm-only-packages',
+  setup(context) {
+    context.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.namespace === 'esm-package') return { path: args.path, external: true };
+      return !args.path.startsWith('node:') && esmOnly(args.path) ? { path: args.path, namespace: 'esm-package' } : undefined;
+    });
+    context.onLoad({ filter: /.*/, namespace: 'esm-package' }, (args) => {
+      const name = JSON.stringify(args.path);
+      const names = Object.keys(requireHere(args.path)).filter((key) => key !== 'default').sort();
+      const lines = [`const m = require(${name});`, 'export default m.default;', ...names.map((key) => `export const ${key} = m.${key};`)];
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -93,7 +125,7 @@ const common = {
   // Fewer bytes to read on every run; names are kept, so a --debug stack trace still reads.
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [builtins],
+  plugins: [builtins, esmPackages],
   // import.meta.url in CommonJS: the bundle's own file URL (the loader passes __filename).
   define: { 'import.meta.url': 'import_meta_url' },
   inject: [INJECT],
@@ -101,10 +133,11 @@ const common = {
 
 // Earlier builds' bundles must not outlive their sources.
 fs.rmSync(path.join(dist, 'fast'), { recursive: true, force: true });
-await build({ ...common, entryPoints: { preflight: path.join(dist, 'cli/fast/preflight.js'), hook: path.join(dist, 'cli/fast/hook.js') }, outdir: path.join(dist, 'fast'), outExtension: { '.js': '.cjs' } });
+const { BUNDLED_COMMANDS } = await import(path.join(dist, 'cli/fast/bundle.js'));
+await build({ ...common, entryPoints: Object.fromEntries(BUNDLED_COMMANDS.map((name) => [name, path.join(dist, `cli/fast/${name}.js`)])), outdir: path.join(dist, 'fast'), outExtension: { '.js': '.cjs' } });
 await build({ ...common, entryPoints: [path.join(dist, 'cli/bin.js')], outfile: path.join(dist, 'cli/lessons.cjs') });
 
-for (const file of ['fast/preflight.cjs', 'fast/hook.cjs', 'cli/lessons.cjs']) {
+for (const file of [...BUNDLED_COMMANDS.map((name) => `fast/${name}.cjs`), 'cli/lessons.cjs']) {
   const text = fs.readFileSync(path.join(dist, file), 'utf8');
   // Every Node module must go through the plugin above (a missed name would be undefined at run time).
   if (/__toESM\(require\("node:/.test(text)) throw new Error(`${file}: a node: module was bundled without the builtins plugin`);

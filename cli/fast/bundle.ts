@@ -9,9 +9,11 @@ import { packageFile } from '../../src/package-root.js';
 import type { FastCommand } from '../main.js';
 
 /**
- * The hot commands' bundles (dist/fast/<name>.cjs, scripts/build-bundles.mjs), compiled with
- * V8's code cache. A hook or preflight runs its code once, so compiling it (each function the
- * first time it is called) cost more than running it; the cache holds the bytecode of every
+ * The commands that skip yargs each run from a bundle of their own (dist/fast/<name>.cjs,
+ * scripts/build-bundles.mjs), compiled with V8's code cache: loaded one module at a time, a
+ * command such as capture or guard spent about 100 ms of every run in Node's ESM loader. A run
+ * runs most of its code once, so compiling it (each function the first time it is called) costs
+ * about as much as running it; the cache holds the bytecode of every
  * function a run compiled, and the next run starts from it. Node 20 has no compile cache of its
  * own for modules (module.enableCompileCache came in 22), so the bundle is a classic script
  * compiled through vm.Script with `cachedData`.
@@ -26,6 +28,14 @@ import type { FastCommand } from '../main.js';
  * says when it rejects the data. Anything that does not match is ignored and rewritten after
  * the run; a cache that cannot be read or written only costs the compile.
  */
+
+/** The commands with a bundle: the words cli/lessons.ts runs without yargs. */
+export const BUNDLED_COMMANDS = ['capture', 'guard', 'hook', 'hooks', 'index', 'lint', 'preflight', 'report'] as const;
+export type BundledCommand = (typeof BUNDLED_COMMANDS)[number];
+
+export function isBundledCommand(word: string | undefined): word is BundledCommand {
+  return (BUNDLED_COMMANDS as readonly (string | undefined)[]).includes(word);
+}
 
 const FORMAT = 1;
 export const CODE_CACHE_DIR = `${STATE_DIR}/cache/code`;
@@ -133,7 +143,7 @@ function readCache(root: string | undefined, name: string, bundle: fs.BigIntStat
  * kind (the first hook of a session is SessionStart, the next ones mostly PreToolUse). Undefined
  * when the bundle is not built (a source checkout): the caller loads the modules one by one instead.
  */
-export function bundledCommand(name: 'preflight' | 'hook', args: readonly string[], load: NodeJS.Require): FastCommand | undefined {
+export function bundledCommand(name: BundledCommand, args: readonly string[], load: NodeJS.Require): FastCommand | undefined {
   const file = packageFile('dist', 'fast', `${name}.cjs`);
   let fd: number;
   try {
