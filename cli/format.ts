@@ -1,7 +1,11 @@
-import chalk from 'chalk';
+import { isatty } from 'node:tty';
+import { setColour } from '../src/util/style.js';
 
-/** Colour only for people: NO_COLOR, a non-TTY stdout or --no-color turn it off. */
+/**
+ * Colour only for people: a terminal stdout, unless NO_COLOR, TERM=dumb or --no-color turn it
+ * off. isatty(), not process.stdout.isTTY: making process.stdout costs a few milliseconds.
+ */
 export function setupColor(argv: readonly string[]): void {
-  const off = 'NO_COLOR' in process.env && process.env.NO_COLOR !== '' || !process.stdout.isTTY || argv.includes('--no-color');
-  if (off) chalk.level = 0;
+  const off = ('NO_COLOR' in process.env && process.env.NO_COLOR !== '') || process.env.TERM === 'dumb' || !isatty(1) || argv.includes('--no-color');
+  setColour(!off);
 }

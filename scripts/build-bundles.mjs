@@ -86,10 +86,10 @@ const builtins = {
 };
 
 /**
- * Packages published only as ES modules (chalk, execa): a bundle loads them with require(),
- * which Node (>= 20.19, the engines field) answers with the module's namespace. esbuild's
- * interop would take that whole namespace for the default export (`chalk.level` would be the
- * namespace's), so each is imported through a stand-in that exports the namespace's own names.
+ * Packages published only as ES modules (execa): a bundle loads them with require(), which
+ * Node (>= 20.19, the engines field) answers with the module's namespace. esbuild's interop
+ * would take that whole namespace for the default export, so each is imported through a
+ * stand-in that exports the namespace's own names.
  */
 const requireHere = createRequire(path.join(root, 'package.json'));
 const esmOnly = (name) => {
@@ -134,7 +134,14 @@ const common = {
 // Earlier builds' bundles must not outlive their sources.
 fs.rmSync(path.join(dist, 'fast'), { recursive: true, force: true });
 const { BUNDLED_COMMANDS } = await import(path.join(dist, 'cli/fast/bundle.js'));
-await build({ ...common, entryPoints: Object.fromEntries(BUNDLED_COMMANDS.map((name) => [name, path.join(dist, `cli/fast/${name}.js`)])), outdir: path.join(dist, 'fast'), outExtension: { '.js': '.cjs' } });
+const entries = (names) => ({ entryPoints: Object.fromEntries(names.map((name) => [name, path.join(dist, `cli/fast/${name}.js`)])), outdir: path.join(dist, 'fast'), outExtension: { '.js': '.cjs' } });
+// Packages stay in node_modules, but for js-yaml in the commands that parse lessons: in their bundle V8's code cache holds
+// it (required from node_modules it cost about 17 ms of each such run). Preflight and the hook read no lesson file on their
+// usual runs, and 70 KB more of bundle cost them 2-6 ms.
+const READ_NO_LESSON = ['preflight', 'hook'];
+const external = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).dependencies).filter((name) => name !== 'js-yaml');
+await build({ ...common, ...entries(READ_NO_LESSON) });
+await build({ ...common, packages: undefined, external, ...entries(BUNDLED_COMMANDS.filter((name) => !READ_NO_LESSON.includes(name))) });
 await build({ ...common, entryPoints: [path.join(dist, 'cli/bin.js')], outfile: path.join(dist, 'cli/lessons.cjs') });
 
 for (const file of [...BUNDLED_COMMANDS.map((name) => `fast/${name}.cjs`), 'cli/lessons.cjs']) {

@@ -1,4 +1,4 @@
-import chalk from 'chalk';
+import { style } from '../../src/util/style.js';
 import { INSIGHTS, KINDS, LEVELS, STATUSES, type Insight, type Kind, type Level, type Status } from '../../src/lesson/model.js';
 import { defineCommand } from '../command.js';
 
@@ -27,7 +27,7 @@ export default defineCommand<{ level?: Level; status?: Status; tag?: string; kin
     }
     for (const entry of entries) {
       const badge = [entry.level, entry.status, entry.severity, entry.kind, entry.insight].filter(Boolean).join('/');
-      io.out(`${chalk.bold(entry.id)}  ${chalk.dim(badge)}\n  ${entry.title}`);
+      io.out(`${style.bold(entry.id)}  ${style.dim(badge)}\n  ${entry.title}`);
     }
     return 0;
   },

@@ -1,6 +1,6 @@
 /**
  * The index as the hooks read it: lessons/index.json only, never the lesson files, never ajv or
- * gray-matter (SPEC §4: the index holds enough that hooks never read bodies).
+ * a YAML parser (SPEC §4: the index holds enough that hooks never read bodies).
  */
 import type { IndexEntry } from '../index/build.js';
 

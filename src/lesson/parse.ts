@@ -1,6 +1,5 @@
 import { Buffer, isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
-import type matterType from 'gray-matter';
 import type yamlType from 'js-yaml';
 import {
   DEFAULTS,
@@ -39,23 +38,28 @@ export interface ParsedFile {
 
 export type ParseResult = { ok: true; file: ParsedFile; warnings: ParseProblem[] } | { ok: false; problem: ParseProblem };
 
-let matter: typeof matterType | undefined;
-let matterOptions: object | undefined;
+let yaml: typeof yamlType | undefined;
 
 /**
- * gray-matter on first use (about 25 ms with js-yaml): readers of cached lessons never load it.
- * Its YAML engine uses the 1.2 core schema, so dates stay the YYYY-MM-DD strings the format wants
- * (no Date objects to turn back) and `yes`/`no` stay strings. Passing options also turns off
- * gray-matter's content cache, which would pin every file in memory.
+ * js-yaml on first use (readers of cached lessons never load it). `require` where there is one
+ * (the command bundles, dist/fast/: the bundler takes js-yaml in, so V8's code cache holds it),
+ * Node's own from an ES module otherwise.
  */
-function grayMatter(): { matter: typeof matterType; options: object } {
-  if (!matter || !matterOptions) {
-    const require = createRequire(import.meta.url);
-    const yaml = require('js-yaml') as typeof yamlType;
-    matter = require('gray-matter') as typeof matterType;
-    matterOptions = { language: 'yaml', engines: { yaml: (text: string): object => yaml.load(text, { schema: yaml.CORE_SCHEMA }) as object } };
-  }
-  return { matter, options: matterOptions };
+function yamlParser(): typeof yamlType {
+  yaml ??= (typeof require === 'function' ? require('js-yaml') : createRequire(import.meta.url)('js-yaml')) as typeof yamlType;
+  return yaml;
+}
+
+/**
+ * The frontmatter's fields. YAML's 1.2 core schema keeps dates the YYYY-MM-DD strings the
+ * format wants (no Date objects to turn back) and `yes`/`no` strings. Frontmatter of comments
+ * and blanks only is no fields. The text handed to YAML starts at the end of the opening `---`,
+ * so YAML's line 0 is the file's line 1.
+ */
+function frontmatterData(frontmatter: string): unknown {
+  if (frontmatter.replace(/^\s*#[^\n]+/gm, '').trim() === '') return {};
+  const parser = yamlParser();
+  return parser.load(`\n${frontmatter}`, { schema: parser.CORE_SCHEMA });
 }
 
 const EXPECTED_FORM = 'expected a file that starts with a `---` line, then YAML fields, then a closing `---` line';
@@ -92,7 +96,7 @@ function firstInvalidUtf8Offset(bytes: Uint8Array): number {
 }
 
 /**
- * Splits a lesson file into frontmatter and body and parses the YAML with gray-matter.
+ * Splits a lesson file into frontmatter and body and parses the frontmatter's YAML.
  * A byte order mark and CRLF line endings are read correctly but reported, so the
  * files in git stay in the one form the CLI writes.
  */
@@ -143,8 +147,7 @@ export function parseLessonText(text: string): ParseResult {
   }
   let data: unknown;
   try {
-    const { matter: parse, options } = grayMatter();
-    data = parse(`---\n${frontmatter}\n---\n`, options).data;
+    data = frontmatterData(frontmatter);
   } catch (error) {
     return { ok: false, problem: yamlProblem(error) };
   }
@@ -203,7 +206,7 @@ export function normaliseBody(body: string): string {
 function yamlProblem(error: unknown): ParseProblem {
   const mark = (error as { mark?: { line?: number } }).mark;
   const reason = (error as { reason?: string }).reason ?? (error instanceof Error ? error.message.split('\n')[0] : String(error));
-  // gray-matter hands YAML the text from the end of the opening `---`, so YAML's line 0 is file line 1.
+  // YAML reads from the end of the opening `---` (frontmatterData()): its line 0 is the file's line 1.
   const line = typeof mark?.line === 'number' ? mark.line + 1 : undefined;
   return {
     rule: 'yaml',

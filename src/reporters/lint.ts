@@ -1,4 +1,4 @@
-import chalk from 'chalk';
+import { style } from '../util/style.js';
 import type { Finding } from '../lint/finding.js';
 import type { LintResult } from '../lint/lint.js';
 import { plural } from '../util/plural.js';
@@ -7,7 +7,7 @@ import { joinLines, jsonReporter, type Reporters } from './registry.js';
 /** One finding for people; the severity is coloured when the terminal takes colour. */
 export function findingLine(finding: Finding): string {
   const where = finding.line === undefined ? finding.file : `${finding.file}:${finding.line}`;
-  const label = finding.severity === 'error' ? chalk.red('error') : chalk.yellow('warning');
+  const label = finding.severity === 'error' ? style.red('error') : style.yellow('warning');
   return `${where}: ${label} [${finding.rule}] ${finding.message}`;
 }
 

@@ -1,4 +1,4 @@
-/** The part of js-yaml 3 that gray-matter's YAML engine is built on and that we configure. */
+/** The part of js-yaml 4 the lesson parser uses. */
 declare module 'js-yaml' {
   export interface Schema {
     readonly __schema: unique symbol;
