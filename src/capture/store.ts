@@ -77,8 +77,8 @@ interface Corpus {
   alike: (print: Fingerprint, titleWords: readonly string[], threshold: number) => Known[];
   /** Whether a lesson uses `id`. */
   taken: (id: string) => boolean;
-  /** Auto-captured candidates waiting for review. */
-  waiting: number;
+  /** Auto-captured candidates waiting for review (counted only when a draft would add one). */
+  waiting: () => number;
 }
 
 /** Decides, draft by draft, what capture writes, from the whole tree. */
@@ -103,7 +103,7 @@ export function planCapture(state: TreeState, drafts: readonly Draft[]): { write
           whole: () => state.whole(known[n]!.item),
         })),
       taken: (id) => ids.has(id),
-      waiting: state.lessons.filter((item) => item.lesson.source === 'auto' && item.lesson.status === 'candidate').length,
+      waiting: () => state.lessons.filter((item) => item.lesson.source === 'auto' && item.lesson.status === 'candidate').length,
     },
     drafts,
   );
@@ -124,7 +124,7 @@ function planIndexedCapture(state: IndexedState, drafts: readonly Draft[]): Inde
         (state.search ? searchCandidates(state.search, print, titleWords, threshold) : indexCandidates(state.lines(), print, titleWords, threshold)).map((found) => ({ ...found, whole: () => whole(found) })),
       taken: state.taken,
       // One entry a line: these literals are the fields' values, never part of a string (its quotes are escaped).
-      waiting: state.count(['"source":"auto"', '"status":"candidate"']),
+      waiting: () => state.count(['"source":"auto"', '"status":"candidate"']),
     },
     drafts,
   );
@@ -177,9 +177,10 @@ function planDrafts(corpus: Corpus, drafts: readonly Draft[]): { writes: PlacedW
   }
   const count = outcomes.filter((outcome) => outcome.action === 'created').length;
   const cap = corpus.policy.lessons.max_auto_candidates;
-  if (count > 0 && corpus.waiting + count > cap) {
+  const waiting = count > 0 ? corpus.waiting() : 0;
+  if (count > 0 && waiting + count > cap) {
     throw refuse(
-      `capture would add ${count} auto-captured candidate${count === 1 ? '' : 's'} to the ${corpus.waiting} waiting for review, past the policy cap of ${cap} (policy.lessons.max_auto_candidates): ` +
+      `capture would add ${count} auto-captured candidate${count === 1 ? '' : 's'} to the ${waiting} waiting for review, past the policy cap of ${cap} (policy.lessons.max_auto_candidates): ` +
         'review the backlog first (`lessons report` lists it; `lessons accept` or `lessons retire` each), then capture again; nothing was written',
     );
   }

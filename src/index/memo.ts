@@ -10,7 +10,7 @@ import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type Worktr
 import { blobIdOf, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
 import { TreeRecords } from './tree-records.js';
-import { bytesAt, bytesOfFile, type IndexBytes, type IndexLines } from './update.js';
+import { bytesOfFile, type IndexBytes, type IndexLines } from './update.js';
 
 /**
  * What the file cache remembers of the last index written or found fresh: the memo
@@ -100,18 +100,6 @@ export function openIndexIf(root: string, cache: LessonFileCache, blob: string):
   } catch {
     if (fd !== undefined) fs.closeSync(fd);
     return undefined;
-  }
-}
-
-/** The bytes of lessons/index.json, whole, when the file holds the blob `blob` (openIndexIf()), else undefined. */
-function indexBytesIf(root: string, cache: LessonFileCache, blob: string): Buffer | undefined {
-  const opened = openIndexIf(root, cache, blob);
-  try {
-    return opened && bytesAt(opened.bytes, [0, opened.bytes.length]);
-  } catch {
-    return undefined;
-  } finally {
-    opened?.close();
   }
 }
 
@@ -338,16 +326,17 @@ function writeTreeDelta(root: string, memo: string, pairs: TreePairs): boolean {
 }
 
 /**
- * The working tree's (path, blob id) pairs and lessons/index.json's bytes when the cache vouches
+ * The working tree's (path, blob id) pairs and lessons/index.json, open, when the cache vouches
  * that this index is the one the tree gives (its memo names this tree and the file holds that
  * blob); undefined otherwise, and the caller reads the tree. What `lessons index` finds when
- * nothing changed, for a writer that changes a few lessons of the index (capture).
+ * nothing changed, for a writer that changes a few lessons of the index (capture). The caller
+ * closes the index.
  */
-export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; bytes: Buffer; blob: string } | undefined {
+export function vouchedIndex(root: string, cache: LessonFileCache, listing: WorktreeListing): { pairs: { path: string; blob: string }[]; index: OpenIndex; blob: string } | undefined {
   const pairs = listingPairs(root, cache, listing);
   const remembered = pairs && rememberedIndex(cache, pairs);
-  const bytes = remembered && indexBytesIf(root, cache, remembered.blob);
-  return pairs && bytes ? { pairs, bytes, blob: remembered!.blob } : undefined;
+  const index = remembered && openIndexIf(root, cache, remembered.blob);
+  return index && { pairs: pairs!, index, blob: remembered!.blob };
 }
 
 /**

@@ -112,7 +112,7 @@ export async function changeLessons<R>(
  * written files' new blobs, and their stats, so the next run trusts them without reading.
  * Gives the index's blob id (undefined when there are no pairs to remember it by).
  */
-export function rememberWritten(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], index: string | Chunks, count: number): string | undefined {
+export function rememberWritten(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], index: string | Chunks | { blob: string }, count: number): string | undefined {
   const blobs = new Map(written.map((file) => [file.path, blobIdOf(file.content)]));
   for (const [file, blob] of blobs) {
     try {

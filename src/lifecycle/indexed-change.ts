@@ -1,10 +1,11 @@
-import { bytesInMemory, hasIndexLayout, updateIndex } from '../index/update.js';
+import { bytesAt, updateIndex } from '../index/update.js';
 import { LessonsError } from '../errors.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { commitChanges, type FileChange } from '../io/transaction.js';
 import { carryIndexScan, vouchedIndex } from '../index/memo.js';
 import { listWorktree, openLessonCache } from '../lesson/cached-load.js';
 import { LEVEL_FOLDERS, LEVELS, type Lesson } from '../lesson/model.js';
+import { blobIdOf } from '../util/digest.js';
 import { serializeLesson } from '../lesson/serialize.js';
 import type { Policy } from '../policy/policy.js';
 import { indexLines, type IndexLine } from '../preflight/search-delta.js';
@@ -17,9 +18,10 @@ import { lessonAt, loadedFrom, newerThanLessons, rememberWritten, type LessonWri
  * A change of a few lessons that reads neither the other lessons nor the whole index: when the
  * file cache vouches that lessons/index.json is the index of the working tree as it is, the
  * plan finds the lessons it needs through preflight's search cache (which describes that
- * index), and the index is updated as bytes (updateIndex(): the changed lessons' entries, and
- * those whose `promoted_into` they join or leave, built again; every other line as it was),
- * the same bytes as a rebuild. Otherwise, or when nothing vouches for the index, the caller
+ * index), and the index is updated as bytes read from the open file a window at a time
+ * (updateIndex(): the changed lessons' entries, and those whose `promoted_into` they join or
+ * leave, built again; every other line as it was), the same bytes as a rebuild. The whole index
+ * is read only when the plan asks for it (a stale search cache, a new lesson's id). Otherwise, or when nothing vouches for the index, the caller
  * reads the tree.
  */
 
@@ -56,10 +58,14 @@ export interface IndexedPlan<R> extends Plan<R> {
  */
 export async function changeIndexedLessons<R>(root: string, now: Date, plan: (state: IndexedState) => IndexedPlan<R>): Promise<R | undefined> {
   const cache = openLessonCache(root);
+  let vouched: ReturnType<typeof vouchedIndex>;
   try {
-    const vouched = vouchedIndex(root, cache, await listWorktree(root, cache));
-    if (!vouched || !hasIndexLayout(vouched.bytes)) return undefined;
-    const { bytes } = vouched;
+    vouched = vouchedIndex(root, cache, await listWorktree(root, cache));
+    if (!vouched) return undefined;
+    const { index } = vouched;
+    // Read whole only when the plan asks (a stale search cache, a new lesson's id): a bump reads the lines it updates.
+    let whole: Buffer | undefined;
+    const bytes = (): Buffer => (whole ??= bytesAt(index.bytes, [0, index.bytes.length]));
     let lines: readonly IndexLine[] | undefined;
     const { isFresh, openCached, statIndex } = await import('../preflight/search-open.js');
     const cached = openCached(root);
@@ -77,12 +83,12 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
         today: toIsoDate(now),
         search,
         lines: () => {
-          lines ??= indexLines(bytes.toString('utf8'));
+          lines ??= indexLines(bytes().toString('utf8'));
           if (lines === undefined) throw new LessonsError('IO', `${INDEX_FILE} is not in the layout \`lessons index\` writes: run \`lessons index\`, then the command again`);
           return lines;
         },
-        taken: (id) => bytes.includes(`\n    {"id":${JSON.stringify(id)},`),
-        count: (literals) => countLines(bytes, literals),
+        taken: (id) => bytes().includes(`\n    {"id":${JSON.stringify(id)},`),
+        count: (literals) => countLines(bytes(), literals),
         whole: lessonIn,
       });
     } finally {
@@ -91,7 +97,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     if (planned.writes.length === 0) return planned.result;
     const written = new Set(planned.writes.map((write) => write.path));
     const updated = updateIndex(
-      bytesInMemory(bytes),
+      index.bytes,
       { removed: new Set(planned.writes.filter((write) => !write.create).map((write) => write.path)), added: planned.writes.map((write) => loadedFrom(write.lesson, write.path)) },
       // A lesson whose promoted_into the change moves, from its file (a written one is among `added`).
       (file) => {
@@ -100,13 +106,16 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
       },
     );
     if (!updated) return undefined;
+    const blob = blobIdOf(updated.chunks);
+    // The secrets scan is carried over from the index being replaced while it is still the file's.
+    await carryIndexScan(root, cache, { blob: vouched.blob, bytes: index.bytes }, blob, updated.lines);
     const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: serializeLesson(write.lesson), ...(write.create ? { create: true } : {}) }));
-    files.push({ path: INDEX_FILE, content: updated.chunks });
-    commitChanges(root, files);
+    commitChanges(root, [...files, { path: INDEX_FILE, content: updated.chunks }]);
     newerThanLessons(root);
-    await carryIndexScan(root, cache, { blob: vouched.blob, bytes: bytesInMemory(bytes) }, rememberWritten(root, cache, vouched.pairs, files.slice(0, -1), updated.chunks, updated.count), updated.lines);
+    rememberWritten(root, cache, vouched.pairs, files, { blob }, updated.count);
     return planned.result;
   } finally {
+    vouched?.index.close();
     await cache.save();
   }
 }

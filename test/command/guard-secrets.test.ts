@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runGuard, type GuardReport } from '../../src/guard/command.js';
 import { scanIndexText } from '../../src/guard/index-secrets.js';
 import { compileSecretRules, type CompiledRule } from '../../src/guard/secrets.js';
+import { storeDrafts } from '../../src/capture/store.js';
 import { writeIndex } from '../../src/index/command.js';
 import { openLessonCache } from '../../src/lesson/cached-load.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
@@ -106,6 +107,23 @@ describe('YAML bounds on the commit path', () => {
     expect(warm.filter((match) => match.file === 'lessons/index.json').map((match) => match.rule).sort()).toEqual(['aws-access-key-id', 'github-token']);
     fs.rmSync(path.join(root, '.lessons/cache'), { recursive: true });
     expect(brief(await preCommit(root), 'secrets')).toEqual(warm);
+  });
+
+  it('finds an index capture updated (a recurrence bumped) already scanned, with the matches a cold scan gives', async () => {
+    const title = 'Deploy cache went stale after the manifest changed';
+    const root = await committedLessonsRepo({ ...lessonFile({ id: 'case-b', title }), ...lessonFile({ id: 'case-c', title: `Leaked ${fakeToken('aws')}` }) });
+    git(root, 'add', '-A');
+    await preCommit(root);
+    await writeIndex({ cwd: root });
+    const before = git(root, 'hash-object', 'lessons/index.json').trim();
+    const outcomes = await storeDrafts({ cwd: root, drafts: [{ title, tags: [], body: '' }], now: NOW });
+    expect(outcomes.map((outcome) => [outcome.action, outcome.id])).toEqual([['bumped', 'case-b']]);
+    const blob = git(root, 'hash-object', 'lessons/index.json').trim();
+    expect(blob).not.toBe(before);
+    const kept = openLessonCache(root).get('lessons/index.json', blob)?.secrets;
+    const scanned = scanIndexText(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8'), compileSecretRules(DEFAULT_POLICY.secrets) as CompiledRule[]);
+    expect(kept?.matches).toEqual(scanned.matches.map(({ file: _file, ...match }) => match));
+    expect(kept?.index).toEqual(scanned.scan);
   });
 
   it('an alias bomb is refused by the schema gate in well under a second of work', async () => {
