@@ -143,7 +143,7 @@ export function scanOfUpdate(before: { bytes: IndexBytes; scan: IndexScan }, lin
     const line = HEAD_LINES + 1 + k;
     const lastNow = k === after.length - 1;
     if (typeof origin === 'number' && (origin === last) === lastNow) return carry(HEAD_LINES + 1 + origin, line);
-    const bytes = typeof origin === 'number' ? bytesAt(before.bytes, lines.before[origin]!) : origin;
+    const bytes = typeof origin === 'number' ? bytesAt(before.bytes, lines.before.range(origin)) : origin;
     const fresh = scanLine(`${bytes.toString('utf8')}${lastNow ? '' : ','}`, line, rules);
     if (fresh.scan) scan.lines.push(fresh.scan);
     if (!fresh.parsed) scan.unparsed.push(line);

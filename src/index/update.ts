@@ -16,18 +16,18 @@ const INTO_KEY = Buffer.from(',"promoted_into":[');
 const CLOSE = ']'.charCodeAt(0);
 
 /**
- * The `promoted_from` of an entry's line; undefined when it has none. An entry's last two keys
- * are `promoted_from` and `promoted_into`, and a quote inside a JSON string is always escaped,
- * so the keys are found from the line's end.
+ * The `promoted_from` of the entry line `line[from, to)`; undefined when it has none. An entry's
+ * last two keys are `promoted_from` and `promoted_into`, and a quote inside a JSON string is
+ * always escaped, so the keys are found from the line's end.
  */
-function promotedFrom(line: Buffer): string[] | undefined {
-  const from = line.lastIndexOf(FROM_KEY);
-  if (from < 0) return undefined;
-  if (line[from + FROM_KEY.length] === CLOSE) return [];
-  const into = line.lastIndexOf(INTO_KEY);
-  if (into < from) return undefined;
+function promotedFrom(line: Buffer, from: number, to: number): string[] | undefined {
+  const key = line.lastIndexOf(FROM_KEY, to - FROM_KEY.length);
+  if (key < from) return undefined;
+  if (line[key + FROM_KEY.length] === CLOSE) return [];
+  const into = line.lastIndexOf(INTO_KEY, to - INTO_KEY.length);
+  if (into < key) return undefined;
   try {
-    const sources = JSON.parse(line.toString('utf8', from + FROM_KEY.length - 1, into)) as unknown;
+    const sources = JSON.parse(line.toString('utf8', key + FROM_KEY.length - 1, into)) as unknown;
     return Array.isArray(sources) && sources.every((source) => typeof source === 'string') ? sources : undefined;
   } catch {
     return undefined;
@@ -36,10 +36,16 @@ function promotedFrom(line: Buffer): string[] | undefined {
 
 export type Range = [start: number, end: number];
 
+/** Byte ranges of lines, in order. */
+export interface LineRanges {
+  readonly length: number;
+  range(n: number): Range;
+}
+
 /** Where each entry line of an updated index came from (what a scan of the index before it can carry over). */
 export interface IndexLines {
   /** The entry lines of the index before, as byte ranges of it, in order. */
-  before: readonly Range[];
+  before: LineRanges;
   /** The updated index's entry lines, in order: the number of a line of `before` kept as it is, or the bytes of a line built again. */
   after: readonly (number | Buffer)[];
 }
@@ -103,15 +109,26 @@ export function bytesAt(bytes: IndexBytes, [start, end]: Range): Buffer {
  * The index's entry lines: where each is, where its id ends and where its path (a JSON string,
  * quotes and all) is, the lines of the paths asked for, and the non-empty `promoted_from` lists
  * by line. Ids and paths are decoded only when asked for (idAt, pathAt): an index of 100,000
- * lessons has 200,000 of them, an update needs a few dozen.
+ * lessons has 200,000 of them, an update needs a few dozen. Offsets are kept in arrays of
+ * numbers, not an object per line: a scan makes no garbage for the lines it only passes.
  */
-interface EntryLines {
-  ranges: Range[];
-  idEnds: number[];
-  paths: Range[];
+class EntryLines implements LineRanges {
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  readonly idEnds: number[] = [];
+  readonly pathStarts: number[] = [];
+  readonly pathEnds: number[] = [];
   /** The line of each path asked for that the index has. */
-  found: Map<string, number>;
-  from: Map<number, string[]>;
+  readonly found = new Map<string, number>();
+  readonly from = new Map<number, string[]>();
+
+  get length(): number {
+    return this.starts.length;
+  }
+
+  range(n: number): Range {
+    return [this.starts[n]!, this.ends[n]!];
+  }
 }
 
 const QUOTE = 0x22;
@@ -121,12 +138,12 @@ const PATH_START = Buffer.from('","path":"');
 
 /** The id of entry line `n` (an id is kebab-case: its bytes are the id). */
 function entryId(bytes: IndexBytes, lines: EntryLines, n: number): string {
-  return bytesAt(bytes, [lines.ranges[n]![0] + ID_START.length, lines.idEnds[n]!]).toString('utf8');
+  return bytesAt(bytes, [lines.starts[n]! + ID_START.length, lines.idEnds[n]!]).toString('utf8');
 }
 
-/** Where the JSON string whose opening quote is at `start` ends (after its closing quote); -1 when it does not. */
-function stringEnd(line: Buffer, start: number): number {
-  for (let quote = line.indexOf(QUOTE, start + 1); quote !== -1; quote = line.indexOf(QUOTE, quote + 1)) {
+/** Where the JSON string whose opening quote is at `start` ends (after its closing quote), before `end`; -1 when it does not. */
+function stringEnd(line: Buffer, start: number, end: number): number {
+  for (let quote = line.indexOf(QUOTE, start + 1); quote !== -1 && quote < end; quote = line.indexOf(QUOTE, quote + 1)) {
     let backslashes = 0;
     while (line[quote - 1 - backslashes] === BACKSLASH) backslashes++;
     if (backslashes % 2 === 0) return quote + 1;
@@ -142,28 +159,32 @@ function stringEnd(line: Buffer, start: number): number {
 function entryLines(bytes: IndexBytes, paths: ReadonlySet<string>): EntryLines | undefined {
   if (bytes.length <= HEAD.length + TAIL.length) return undefined;
   if (!bytesAt(bytes, [0, HEAD.length]).equals(HEAD) || !bytesAt(bytes, [bytes.length - TAIL.length, bytes.length]).equals(TAIL)) return undefined;
-  const found: EntryLines = { ranges: [], idEnds: [], paths: [], found: new Map(), from: new Map() };
+  const found = new EntryLines();
   // The paths asked for as the index writes them, by their length.
   const wanted = new Map<number, { path: string; bytes: Buffer }[]>();
   for (const path of paths) {
     const written = Buffer.from(JSON.stringify(path));
     wanted.set(written.length, [...(wanted.get(written.length) ?? []), { path, bytes: written }]);
   }
-  const add = (line: Buffer, start: number): boolean => {
+  /** The line `buffer[from, to)` (its separator's comma left out), which starts at `start` of the index. */
+  const add = (buffer: Buffer, from: number, to: number, start: number): boolean => {
     // `    {"id":"<id>","path":"<path>",…`: an id is kebab-case, with nothing to escape.
-    const idEnd = line.indexOf(QUOTE, ID_START.length);
-    if (idEnd === -1 || idEnd + PATH_START.length > line.length) return false;
-    if (line.compare(ID_START, 0, ID_START.length, 0, ID_START.length) !== 0 || line.compare(PATH_START, 0, PATH_START.length, idEnd, idEnd + PATH_START.length) !== 0) return false;
+    if (to - from < ID_START.length + PATH_START.length || buffer.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) !== 0) return false;
+    const idEnd = buffer.indexOf(QUOTE, from + ID_START.length);
+    if (idEnd === -1 || idEnd + PATH_START.length > to || buffer.compare(PATH_START, 0, PATH_START.length, idEnd, idEnd + PATH_START.length) !== 0) return false;
     const pathStart = idEnd + PATH_START.length - 1;
-    const pathEnd = stringEnd(line, pathStart);
-    const from = promotedFrom(line);
-    if (pathEnd === -1 || from === undefined) return false;
-    const n = found.ranges.length;
-    for (const { path, bytes: written } of wanted.get(pathEnd - pathStart) ?? []) if (line.compare(written, 0, written.length, pathStart, pathEnd) === 0) found.found.set(path, n);
-    if (from.length > 0) found.from.set(n, from);
-    found.ranges.push([start, start + line.length]);
-    found.idEnds.push(start + idEnd);
-    found.paths.push([start + pathStart, start + pathEnd]);
+    const pathEnd = stringEnd(buffer, pathStart, to);
+    const sources = promotedFrom(buffer, from, to);
+    if (pathEnd === -1 || sources === undefined) return false;
+    const n = found.starts.length;
+    for (const { path, bytes: written } of wanted.get(pathEnd - pathStart) ?? []) if (buffer.compare(written, 0, written.length, pathStart, pathEnd) === 0) found.found.set(path, n);
+    if (sources.length > 0) found.from.set(n, sources);
+    const shift = start - from;
+    found.starts.push(start);
+    found.ends.push(to + shift);
+    found.idEnds.push(idEnd + shift);
+    found.pathStarts.push(pathStart + shift);
+    found.pathEnds.push(pathEnd + shift);
     return true;
   };
   const end = bytes.length - TAIL.length;
@@ -174,15 +195,18 @@ function entryLines(bytes: IndexBytes, paths: ReadonlySet<string>): EntryLines |
     const piece = bytes.window(at, Math.min(end, at + bytes.windowSize));
     let from = 0;
     for (let newline = piece.indexOf(NEWLINE); newline !== -1; newline = piece.indexOf(NEWLINE, from)) {
-      const line = carried ? Buffer.concat([carried, piece.subarray(from, newline)]) : piece.subarray(from, newline);
-      if (line[line.length - 1] !== COMMA || !add(line.subarray(0, -1), lineStart)) return undefined;
-      carried = undefined;
+      if (carried) {
+        const line = Buffer.concat([carried, piece.subarray(from, newline)]);
+        if (line[line.length - 1] !== COMMA || !add(line, 0, line.length - 1, lineStart)) return undefined;
+        carried = undefined;
+      } else if (piece[newline - 1] !== COMMA || newline === from || !add(piece, from, newline - 1, lineStart)) return undefined;
       lineStart = at + newline + 1;
       from = newline + 1;
     }
     carried = carried ? Buffer.concat([carried, piece.subarray(from)]) : Buffer.from(piece.subarray(from));
   }
-  return add(carried ?? Buffer.alloc(0), lineStart) ? found : undefined;
+  const last = carried ?? Buffer.alloc(0);
+  return add(last, 0, last.length, lineStart) ? found : undefined;
 }
 
 /** Pieces of an index to be written: parts of the previous index's bytes, and new bytes. */
@@ -218,9 +242,9 @@ export function updateIndex(
 ): { chunks: Chunks; count: number; lines: IndexLines } | undefined {
   const scanned = entryLines(previous, change.removed);
   if (scanned === undefined) return undefined;
-  const { ranges: lines } = scanned;
+  const lines = scanned;
   const idAt = (n: number): string => entryId(previous, scanned, n);
-  const pathAt = (n: number): string => JSON.parse(bytesAt(previous, scanned.paths[n]!).toString('utf8')) as string;
+  const pathAt = (n: number): string => JSON.parse(bytesAt(previous, [scanned.pathStarts[n]!, scanned.pathEnds[n]!]).toString('utf8')) as string;
   /** The first line whose id is not before `id`. */
   const seek = (id: string): number => {
     let low = 0;
@@ -281,7 +305,8 @@ export function updateIndex(
     run = undefined;
   };
   const keep = (n: number): void => {
-    const [start, end] = lines[n]!;
+    const start = lines.starts[n]!;
+    const end = lines.ends[n]!;
     after.push(n);
     if (run && count > 0 && run[1] + SEPARATOR.length === start) run[1] = end;
     else {
@@ -326,15 +351,16 @@ export function indexLineDiff(before: Buffer, after: Buffer): IndexDiff | undefi
   const afterLines = entryLines(afterBytes, new Set());
   if (beforeLines === undefined || afterLines === undefined) return undefined;
   const byId = new Map<string, Range>();
-  for (const [n, line] of beforeLines.ranges.entries()) {
+  for (let n = 0; n < beforeLines.length; n++) {
     const id = entryId(beforeBytes, beforeLines, n);
     if (byId.has(id)) return undefined;
-    byId.set(id, line);
+    byId.set(id, beforeLines.range(n));
   }
   const diff: IndexDiff = { added: [], removed: [], changed: [] };
   const seen = new Set<string>();
   const entryAt = (bytes: Buffer, [start, end]: Range): string => JSON.stringify(JSON.parse(bytes.toString('utf8', start, end)));
-  for (const [n, line] of afterLines.ranges.entries()) {
+  for (let n = 0; n < afterLines.length; n++) {
+    const line = afterLines.range(n);
     const id = entryId(afterBytes, afterLines, n);
     if (seen.has(id)) return undefined;
     seen.add(id);
