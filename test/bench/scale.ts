@@ -8,7 +8,8 @@ import { NO_CA } from './search-bench.js';
 /**
  * What the commands that are not preflight cost as the corpus grows, with a warm file cache:
  * lessons index (nothing changed, one lesson changed), index --check, lint (after one change,
- * and again), the pre-commit guard with ten staged lessons, capture of a recurrence and report,
+ * and again), the pre-commit guard with ten staged lessons, capture of a recurrence (with no search
+ * cache, and after a preflight left one) and report,
  * at 1,000 and 10,000 lessons (LESSONS_BENCH_SCALE=100000 adds 100,000; a comma list sets the
  * sizes). Every command runs interleaved with `node -e 0` twice: with the environment as it is,
  * and with NODE_EXTRA_CA_CERTS unset for both (a CA bundle makes node's own start cost more,
@@ -65,8 +66,16 @@ function rowsFor(dir: string, ids: string[]): Row[] {
   const title = fs.readFileSync(fileOf(dir, cases[1]!), 'utf8').match(/^title: (.*)$/m)![1]!.replace(/^"|"$/g, '');
   const git = (...args: string[]): number => runOnce('git', args, { cwd: dir, env: GIT_ENV });
   return [
-    // Capture, the last row of a round, changes a lesson: an untimed index settles the tree first.
-    { label: 'index, nothing changed', args: [BIN, 'index'], prepare: () => runOnce(process.execPath, [BIN, 'index'], { cwd: dir }) },
+    // Capture changes a lesson: an untimed index settles the tree first. The rows before the captures run with no search
+    // cache (it is removed): what a repository nobody ran preflight in pays.
+    {
+      label: 'index, nothing changed',
+      args: [BIN, 'index'],
+      prepare: () => {
+        runOnce(process.execPath, [BIN, 'index'], { cwd: dir });
+        for (const file of ['search.bin', 'search-delta.bin']) fs.rmSync(path.join(dir, '.lessons', 'cache', file), { force: true });
+      },
+    },
     { label: 'index, one lesson changed', args: [BIN, 'index'], prepare: (run) => edit(fileOf(dir, cases[0]!), 'title', run) },
     { label: 'index --check, nothing changed', args: [BIN, 'index', '--check'] },
     { label: 'lint, one lesson changed', args: [BIN, 'lint'], prepare: (run) => edit(fileOf(dir, cases[2]!), 'body', run) },
@@ -80,7 +89,14 @@ function rowsFor(dir: string, ids: string[]): Row[] {
         git('add', '-A');
       },
     },
-    { label: 'capture of a recurrence', args: [BIN, 'capture', '-'], input: `[LESSON]\ntitle: ${title}\n[/LESSON]\n` },
+    { label: 'capture of a recurrence, no search cache', args: [BIN, 'capture', '-'], input: `[LESSON]\ntitle: ${title}\n[/LESSON]\n` },
+    // Where capture runs, an agent ran preflight before the work: the search cache it left finds the candidates.
+    {
+      label: 'capture of a recurrence, after a preflight',
+      args: [BIN, 'capture', '-'],
+      input: `[LESSON]\ntitle: ${title}\n[/LESSON]\n`,
+      prepare: () => runOnce(process.execPath, [BIN, 'preflight', title], { cwd: dir }),
+    },
     { label: 'report', args: [BIN, 'report'] },
     { label: 'report with its HTML page', args: [BIN, 'report', '--html', path.join(dir, '.lessons', 'report.html')] },
   ];
