@@ -8,7 +8,7 @@ import { INDEX_FILE, LESSONS_DIR, findRepoRoot } from '../io/repo.js';
 import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from '../io/transaction.js';
 import { readMarkdownEntry } from '../io/fs.js';
 import { loadWorktreeFacts, openLessonCache, type LessonFileCache } from '../lesson/cached-load.js';
-import { rememberIndex, type TreePairs } from '../index/memo.js';
+import { rememberEditedIndex, rememberIndex, rememberedTree, type TreePairs } from '../index/memo.js';
 import { statMark } from '../io/file-cache.js';
 import { blobIdOf, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
@@ -113,6 +113,26 @@ export async function changeLessons<R>(
  * Gives the index's blob id (undefined when there are no pairs to remember it by).
  */
 export function rememberWritten(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], index: string | Chunks | { blob: string }, count: number): string | undefined {
+  const blobs = noteWritten(root, cache, written);
+  const pairs = before.filter((pair) => !blobs.has(pair.path)).map((pair) => ({ path: pair.path, blob: pair.blob }));
+  for (const [file, blob] of blobs) pairs.push({ path: file, blob });
+  pairs.sort((a, b) => compareStrings(a.path, b.path));
+  return rememberIndex(root, cache, pairs, index, count, true);
+}
+
+/**
+ * rememberWritten() for a change of the index the cache remembers, the tree `before` being its
+ * tree (changeIndexedLessons()): the pairs file is edited (a delta of the written files' blobs)
+ * instead of written whole again, when it can be read.
+ */
+export function rememberEdited(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], blob: string, count: number): void {
+  const tree = rememberedTree(root, cache);
+  if (tree === undefined || tree.count !== before.length) rememberWritten(root, cache, before, written, { blob }, count);
+  else rememberEditedIndex(root, cache, tree, noteWritten(root, cache, written), blob, count);
+}
+
+/** Each written file's blob id, its stat noted in the cache so the next run trusts it unread. */
+function noteWritten(root: string, cache: LessonFileCache, written: readonly FileChange[]): Map<string, string> {
   const blobs = new Map(written.map((file) => [file.path, blobIdOf(file.content)]));
   for (const [file, blob] of blobs) {
     try {
@@ -121,10 +141,7 @@ export function rememberWritten(root: string, cache: LessonFileCache, before: Tr
       // Gone again: the next run reads it.
     }
   }
-  const pairs = before.filter((pair) => !blobs.has(pair.path)).map((pair) => ({ path: pair.path, blob: pair.blob }));
-  for (const [file, blob] of blobs) pairs.push({ path: file, blob });
-  pairs.sort((a, b) => compareStrings(a.path, b.path));
-  return rememberIndex(root, cache, pairs, index, count, true);
+  return blobs;
 }
 
 /**

@@ -12,7 +12,7 @@ import { indexLines, type IndexLine } from '../preflight/search-delta.js';
 import type { SearchIndex } from '../preflight/search-index.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { toIsoDate } from '../util/dates.js';
-import { lessonAt, loadedFrom, newerThanLessons, rememberWritten, type LessonWrite, type Plan } from './change.js';
+import { lessonAt, loadedFrom, newerThanLessons, rememberEdited, type LessonWrite, type Plan } from './change.js';
 
 /**
  * A change of a few lessons that reads neither the other lessons nor the whole index: when the
@@ -112,7 +112,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     const files: FileChange[] = planned.writes.map((write) => ({ path: write.path, content: serializeLesson(write.lesson), ...(write.create ? { create: true } : {}) }));
     commitChanges(root, [...files, { path: INDEX_FILE, content: updated.chunks }]);
     newerThanLessons(root);
-    rememberWritten(root, cache, vouched.pairs, files, { blob }, updated.count);
+    rememberEdited(root, cache, vouched.pairs, files, blob, updated.count);
     return planned.result;
   } finally {
     vouched?.index.close();
