@@ -11,12 +11,12 @@ import type { FastCommand } from '../main.js';
 /**
  * The commands that skip yargs each run from a bundle of their own (dist/fast/<name>.cjs,
  * scripts/build-bundles.mjs), compiled with V8's code cache: loaded one module at a time, a
- * command such as capture or guard spent about 100 ms of every run in Node's ESM loader. A run
- * runs most of its code once, so compiling it (each function the first time it is called) costs
- * about as much as running it; the cache holds the bytecode of every
- * function a run compiled, and the next run starts from it. Node 20 has no compile cache of its
- * own for modules (module.enableCompileCache came in 22), so the bundle is a classic script
- * compiled through vm.Script with `cachedData`.
+ * command such as capture or guard spent 50-90 ms of every run in Node's ESM loader. A run runs
+ * most of its code once, so compiling it (each function the first time it is called) costs about
+ * as much as running it; the cache holds the bytecode of every function a run compiled, and the
+ * next run starts from it. Node 20 has no compile cache of its own for modules
+ * (module.enableCompileCache came in 22), so the bundle is a classic script compiled through
+ * vm.Script with `cachedData`.
  *
  * The cache lives in the repository's .lessons/cache/code/, one file per bundle: a header line,
  * then V8's data (twice: encodeCodeCache). It is believed only when everything it was made from

@@ -56,11 +56,6 @@ const SEPARATOR = Buffer.from(ENTRY_SEPARATOR);
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 
-/** Whether `bytes` start and end as serializeIndex() writes an index of at least one entry (entryLines() checks the lines between). */
-export function hasIndexLayout(bytes: Buffer): boolean {
-  return bytes.length > HEAD.length + TAIL.length && bytes.subarray(0, HEAD.length).equals(HEAD) && bytes.subarray(bytes.length - TAIL.length).equals(TAIL);
-}
-
 /**
  * An index's bytes, read a window at a time: an index in memory, or an open file read through
  * one reused buffer (an index of 100,000 lessons is 110 MB; reading it into a fresh buffer costs

@@ -21,8 +21,8 @@ import { lessonAt, loadedFrom, newerThanLessons, rememberEdited, type LessonWrit
  * index), and the index is updated as bytes read from the open file a window at a time
  * (updateIndex(): the changed lessons' entries, and those whose `promoted_into` they join or
  * leave, built again; every other line as it was), the same bytes as a rebuild. The whole index
- * is read only when the plan asks for it (a stale search cache, a new lesson's id). Otherwise, or when nothing vouches for the index, the caller
- * reads the tree.
+ * is read only when the plan asks for it (a stale search cache, a new lesson's id). Otherwise,
+ * or when nothing vouches for the index, the caller reads the tree.
  */
 
 /** What a plan sees of the tree. */
