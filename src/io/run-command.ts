@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 
 export interface CommandOutcome {
   ok: boolean;
@@ -15,6 +14,8 @@ function tail(text: string, lines = 10): string {
 export async function runArgv(argv: readonly string[], cwd: string, timeoutSeconds: number): Promise<CommandOutcome> {
   const [file, ...args] = argv;
   if (file === undefined) return { ok: false, detail: 'the command is empty' };
+  // Loaded here: execa takes about 110 ms to load, and most runs of the commands that import this module start no process.
+  const { execa } = await import('execa');
   const result = await execa(file, args, { cwd, reject: false, all: true, timeout: timeoutSeconds * 1000, stdin: 'ignore' });
   if (result.exitCode === 0 && !result.timedOut) return { ok: true, detail: '' };
   const output = tail(result.all ?? '');

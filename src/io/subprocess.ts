@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { execa } from 'execa';
 
 export interface BoundedRun {
   /** argv[0] is looked up on PATH; nothing goes through a shell. */
@@ -42,6 +41,8 @@ export async function runBounded(run: BoundedRun): Promise<RunOutcome> {
   const [file, ...args] = run.argv;
   if (file === undefined) return { kind: 'failed', message: 'the command is empty', stderr: '' };
   const mark = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  // Loaded here: execa takes about 110 ms to load, and most runs of the commands that import this module start no process.
+  const { execa } = await import('execa');
   const subprocess = execa(file, args, {
     cwd: run.cwd,
     input: run.input,

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 
 /**
  * Every git call the sources make, in one module: argv only, never a shell, never a prompt.
@@ -18,6 +17,8 @@ const TIMEOUT_MS = 120_000;
 const SAFE_CONFIG = ['-c', 'protocol.ext.allow=never', '-c', 'protocol.fd.allow=never', '-c', 'core.hooksPath=/dev/null', '-c', 'advice.detachedHead=false'];
 
 async function git(cwd: string, args: readonly string[]): Promise<GitOutcome> {
+  // Loaded here: execa takes about 110 ms to load, and most runs of the commands that import this module start no process.
+  const { execa } = await import('execa');
   const result = await execa('git', [...SAFE_CONFIG, ...args], {
     cwd,
     reject: false,
