@@ -1,4 +1,3 @@
-
 export interface CommandOutcome {
   ok: boolean;
   /** Exit code, signal, timeout or missing program, and the last lines of output. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BIN, BUILT_BIN, growthTable, peakRssMiB, runOnce, summarize, type Timing } from './shared.js';
 import { generateRepo } from './synthetic.js';
 import { NO_CA } from './search-bench.js';
+import { CACHE_FILE, DELTA_FILE } from '../../src/preflight/search-open.js';
 
 /**
  * What the commands that are not preflight cost as the corpus grows, with a warm file cache:
@@ -73,7 +74,7 @@ function rowsFor(dir: string, ids: string[]): Row[] {
       args: [BIN, 'index'],
       prepare: () => {
         runOnce(process.execPath, [BIN, 'index'], { cwd: dir });
-        for (const file of ['search.bin', 'search-delta.bin']) fs.rmSync(path.join(dir, '.lessons', 'cache', file), { force: true });
+        for (const file of [CACHE_FILE, DELTA_FILE]) fs.rmSync(path.join(dir, file), { force: true });
       },
     },
     { label: 'index, one lesson changed', args: [BIN, 'index'], prepare: (run) => edit(fileOf(dir, cases[0]!), 'title', run) },
