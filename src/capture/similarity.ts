@@ -111,6 +111,11 @@ export function wordNumber(word: string): number {
   return n;
 }
 
+/** The term a number stands for (a word, or two words and a space between). */
+export function termText(term: number): string {
+  return TERMS[term]!;
+}
+
 function bigramNumber(first: number, second: number): number {
   let seconds = BIGRAM_NUMBERS.get(first);
   if (seconds === undefined) BIGRAM_NUMBERS.set(first, (seconds = new Map()));
@@ -272,6 +277,12 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number,
   used.forEach((term, n) => (rank[term] = n));
   // By rank: the texts that index the term (at most POSTINGS_CAP).
   const index: (number[] | undefined)[] = new Array(used.length);
+  /** By rank: 1 when every text of the term's list was last seen in one group (groups only merge, so they stay so). */
+  const settled = new Uint8Array(used.length);
+  /** By rank, beside the list: each text's squared norm over its terms from this one on (in rank order). */
+  const tails: (number[] | undefined)[] = new Array(used.length);
+  /** By rank: 1 once the list turned a text away (it was full). */
+  const overflowed = new Uint8Array(used.length);
   const byTitle = new Map<string, number>();
   // similarity() rounds to 3 decimals: a cosine just under the threshold can round up to it.
   const bound = threshold - 0.0005;
@@ -301,14 +312,24 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number,
       suffix += weight * weight;
       cut--;
     }
+    // Its squared norm from each position of its order on.
+    const tail = new Float64Array(order.length + 1);
+    for (let k = order.length - 1; k >= 0; k--) tail[k] = tail[k + 1]! + spread[used[order[k]!]!]! ** 2;
     // i's group changes only when i joins another; no other union happens meanwhile.
     let own = i;
-    const consider = (j: number): void => {
+    // Meeting j first at prefix position k, through a list that holds j's norm from there on (`rest`), when no list before
+    // it turned a text away: every term the two share is at or past that position, so their dot product is at most the
+    // product of those two norms (Cauchy-Schwarz). Below the threshold, the pair is no link, and it is not compared.
+    let position = -1;
+    let clean = true;
+    const least = (bound - 1e-9) * norm;
+    const consider = (j: number, rest: number): void => {
       if (lastProbe[j] === i) return;
       lastProbe[j] = i;
       if (stats) stats.met++;
       const other = find(j);
       if (other === own) return;
+      if (position >= 0 && clean && Math.sqrt(tail[position]! * rest) < least * Math.sqrt(prints[j]!.squared)) return;
       const alike = similarityToSpread(print, spread, prints[j]!);
       if (alike < threshold) return;
       const [root, child] = own < other ? [own, other] : [other, own];
@@ -319,16 +340,33 @@ export function similarGroups(prints: readonly Fingerprint[], threshold: number,
     if (print.title !== '') {
       const first = byTitle.get(print.title);
       if (first === undefined) byTitle.set(print.title, i);
-      else consider(first);
+      else consider(first, 0);
     }
     for (let k = 0; k < cut; k++) {
       const list = index[order[k]!];
-      if (list !== undefined) for (let n = 0; n < list.length; n++) consider(list[n]!);
+      if (list === undefined) continue;
+      position = k;
+      // A list whose texts were all found in one group holds nothing new for a member of it.
+      if (settled[order[k]!] !== 1 || find(list[0]!) !== own) {
+        const rests = tails[order[k]!]!;
+        for (let n = 0; n < list.length; n++) consider(list[n]!, rests[n]!);
+        let one = 1;
+        for (let n = 1; n < list.length && one === 1; n++) if (find(list[n]!) !== find(list[0]!)) one = 0;
+        settled[order[k]!] = one;
+      }
+      if (overflowed[order[k]!] === 1) clean = false;
     }
     for (let k = 0; k < cut; k++) {
       const list = index[order[k]!];
-      if (list === undefined) index[order[k]!] = [i];
-      else if (list.length < POSTINGS_CAP) list.push(i);
+      if (list === undefined) {
+        index[order[k]!] = [i];
+        tails[order[k]!] = [tail[k]!];
+        settled[order[k]!] = 1;
+      } else if (list.length < POSTINGS_CAP) {
+        list.push(i);
+        tails[order[k]!]!.push(tail[k]!);
+        if (settled[order[k]!] === 1 && find(list[0]!) !== find(i)) settled[order[k]!] = 0;
+      } else overflowed[order[k]!] = 1;
     }
     for (let k = 0; k < terms.length; k++) spread[terms[k]!] = 0;
   });

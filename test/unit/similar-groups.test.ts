@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprint, similarGroups, similarity, type Fingerprint } from '../../src/capture/similarity.js';
+import { fingerprint, POSTINGS_CAP, similarGroups, similarity, type Fingerprint } from '../../src/capture/similarity.js';
 import { textModelPrints } from '../../src/capture/text-model.js';
 import { pick, seededRandom } from '../helpers/random.js';
-import { singleLinkage } from '../helpers/similarity.js';
+import { cappedGroups, singleLinkage } from '../helpers/similarity.js';
 
 /**
  * A corpus of `count` lessons from a vocabulary of a few hundred words: most unrelated, some
@@ -58,4 +58,34 @@ describe('similarGroups against every pair', () => {
       });
     }
   }
+});
+
+describe('similarGroups against its procedure, where the lists fill up', () => {
+  // Small vocabularies, a few hundred texts: most terms are held by more texts than a list keeps, so which pairs meet
+  // depends on the cap, and its shortcuts (a list of one group skipped, a pair passed over by the bound on the norms
+  // of what the two can share) must change no group and no weakest link. One corpus rarely reaches every shortcut's
+  // edge; sixty do.
+  it('gives the groups and weakest links of the plain capped procedure, over many corpora and thresholds', () => {
+    let crowded = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const random = seededRandom(seed);
+      const vocabulary = Array.from({ length: 8 + Math.floor(random() * 40) }, (_, n) => `w${n}`);
+      const sentence = (length: number): string => Array.from({ length }, () => pick(random, vocabulary)).join(' ');
+      const lessons = Array.from({ length: 150 + Math.floor(random() * 400) }, (_, n) => ({
+        id: `case-${String(n).padStart(4, '0')}`,
+        title: random() < 0.05 ? 'same title' : sentence(2 + Math.floor(random() * 4)),
+        summary: sentence(Math.floor(random() * 8)),
+        tags: [],
+        checklist: random() < 0.5 ? [] : [sentence(3)],
+      }));
+      for (const prints of [lessons.map((lesson) => fingerprint(lesson)), [...textModelPrints(lessons, new Map()).values()]]) {
+        const held = new Map<number, number>();
+        for (const print of prints) for (const term of print.terms) held.set(term, (held.get(term) ?? 0) + 1);
+        if (Math.max(...held.values()) > POSTINGS_CAP) crowded++;
+        for (const threshold of [0.3, 0.5, 0.65, 0.8, 0.9]) expect(similarGroups(prints, threshold)).toEqual(cappedGroups(prints, threshold));
+      }
+    }
+    // Most of the 120 runs have a term held by more texts than a list keeps.
+    expect(crowded).toBeGreaterThan(90);
+  }, 60_000);
 });
