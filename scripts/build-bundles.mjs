@@ -127,7 +127,8 @@ const common = {
   minifySyntax: true,
   plugins: [builtins, esmPackages],
   // import.meta.url in CommonJS: the bundle's own file URL (the loader passes __filename).
-  define: { 'import.meta.url': 'import_meta_url' },
+  // LESSONS_BUNDLE: what code that runs both as an ES module and in a bundle asks (src/lesson/parse.ts).
+  define: { 'import.meta.url': 'import_meta_url', LESSONS_BUNDLE: 'true' },
   inject: [INJECT],
 };
 

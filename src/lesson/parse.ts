@@ -40,13 +40,17 @@ export type ParseResult = { ok: true; file: ParsedFile; warnings: ParseProblem[]
 
 let yaml: typeof yamlType | undefined;
 
+/** Defined (true) in the command bundles only (scripts/build-bundles.mjs). */
+declare const LESSONS_BUNDLE: boolean | undefined;
+
 /**
- * js-yaml on first use (readers of cached lessons never load it). `require` where there is one
- * (the command bundles, dist/fast/: the bundler takes js-yaml in, so V8's code cache holds it),
- * Node's own from an ES module otherwise.
+ * js-yaml on first use (readers of cached lessons never load it). `require` in the command bundles
+ * (dist/fast/: the bundler takes js-yaml in, so V8's code cache holds it), Node's own from an
+ * ES module otherwise.
  */
 function yamlParser(): typeof yamlType {
-  yaml ??= (typeof require === 'function' ? require('js-yaml') : createRequire(import.meta.url)('js-yaml')) as typeof yamlType;
+  // Not `typeof require`: an ES module sees a global require where its host defines one (`node -e`, a REPL), which resolves from elsewhere.
+  yaml ??= (typeof LESSONS_BUNDLE === 'boolean' ? require('js-yaml') : createRequire(import.meta.url)('js-yaml')) as typeof yamlType;
   return yaml;
 }
 
