@@ -34,3 +34,16 @@ describe('what the bundled commands load', () => {
     }
   });
 });
+
+describe('the ES modules under a host with a require of its own', () => {
+  it('parse a lesson with the package js-yaml, not one the host would find', () => {
+    // `node -e` gives the ES modules it imports a global require that resolves from the working directory: here, a
+    // folder with no node_modules.
+    const dir = tempDir();
+    const parse = path.resolve('dist/src/lesson/parse.js');
+    const script = `import(${JSON.stringify(parse)}).then((m) => { const r = m.parseLessonText('---\\nid: case-a\\ntitle: "A: b"\\n---\\nBody\\n'); console.log(JSON.stringify(r.ok ? r.file.data : r.problem)); })`;
+    const result = spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ id: 'case-a', title: 'A: b' });
+  });
+});
