@@ -73,7 +73,11 @@ const builtins = {
         const lines = [`const m = require(${name});`, 'export default m;', ...wanted.map((key) => `export const ${key} = m.${key};`)];
         return { contents: lines.join('\n'), loader: 'js' };
       }
-      // Loaded at the first use: what we import from these are functions and classes.
+      // Loaded at the first use: what we import from these are functions and classes. A value (os.EOL,
+      // worker_threads.parentPort) would come out as a function: import the module's default export and read it there.
+      for (const key of wanted) {
+        if (typeof requireHere(args.path)[key] !== 'function') throw new Error(`'${key}' of ${args.path} is not a function: a bundle loads ${args.path} at first use, so import the module and read ${key} from it`);
+      }
       const lines = [
         'let m;',
         `const load = () => (m ??= require(${name}));`,
