@@ -10,7 +10,8 @@ import { CACHE_FILE, DELTA_FILE } from '../../src/preflight/search-open.js';
  * What the commands that are not preflight cost as the corpus grows, with a warm file cache:
  * lessons index (nothing changed, one lesson changed), index --check, lint (after one change,
  * and again), the pre-commit guard with ten staged lessons, capture of a recurrence (with no search
- * cache, and after a preflight left one) and report,
+ * cache, and after a preflight left one), index after one change with preflight's search cache to
+ * bring along, and report,
  * at 1,000 and 10,000 lessons (LESSONS_BENCH_SCALE=100000 adds 100,000; a comma list sets the
  * sizes). Every command runs interleaved with `node -e 0` twice: with the environment as it is,
  * and with NODE_EXTRA_CA_CERTS unset for both (a CA bundle makes node's own start cost more,
@@ -97,6 +98,15 @@ function rowsFor(dir: string, ids: string[]): Row[] {
       args: [BIN, 'capture', '-'],
       input: `[LESSON]\ntitle: ${title}\n[/LESSON]\n`,
       prepare: () => runOnce(process.execPath, [BIN, 'preflight', title], { cwd: dir }),
+    },
+    // Where people run preflight, `lessons index` brings its search cache along: what an edit costs there.
+    {
+      label: 'index, one lesson changed, with a search cache',
+      args: [BIN, 'index'],
+      prepare: (run) => {
+        runOnce(process.execPath, [BIN, 'preflight', title], { cwd: dir });
+        edit(fileOf(dir, cases[0]!), 'title', run);
+      },
     },
     { label: 'report', args: [BIN, 'report'] },
     { label: 'report with its HTML page', args: [BIN, 'report', '--html', path.join(dir, '.lessons', 'report.html')] },
