@@ -60,10 +60,20 @@ export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null |
   return !!a && !!b && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }
 
-/** Whether a lesson file is as it was built: the same stamp, and, when that stamp was racy, the same content. */
-function unchangedFile(old: EntryLine, input: Pick<DeltaPlanInput, 'stamp' | 'contentHash'>): boolean {
-  if (!sameStamp(old.stamp, input.stamp(old.path))) return false;
-  return old.stamp!.racy === undefined || old.stamp!.racy === input.contentHash(old.path);
+/**
+ * Whether a lesson file is as it was built: the same stamp, and, when that stamp was racy, the
+ * same content. A racy stamp whose file is found unchanged once its time is past the racy window
+ * comes back as `settled`: the delta keeps it, so the next update compares the stamp alone
+ * rather than reading and hashing the file again (after a checkout or a clone, every file's stamp
+ * in a cache built at once is racy, and would stay so until the next full build).
+ */
+function unchangedFile(old: EntryLine, input: Pick<DeltaPlanInput, 'stamp' | 'contentHash' | 'now'>): { unchanged: boolean; settled?: FileStamp } {
+  const now = input.stamp(old.path);
+  if (!sameStamp(old.stamp, now)) return { unchanged: false };
+  if (old.stamp!.racy === undefined) return { unchanged: true };
+  if (old.stamp!.racy !== input.contentHash(old.path)) return { unchanged: false };
+  const { size, mtimeMs, ino } = old.stamp!;
+  return { unchanged: true, ...(input.now - mtimeMs >= RACY_MS ? { settled: { size, mtimeMs, ino } } : {}) };
 }
 
 /** A stamp taken now of a file with `mtimeMs`, with the content's hash when the stamp is racy. */
@@ -117,6 +127,10 @@ export interface DeltaPlanInput {
   contentHash: (file: string) => string | null;
   /** The body text (without its checklist) of changed lessons. */
   bodies: (entries: readonly IndexEntry[]) => Map<string, string>;
+  /** The current delta's settled stamps (unchangedFile()): base entries whose racy stamp a later update found safe. */
+  settled?: readonly string[];
+  /** The time now, ms since the epoch: a racy stamp settles once its file is older than RACY_MS. */
+  now: number;
 }
 
 /**
@@ -128,6 +142,13 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
   const built = base.lines('entries').map(parseEntryLine);
   if (built.some((line) => line === undefined)) return undefined;
   const previous = built as EntryLine[];
+  // A settled stamp stands for the base's racy one while the entry is what it was built from.
+  const settledBefore = new Map<string, EntryLine>();
+  for (const text of input.settled ?? []) {
+    const line = parseEntryLine(text);
+    if (line?.stamp && line.stamp.racy === undefined) settledBefore.set(line.id, line);
+  }
+  const settled: EntryLine[] = [];
   const removed: number[] = [];
   const changed: IndexEntry[] = [];
   let p = 0;
@@ -136,7 +157,17 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
     // Built entries the index no longer has.
     for (; p < previous.length && previous[p]!.id < line.id; p++) if (previous[p]!.doc >= 0) removed.push(previous[p]!.doc);
     const old = previous[p]?.id === line.id ? previous[p++] : undefined;
-    if (old && old.hash === input.hash(line.json) && (old.doc < 0 || unchangedFile(old, input))) continue;
+    if (old && old.hash === input.hash(line.json)) {
+      if (old.doc < 0) continue;
+      const before = settledBefore.get(old.id);
+      const known = before && before.hash === old.hash && before.path === old.path && before.doc === old.doc ? before : old;
+      const file = unchangedFile(known, input);
+      if (file.unchanged) {
+        if (known !== old) settled.push(known);
+        else if (file.settled) settled.push({ ...old, stamp: file.settled });
+        continue;
+      }
+    }
     if (old && old.doc >= 0) removed.push(old.doc);
     let entry: IndexEntry;
     try {
@@ -184,6 +215,7 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
     tool: base.header.tool,
     extras,
     statistics,
+    entryLines: settled.map(formatEntryLine),
     delta: {
       base: base.header.id,
       removed: Uint32Array.from(removed),

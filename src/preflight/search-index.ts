@@ -221,6 +221,11 @@ export class SearchIndex {
     return this.base;
   }
 
+  /** The delta segment, when one fits the base. */
+  get deltaSegment(): Segment | undefined {
+    return this.merge?.delta;
+  }
+
   get hasDelta(): boolean {
     return this.merge !== undefined;
   }

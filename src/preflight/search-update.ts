@@ -244,6 +244,8 @@ async function deltaUpdate(
   const [{ buildDelta }, { narrative }, contentHash] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), fileHash()]);
   return buildDelta({
     base: index.baseSegment,
+    settled: index.deltaSegment?.lines('entries'),
+    now: Date.now(),
     lines,
     source,
     hash,

@@ -7,6 +7,7 @@ import { packageVersion } from '../../src/package-root.js';
 import { resolvePolicy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
 import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch } from '../../src/preflight/search-cache.js';
+import { RACY_MS } from '../../src/preflight/search-delta.js';
 import type { SearchIndex } from '../../src/preflight/search-index.js';
 import { generateRepo } from '../bench/synthetic.js';
 import { NOW, taskInput } from '../helpers/preflight.js';
@@ -239,6 +240,65 @@ describe('a lesson file changed with the same size and mtime (a racy stamp)', ()
         expect(snapshot(opened.index)).toEqual((await fromScratch(root)).snapshot);
       } finally {
         opened.close();
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a racy stamp found unchanged once its file is past the racy window', () => {
+  it('is kept settled in the delta, so later updates compare its stamp alone; a later edit of the file is still found', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-settle-'));
+    try {
+      await generateRepo(root, 120, 4);
+      const files = lessonFiles(root).filter((name) => name.includes('/cases/'));
+      const [racy, other] = [files[0]!, files[1]!];
+      const id = /^id: (.*)$/m.exec(fs.readFileSync(racy, 'utf8'))![1]!;
+      const lineOf = (lines: readonly string[]): string[] | undefined => lines.find((line) => line.startsWith(`${id}\t`))?.split('\t');
+      // Written just now as far as a cache built at once can tell, and past the racy window 1.2 s later.
+      const then = Date.now() - RACY_MS + 1200;
+      fs.utimesSync(racy, then / 1000, then / 1000);
+      const built = await openSearch(root);
+      const base = lineOf(built.index.baseSegment.lines('entries'))!;
+      built.close();
+      expect(base[7]).not.toBe('');
+      // Within the window the file is hashed again, and its stamp stays racy.
+      writeAtomic(other, fs.readFileSync(other, 'utf8').replace(/^title: "(.*)"$/m, 'title: "$1 soon"'));
+      await writeIndex({ cwd: root });
+      const soon = await openSearch(root);
+      if (Date.now() - then < RACY_MS - 100) expect(lineOf(soon.index.deltaSegment!.lines('entries'))).toBeUndefined();
+      soon.close();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, then + RACY_MS + 100 - Date.now())));
+
+      writeAtomic(other, fs.readFileSync(other, 'utf8').replace(/ soon"$/m, ' again"'));
+      await writeIndex({ cwd: root });
+      const updated = await openSearch(root);
+      try {
+        expect(updated.index.hasDelta).toBe(true);
+        // The same size, mtime and inode as built, without the content hash a racy stamp carries.
+        expect(lineOf(updated.index.deltaSegment!.lines('entries'))).toEqual([...base.slice(0, 7), '']);
+        expect(snapshot(updated.index)).toEqual((await fromScratch(root)).snapshot);
+      } finally {
+        updated.close();
+      }
+
+      // The settled stamp is carried to the next delta, and an edit of the file (a new mtime) is found.
+      writeAtomic(other, fs.readFileSync(other, 'utf8').replace(/ again"$/m, ' once more"'));
+      await writeIndex({ cwd: root });
+      const carried = await openSearch(root);
+      expect(lineOf(carried.index.deltaSegment!.lines('entries'))).toEqual([...base.slice(0, 7), '']);
+      carried.close();
+      writeAtomic(racy, fs.readFileSync(racy, 'utf8').replace(/^We now (.{9})/m, 'We now zephyrine'));
+      await writeIndex({ cwd: root });
+      const edited = await openSearch(root);
+      try {
+        const term = edited.index.terms.findIndex((word) => word.startsWith('zephyr'));
+        expect(Array.from(edited.index.postings(term).docs, (doc) => edited.index.record(doc).id)).toEqual([id]);
+        expect(lineOf(edited.index.deltaSegment!.lines('entries'))).toBeUndefined();
+        expect(snapshot(edited.index)).toEqual((await fromScratch(root)).snapshot);
+      } finally {
+        edited.close();
       }
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
