@@ -43,7 +43,8 @@ function restsOnUnknownSource(ids: readonly string[], lookup: Lookup): boolean {
 
 /** Two mentions of one lesson are one piece of evidence. */
 function repeated(ids: readonly string[]): string[] {
-  const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+  const seen = new Set<string>();
+  const twice = ids.filter((id) => seen.has(id) || !seen.add(id));
   return uniqueSorted(twice).map((id) => `\`${id}\` is listed twice`);
 }
 
