@@ -68,8 +68,7 @@ export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null |
  * in a cache built at once is racy, and would stay so until the next full build).
  */
 function unchangedFile(old: EntryLine, input: Pick<DeltaPlanInput, 'stamp' | 'contentHash' | 'now'>): { unchanged: boolean; settled?: FileStamp } {
-  const now = input.stamp(old.path);
-  if (!sameStamp(old.stamp, now)) return { unchanged: false };
+  if (!sameStamp(old.stamp, input.stamp(old.path))) return { unchanged: false };
   if (old.stamp!.racy === undefined) return { unchanged: true };
   if (old.stamp!.racy !== input.contentHash(old.path)) return { unchanged: false };
   const { size, mtimeMs, ino } = old.stamp!;
