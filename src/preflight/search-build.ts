@@ -107,11 +107,17 @@ export function relatedTerms(stemmed: string, dictionary: ReadonlySet<string>): 
   if (stemmed !== '' && dictionary.size <= FEW_TERMS && !dictionary.has('')) return relatedFew(stemmed, dictionary);
   const lines: string[] = [];
   for (const line of stemmed === '' ? [] : stemmed.split('\n')) {
-    const tab = line.indexOf('\t');
-    const kept = line.slice(tab + 1).split(' ').filter((term) => dictionary.has(term));
-    if (kept.length > 0) lines.push(`${line.slice(0, tab)}\t${kept.join(' ')}`);
+    const kept = restrictedLine(line, dictionary);
+    if (kept !== undefined) lines.push(kept);
   }
   return lines.join('\n');
+}
+
+/** A line of the stemmed thesaurus with only the relatives `dictionary` holds; undefined when it holds none. */
+function restrictedLine(line: string, dictionary: ReadonlySet<string>): string | undefined {
+  const tab = line.indexOf('\t');
+  const kept = line.slice(tab + 1).split(' ').filter((term) => dictionary.has(term));
+  return kept.length > 0 ? `${line.slice(0, tab)}\t${kept.join(' ')}` : undefined;
 }
 
 /**
@@ -133,16 +139,11 @@ function relatedFew(stemmed: string, dictionary: ReadonlySet<string>): string {
     const start = stemmed.lastIndexOf('\n', match.index) + 1;
     if (starts[starts.length - 1] !== start) starts.push(start);
   }
+  // Each line found names a term, so it keeps at least that one.
   return starts
     .map((start) => {
       const end = stemmed.indexOf('\n', start);
-      const line = stemmed.slice(start, end < 0 ? undefined : end);
-      const tab = line.indexOf('\t');
-      return `${line.slice(0, tab)}\t${line
-        .slice(tab + 1)
-        .split(' ')
-        .filter((term) => dictionary.has(term))
-        .join(' ')}`;
+      return restrictedLine(stemmed.slice(start, end < 0 ? undefined : end), dictionary)!;
     })
     .join('\n');
 }
