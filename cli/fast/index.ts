@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { UsageError } from '../../src/errors.js';
-import { resolveCwd } from '../../src/io/repo.js';
+import type { IndexedTree } from '../../src/index/command.js';
+import { findRepoRoot, resolveCwd } from '../../src/io/repo.js';
 import { plural } from '../../src/util/plural.js';
 import { io } from '../command.js';
 import { parseFastArgs } from './args.js';
@@ -22,16 +25,24 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   const { progressFor } = await import('../../src/io/progress.js');
   const progress = progressFor('index', { stream: process.stderr, env: process.env, quiet: values.json === true || values.quiet === true });
   if (!values.check) {
-    const result = await writeIndex({ cwd, progress });
-    // A person waits here anyway: bring preflight's search cache along, so the next preflight or hook finds it fresh.
-    if (result.written) {
+    // A person waits here anyway: bring preflight's search cache along, so the next preflight or hook finds it fresh (a
+    // repository where nobody runs preflight, CI say, has none to bring). With the tree handed over, that includes a lesson
+    // whose body alone changed, which leaves the index as it was.
+    const { CACHE_FILE, lessonFoldersMtime } = await import('../../src/preflight/search-files.js');
+    const root = findRepoRoot(cwd);
+    const searched = fs.existsSync(path.join(root, CACHE_FILE));
+    // Taken before the tree is read: a lesson added after it leaves the search cache stale for the next preflight to see.
+    const foldersMtime = searched ? lessonFoldersMtime(root) : 0;
+    const afterwards = async (result: { written: boolean }, tree: IndexedTree | undefined): Promise<void> => {
+      if (!searched || (!result.written && tree === undefined)) return;
       progress.say('updating the search cache');
       try {
-        await (await import('../../src/preflight/search-cache.js')).updateExistingSearch(cwd);
+        (await (await import('../../src/preflight/search-cache.js')).updateSearch(root, { handover: tree && { tree, foldersMtime } })).close();
       } finally {
         progress.end();
       }
-    }
+    };
+    const result = await writeIndex({ cwd, progress, afterwards });
     io.out(values.json ? JSON.stringify(result, null, 2) : `${result.written ? 'wrote' : 'unchanged:'} ${result.path} (${plural(result.lessons, 'lesson')})`);
     return 0;
   }

@@ -6,7 +6,7 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, findRepoRoot } from '../io/repo.js';
 import { recoverChanges } from '../io/transaction.js';
 import { silentProgress, type Progress } from '../io/progress.js';
-import { GIT_VOUCH_MIN, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, readAtBlob, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, treeDigest, listWorktree, listedLevel, loadWorktreeFacts, openLessonCache, listingPairs, readAtBlob, rememberEdit, startUnchangedWorktree, unchangedWorktree, type LessonFileCache, type WorktreeEdit, type WorktreeListing } from '../lesson/cached-load.js';
 import { lessonTree } from '../lesson/facts.js';
 import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
 import {
@@ -37,6 +37,24 @@ export interface IndexResult {
   lessons: number;
   /** false when the file already had exactly these bytes. */
   written: boolean;
+}
+
+/**
+ * The tree of lesson files an index was built from (or found to be the index of): its
+ * treeDigest(), and the git blob id of each file, by its path from the repository's top.
+ */
+export interface IndexedTree {
+  digest: string;
+  blobOf(path: string): string | undefined;
+}
+
+/** A tree given as its pairs, looked up through a map made the first time it is asked. */
+function treeOfPairs(pairs: TreePairs): IndexedTree {
+  let byPath: Map<string, string> | undefined;
+  return {
+    digest: treeDigest(pairs),
+    blobOf: (path) => (byPath ??= new Map(pairs.map((pair) => [pair.path, pair.blob]))).get(path),
+  };
 }
 
 export interface IndexCheckResult {
@@ -92,65 +110,76 @@ export function indexTextOf(tree: LoadedTree): { text: string; count: number; en
 /**
  * Under the lessons lock, like every other writer of lessons or the index: an index built from a
  * tree read before a concurrent capture, and written after it, would leave the capture out.
+ * `afterwards` runs under the same lock once the index is written or found fresh, with the tree
+ * the index is of (undefined when the tree has irregular files, or was not read), so what it
+ * builds on that tree cannot interleave with another writer.
  */
-export async function writeIndex(options: { cwd: string; progress?: Progress }): Promise<IndexResult> {
-  const progress = options.progress ?? silentProgress;
+export async function writeIndex(options: { cwd: string; progress?: Progress; afterwards?: (result: IndexResult, tree: IndexedTree | undefined) => Promise<void> }): Promise<IndexResult> {
   const root = findRepoRoot(options.cwd);
   return withLock(root, LESSONS_LOCK, async () => {
-    recoverChanges(root);
-    const cache = openLessonCache(root);
-    // The remembered index an update reads from, open until the update is written.
-    let opened: OpenIndex | undefined;
-    try {
-      // Nothing changed since a listing git vouched for: the tree's digest says whether the index is its index.
-      const pending = startUnchangedWorktree(root, cache);
-      // The remembered tree is read while git looks at the files (an edit needs it).
-      const baseTree = pending && rememberedTree(root, cache);
-      const quick = (await pending?.result()) ?? {};
-      // Files rewritten with the bytes they had (saved unchanged, touched) leave the remembered tree as it was.
-      const unedited = quick.edit && baseTree && quick.edit.files.every((file) => baseTree.blobOf(file.path) === file.blob) ? quick.edit : undefined;
-      const same = quick.tree ?? unedited?.base;
-      const fresh = same && rememberedIndexOf(cache, same.digest);
-      if (fresh && indexFileIs(root, cache, fresh.blob)) {
-        if (unedited) rememberEdit(cache, unedited, unedited.base);
-        return { path: INDEX_FILE, lessons: fresh.count, written: false };
-      }
-      // A few files edited since: the remembered index, updated for them.
-      const edited = quick.edit && editedIndex(root, cache, quick.edit, baseTree);
-      if (edited) {
-        opened = edited.before;
-        progress.say(`writing ${INDEX_FILE}`);
-        // The secrets scan is carried over from the index being replaced while it is still the file's.
-        await carryIndexScan(root, cache, edited.before, edited.blob, edited.lines);
-        if (edited.written) writeInRepo(root, INDEX_FILE, edited.chunks);
-        const tree = rememberEditedIndex(root, cache, edited.before.tree, edited.edits, edited.blob, edited.count);
-        rememberEdit(cache, quick.edit!, tree);
-        return { path: INDEX_FILE, lessons: edited.count, written: edited.written };
-      }
-      const listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
-      const pairs = listingPairs(root, cache, listing);
-      const known = pairs && rememberedIndex(cache, pairs);
-      if (known && indexFileIs(root, cache, known.blob)) return { path: INDEX_FILE, lessons: known.count, written: false };
-      const updated = pairs && updatedIndex(root, cache, listing, pairs);
-      opened = updated?.before;
-      let built: { index: string | Chunks; blob?: string; count: number; written: boolean; pairs: TreePairs | undefined };
-      if (updated) built = { index: updated.chunks, blob: updated.blob, count: updated.count, written: updated.blob !== updated.before.blob, pairs };
-      else {
-        const loaded = await loadWorktreeFacts(root, cache, {}, listing, progress);
-        const { text, count } = indexTextOf(loaded.tree);
-        built = { index: text, count, written: readIndexText(root) !== text, pairs: loaded.irregular ? undefined : loaded.files };
-      }
-      progress.say(`writing ${INDEX_FILE}`);
-      if (updated) await carryIndexScan(root, cache, updated.before, updated.blob, updated.lines);
-      if (built.written) writeInRepo(root, INDEX_FILE, built.index);
-      rememberIndex(root, cache, built.pairs, built.blob !== undefined ? { blob: built.blob } : built.index, built.count, true);
-      return { path: INDEX_FILE, lessons: built.count, written: built.written };
-    } finally {
-      opened?.close();
-      progress.end();
-      await cache.save();
-    }
+    const { result, tree } = await indexUnderLock(root, options.progress ?? silentProgress);
+    await options.afterwards?.(result, tree);
+    return result;
   });
+}
+
+async function indexUnderLock(root: string, progress: Progress): Promise<{ result: IndexResult; tree: IndexedTree | undefined }> {
+  recoverChanges(root);
+  const cache = openLessonCache(root);
+  // The remembered index an update reads from, open until the update is written.
+  let opened: OpenIndex | undefined;
+  try {
+    // Nothing changed since a listing git vouched for: the tree's digest says whether the index is its index.
+    const pending = startUnchangedWorktree(root, cache);
+    // The remembered tree is read while git looks at the files (an edit needs it).
+    const baseTree = pending && rememberedTree(root, cache);
+    const quick = (await pending?.result()) ?? {};
+    // Files rewritten with the bytes they had (saved unchanged, touched) leave the remembered tree as it was.
+    const unedited = quick.edit && baseTree && quick.edit.files.every((file) => baseTree.blobOf(file.path) === file.blob) ? quick.edit : undefined;
+    const same = quick.tree ?? unedited?.base;
+    const fresh = same && rememberedIndexOf(cache, same.digest);
+    if (fresh && indexFileIs(root, cache, fresh.blob)) {
+      if (unedited) rememberEdit(cache, unedited, unedited.base);
+      const tree = baseTree && { digest: same.digest, blobOf: (path: string) => baseTree.blobOf(path) };
+      return { result: { path: INDEX_FILE, lessons: fresh.count, written: false }, tree };
+    }
+    // A few files edited since: the remembered index, updated for them.
+    const edited = quick.edit && editedIndex(root, cache, quick.edit, baseTree);
+    if (edited) {
+      opened = edited.before;
+      progress.say(`writing ${INDEX_FILE}`);
+      // The secrets scan is carried over from the index being replaced while it is still the file's.
+      await carryIndexScan(root, cache, edited.before, edited.blob, edited.lines);
+      if (edited.written) writeInRepo(root, INDEX_FILE, edited.chunks);
+      const tree = rememberEditedIndex(root, cache, edited.before.tree, edited.edits, edited.blob, edited.count);
+      rememberEdit(cache, quick.edit!, tree);
+      const before = edited.before.tree;
+      const blobOf = (path: string): string | undefined => edited.edits.get(path) ?? before.blobOf(path);
+      return { result: { path: INDEX_FILE, lessons: edited.count, written: edited.written }, tree: { digest: tree.digest, blobOf } };
+    }
+    const listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
+    const pairs = listingPairs(root, cache, listing);
+    const known = pairs && rememberedIndex(cache, pairs);
+    if (known && indexFileIs(root, cache, known.blob)) return { result: { path: INDEX_FILE, lessons: known.count, written: false }, tree: treeOfPairs(pairs) };
+    const updated = pairs && updatedIndex(root, cache, listing, pairs);
+    opened = updated?.before;
+    let built: { index: string | Chunks; blob?: string; count: number; written: boolean; pairs: TreePairs | undefined };
+    if (updated) built = { index: updated.chunks, blob: updated.blob, count: updated.count, written: updated.blob !== updated.before.blob, pairs };
+    else {
+      const loaded = await loadWorktreeFacts(root, cache, {}, listing, progress);
+      const { text, count } = indexTextOf(loaded.tree);
+      built = { index: text, count, written: readIndexText(root) !== text, pairs: loaded.irregular ? undefined : loaded.files };
+    }
+    progress.say(`writing ${INDEX_FILE}`);
+    if (updated) await carryIndexScan(root, cache, updated.before, updated.blob, updated.lines);
+    if (built.written) writeInRepo(root, INDEX_FILE, built.index);
+    rememberIndex(root, cache, built.pairs, built.blob !== undefined ? { blob: built.blob } : built.index, built.count, true);
+    return { result: { path: INDEX_FILE, lessons: built.count, written: built.written }, tree: built.pairs && treeOfPairs(built.pairs) };
+  } finally {
+    opened?.close();
+    progress.end();
+    await cache.save();
+  }
 }
 
 /** How many files may differ from the remembered index's tree for the index to be updated rather than built whole. */

@@ -393,6 +393,7 @@ export function buildSegment(input: SegmentInput): Uint8Array {
     digest: input.source.digest,
     stat: input.source.stat,
     verifiedMtimeMs: input.source.verifiedMtimeMs,
+    ...(input.source.tree === undefined ? {} : { tree: input.source.tree }),
     docCount: n,
     termCount: statistics.terms.length,
     lengthSums: statistics.stats.lengthSums,

@@ -42,18 +42,20 @@ export interface EntryLine {
   doc: number;
   path: string;
   stamp: FileStamp | null;
+  /** The git blob id of the file's bytes the lesson's body was read from, when it was read. */
+  blob?: string;
 }
 
 export function formatEntryLine(line: EntryLine): string {
   const stamp = line.stamp ? [line.stamp.size, line.stamp.mtimeMs, line.stamp.ino, line.stamp.racy ?? ''].join('\t') : '\t\t\t';
-  return `${line.id}\t${line.hash}\t${line.doc}\t${line.path}\t${stamp}`;
+  return `${line.id}\t${line.hash}\t${line.doc}\t${line.path}\t${stamp}\t${line.blob ?? ''}`;
 }
 
 function parseEntryLine(text: string): EntryLine | undefined {
-  const [id, hash, doc, file, size, mtimeMs, ino, racy] = text.split('\t');
-  if (id === undefined || hash === undefined || file === undefined || racy === undefined) return undefined;
+  const [id, hash, doc, file, size, mtimeMs, ino, racy, blob] = text.split('\t');
+  if (id === undefined || hash === undefined || file === undefined || racy === undefined || blob === undefined) return undefined;
   const stamp = size === '' ? null : { size: Number(size), mtimeMs: Number(mtimeMs), ino: Number(ino), ...(racy === '' ? {} : { racy }) };
-  return { id, hash, doc: Number(doc), path: file, stamp };
+  return { id, hash, doc: Number(doc), path: file, stamp, ...(blob === '' ? {} : { blob }) };
 }
 
 export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null | undefined): boolean {
@@ -61,13 +63,16 @@ export function sameStamp(a: FileStamp | null | undefined, b: FileStamp | null |
 }
 
 /**
- * Whether a lesson file is as it was built: the same stamp, and, when that stamp was racy, the
- * same content. A racy stamp whose file is found unchanged once its time is past the racy window
+ * Whether a lesson file is as it was built: the blob the tree handed over names for it, or else
+ * the same stamp, and, when that stamp was racy, the same content. A racy stamp whose file is found unchanged once its time is past the racy window
  * comes back as `settled`: the delta keeps it, so the next update compares the stamp alone
  * rather than reading and hashing the file again (after a checkout or a clone, every file's stamp
  * in a cache built at once is racy, and would stay so until the next full build).
  */
-function unchangedFile(old: EntryLine, input: Pick<DeltaPlanInput, 'stamp' | 'contentHash' | 'now'>): { unchanged: boolean; settled?: FileStamp } {
+function unchangedFile(old: EntryLine, input: Pick<DeltaPlanInput, 'stamp' | 'contentHash' | 'now' | 'blobs'>): { unchanged: boolean; settled?: FileStamp } {
+  // The tree `lessons index` just read says what the file holds: no stat needed.
+  const blob = old.blob === undefined ? undefined : input.blobs?.(old.path);
+  if (blob !== undefined) return { unchanged: blob === old.blob };
   if (!sameStamp(old.stamp, input.stamp(old.path))) return { unchanged: false };
   if (old.stamp!.racy === undefined) return { unchanged: true };
   if (old.stamp!.racy !== input.contentHash(old.path)) return { unchanged: false };
@@ -130,6 +135,12 @@ export interface DeltaPlanInput {
   settled?: readonly string[];
   /** The time now, ms since the epoch: a racy stamp settles once its file is older than RACY_MS. */
   now: number;
+  /**
+   * The git blob id each lesson file has in the tree `lessons index` built the index from (a
+   * path from the repository's top), when it hands that tree over: a built entry whose body was
+   * read from that blob is unchanged without a stat; one it does not know is compared by stamp.
+   */
+  blobs?: (path: string) => string | undefined;
 }
 
 /**

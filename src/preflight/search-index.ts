@@ -119,6 +119,8 @@ export interface SearchSource {
   stat: { size: number; mtimeMs: number; ino: number } | null;
   /** Newest lesson-folder mtime at which the tree was checked to give exactly this index. */
   verifiedMtimeMs: number;
+  /** The digest of the tree of lesson files `lessons index` handed over when it last brought the cache along (IndexedTree). */
+  tree?: string;
 }
 
 export interface MetaTables {
@@ -151,7 +153,8 @@ export class SearchIndex {
 
   private constructor(private readonly base: Segment, delta: Segment | undefined, sources: Segment | undefined) {
     const current = delta ?? base;
-    this.source = { digest: current.header.digest, stat: current.header.stat, verifiedMtimeMs: current.header.verifiedMtimeMs };
+    const { digest, stat, verifiedMtimeMs, tree } = current.header;
+    this.source = { digest, stat, verifiedMtimeMs, ...(tree === undefined ? {} : { tree }) };
     this.sources = sources;
     let local: CorpusStats = { docCount: base.docCount, lengthSums: base.header.lengthSums };
     let renumbering: Renumbering = { removed: new Uint32Array(0), insertAt: new Uint32Array(0), deltaDocs: new Uint32Array(0), docCount: local.docCount, avg: averageLengths(local) };

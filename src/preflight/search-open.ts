@@ -2,16 +2,16 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openRegularFile } from '../io/fs.js';
-import { INDEX_FILE, lessonDirs } from '../io/repo.js';
+import { INDEX_FILE } from '../io/repo.js';
 import { packageVersion } from '../package-root.js';
 import { LOCK_FILE } from '../sources/model.js';
 import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
+import { CACHE_FILE, DELTA_FILE, lessonFoldersMtime } from './search-files.js';
 import { Segment } from './search-segment.js';
 
 /** The search cache's files, and whether they still describe lessons/index.json (search-cache.ts). */
 
-export const CACHE_FILE = '.lessons/cache/search.bin';
-export const DELTA_FILE = '.lessons/cache/search-delta.bin';
+export { CACHE_FILE, DELTA_FILE, lessonFoldersMtime };
 export const SEARCH_LOCK = 'search-cache';
 /** Other repositories' lessons, built by `lessons sources update` (src/sources/search.ts). */
 export const SOURCES_CACHE_FILE = '.lessons/cache/sources.bin';
@@ -39,24 +39,6 @@ export function statIndex(root: string): IndexStat | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The newest mtime of the level folders (lessons/cases, patterns, principles). Adding,
- * removing or renaming a lesson, and every write by the CLI (atomic: temp file and rename),
- * changes it; statting every lesson file instead would cost about 3 ms per 1,000 lessons on
- * each run. (lessons/ itself is left out: writing index.json changes it.)
- */
-export function lessonFoldersMtime(root: string): number {
-  let newest = 0;
-  for (const { dir } of lessonDirs(root)) {
-    try {
-      newest = Math.max(newest, fs.statSync(dir).mtimeMs);
-    } catch {
-      // A level without a folder has no lessons to be newer.
-    }
-  }
-  return newest;
 }
 
 function fileSource(file: string): { source: ByteSource; close: () => void } | undefined {
@@ -135,10 +117,14 @@ export function openCached(root: string, built: { base?: Uint8Array; delta?: Uin
   return { index: SearchIndex.open(base.source, delta, packageVersion(), sources.segment), close, warning: sources.warning };
 }
 
-export function isFresh(index: SearchIndex | undefined, stat: IndexStat, root: string): index is SearchIndex {
+/** Whether the cache was built from lessons/index.json as it is now: the same size, mtime and inode. */
+export function builtFrom(index: SearchIndex | undefined, stat: IndexStat): index is SearchIndex {
   const built = index?.source.stat;
-  if (!index || !built || built.size !== stat.size || built.mtimeMs !== stat.mtimeMs || built.ino !== stat.ino) return false;
-  return lessonFoldersMtime(root) <= Math.max(stat.mtimeMs, index.source.verifiedMtimeMs);
+  return !!index && !!built && built.size === stat.size && built.mtimeMs === stat.mtimeMs && built.ino === stat.ino;
+}
+
+export function isFresh(index: SearchIndex | undefined, stat: IndexStat, root: string): index is SearchIndex {
+  return builtFrom(index, stat) && lessonFoldersMtime(root) <= Math.max(stat.mtimeMs, index.source.verifiedMtimeMs);
 }
 
 export function opened(cached: Cached & { index: SearchIndex }): OpenedSearch {

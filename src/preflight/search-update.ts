@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
+import type { IndexedTree } from '../index/command.js';
 import { parseIndexEntries } from '../index/read.js';
 import { readRegularFile, writeInRepo } from '../io/fs.js';
 import { INDEX_FILE } from '../io/repo.js';
@@ -8,9 +9,9 @@ import { ensureStateDir } from '../io/state.js';
 import type { LoadedLesson } from '../lesson/load.js';
 import { packageVersion } from '../package-root.js';
 import type { FileStamp, IndexLine } from './search-delta.js';
-import { memorySource, SearchIndex } from './search-index.js';
+import { memorySource, SearchIndex, type SearchSource } from './search-index.js';
 import type { Segment } from './search-segment.js';
-import { CACHE_FILE, DELTA_FILE, isFresh, lessonFoldersMtime, openCached, opened, openSources, SEARCH_LOCK, statIndex, type Cached, type IndexStat, type OpenedSearch } from './search-open.js';
+import { builtFrom, CACHE_FILE, DELTA_FILE, isFresh, lessonFoldersMtime, openCached, opened, openSources, SEARCH_LOCK, statIndex, type Cached, type OpenedSearch } from './search-open.js';
 
 /** How long an update waits for another process updating the cache. */
 const LOCK_WAIT_MS = 120_000;
@@ -61,15 +62,16 @@ function stampOf(file: string): FileStamp | null {
 
 /**
  * The body text of each lesson, read from its file (the frontmatter is the index's already),
- * and the file's stamp, taken before the read so a later write is always seen; a file that
- * cannot be read adds none.
+ * the file's stamp, taken before the read so a later write is always seen, and the git blob id
+ * of the bytes read; a file that cannot be read adds no body and no blob.
  */
-async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<{ bodies: Map<string, string>; stamps: Map<string, FileStamp | null> }> {
-  const [{ narrative }, { stampFor }] = await Promise.all([import('./search-build.js'), import('./search-delta.js')]);
+async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<{ bodies: Map<string, string>; stamps: Map<string, FileStamp | null>; blobs: Map<string, string> }> {
+  const [{ narrative }, { stampFor }, { gitBlobId }] = await Promise.all([import('./search-build.js'), import('./search-delta.js'), import('../util/digest.js')]);
   const contentHash = await fileHash();
   const now = Date.now();
   const bodies = new Map<string, string>();
   const stamps = new Map<string, FileStamp | null>();
+  const blobs = new Map<string, string>();
   for (const entry of entries) {
     if (entry.status === 'retired') continue;
     const file = path.join(root, entry.path);
@@ -82,11 +84,12 @@ async function readBodies(root: string, entries: readonly IndexEntry[]): Promise
       continue;
     }
     stamps.set(entry.id, stamp && stampFor(stamp, now, () => contentHash(bytes)));
+    blobs.set(entry.id, gitBlobId(bytes));
     const text = bytes.toString('utf8');
     const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
     bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
   }
-  return { bodies, stamps };
+  return { bodies, stamps, blobs };
 }
 
 /** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
@@ -163,38 +166,40 @@ export async function fallback(root: string, why: string, scanned?: ScannedTree)
 }
 
 /**
+ * What `lessons index` hands the search cache, under the lessons lock, right after it wrote
+ * lessons/index.json or found it to be the index of the working tree: that tree, and the lesson
+ * folders' newest mtime from before the tree was read. The lessons' files need no stat then, nor
+ * the folders a scan: the index command has just read them.
+ */
+export interface SearchHandover {
+  tree: IndexedTree;
+  foldersMtime: number;
+}
+
+/**
  * Brings the cache up to date and opens it, under the search-cache lock (waiting for another
  * process doing the same, then using what it wrote). Without a lock (a read-only checkout) it
  * updates all the same; the cache files are written atomically, a delta names its base, so a
  * reader never mixes two updates. `locked`: the caller holds the lock already.
  */
-export async function updateSearch(root: string, options: { locked?: boolean } = {}): Promise<OpenedSearch> {
-  if (options.locked) return update(root);
+export async function updateSearch(root: string, options: { locked?: boolean; handover?: SearchHandover } = {}): Promise<OpenedSearch> {
+  if (options.locked) return update(root, options.handover);
   const { withLock } = await import('../io/lock.js');
   try {
-    return await withLock(root, SEARCH_LOCK, () => update(root), { timeoutMs: LOCK_WAIT_MS });
+    return await withLock(root, SEARCH_LOCK, () => update(root, options.handover), { timeoutMs: LOCK_WAIT_MS });
   } catch {
     // No lock (a read-only .lessons/, a holder past the wait): update without it; an update that fails itself fails again here.
-    return update(root);
+    return update(root, options.handover);
   }
 }
 
-/**
- * After `lessons index` wrote the index: updates the search cache of the repository holding
- * `cwd` when it has one (a repository where nobody runs preflight, CI say, never builds one).
- */
-export async function updateExistingSearch(cwd: string): Promise<void> {
-  const { findRepoRoot } = await import('../io/repo.js');
-  const root = findRepoRoot(cwd);
-  if (!fs.existsSync(path.join(root, CACHE_FILE))) return;
-  (await updateSearch(root)).close();
-}
-
-async function update(root: string): Promise<OpenedSearch> {
+async function update(root: string, handover?: SearchHandover): Promise<OpenedSearch> {
   const stat = statIndex(root);
   if (!stat) return fallback(root, `${INDEX_FILE} is missing`);
   const cached = openCached(root);
-  if (isFresh(cached.index, stat, root)) return opened(cached as Cached & { index: SearchIndex });
+  // A cache brought along for this very tree is fresh whatever the folders' mtimes; one fresh by its stats alone may still hold a body the tree has changed.
+  const fresh = handover ? builtFrom(cached.index, stat) && cached.index.source.tree === handover.tree.digest : isFresh(cached.index, stat, root);
+  if (fresh) return opened(cached as Cached & { index: SearchIndex });
   let bytes: Buffer;
   try {
     bytes = readRegularFile(path.join(root, INDEX_FILE));
@@ -204,8 +209,8 @@ async function update(root: string): Promise<OpenedSearch> {
   }
   const digest = await sha256(bytes);
   const text = bytes.toString('utf8');
-  let verifiedMtimeMs = 0;
-  const foldersMtime = lessonFoldersMtime(root);
+  let verifiedMtimeMs = handover?.foldersMtime ?? 0;
+  const foldersMtime = handover ? 0 : lessonFoldersMtime(root);
   if (foldersMtime > stat.mtimeMs) {
     // Folders newer than the index: after a checkout that is often only write order, so compare the content.
     const tree = await scanTree(root);
@@ -215,12 +220,12 @@ async function update(root: string): Promise<OpenedSearch> {
     }
     verifiedMtimeMs = foldersMtime;
   }
-  const source = { digest, stat, verifiedMtimeMs };
+  const source = { digest, stat, verifiedMtimeMs, ...(handover ? { tree: handover.tree.digest } : {}) };
   const { indexLines } = await import('./search-delta.js');
   const lines = indexLines(text);
   const hash = await lineHash();
   if (lines && cached.index) {
-    const delta = await deltaUpdate(root, cached.index, lines, source, hash);
+    const delta = await deltaUpdate(root, cached.index, lines, source, hash, handover?.tree);
     cached.close();
     if (delta) {
       writeCache(root, DELTA_FILE, delta);
@@ -238,14 +243,16 @@ async function deltaUpdate(
   root: string,
   index: SearchIndex,
   lines: readonly IndexLine[],
-  source: { digest: string; stat: IndexStat; verifiedMtimeMs: number },
+  source: SearchSource,
   hash: (json: string) => string,
+  tree: IndexedTree | undefined,
 ): Promise<Uint8Array | undefined> {
   const [{ buildDelta }, { narrative }, contentHash] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), fileHash()]);
   return buildDelta({
     base: index.baseSegment,
     settled: index.deltaSegment?.lines('entries'),
     now: Date.now(),
+    ...(tree ? { blobs: (file: string) => tree.blobOf(file) } : {}),
     lines,
     source,
     hash,
@@ -277,7 +284,7 @@ async function fullUpdate(
   root: string,
   text: string,
   lines: readonly IndexLine[] | undefined,
-  source: { digest: string; stat: IndexStat; verifiedMtimeMs: number },
+  source: SearchSource,
   hash: (json: string) => string,
 ): Promise<OpenedSearch> {
   const entries = parseIndexEntries(text);
@@ -286,11 +293,11 @@ async function fullUpdate(
   let bytes: Uint8Array;
   try {
     // The lessons' full text goes into the cache: read the files now, never at query time.
-    const { bodies, stamps } = await readBodies(root, entries);
+    const { bodies, stamps, blobs } = await readBodies(root, entries);
     const json = lines && lines.length === entries.length ? lines.map((line) => line.json) : entries.map((entry) => JSON.stringify(entry));
     let doc = 0;
     const entryLines = entries.map((entry, i) =>
-      formatEntryLine({ id: entry.id, hash: hash(json[i]!), doc: entry.status === 'retired' ? -1 : doc++, path: entry.path, stamp: stamps.get(entry.id) ?? null }),
+      formatEntryLine({ id: entry.id, hash: hash(json[i]!), doc: entry.status === 'retired' ? -1 : doc++, path: entry.path, stamp: stamps.get(entry.id) ?? null, blob: blobs.get(entry.id) }),
     );
     const id = await sha256(`${source.digest}\n${entryLines.join('\n')}`);
     bytes = buildSegment({ entries, source, extras: { bodies, thesaurus: await readThesaurus() }, id, entryLines, tool: packageVersion() });

@@ -7,10 +7,12 @@ import { packageVersion } from '../../src/package-root.js';
 import { resolvePolicy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
 import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch } from '../../src/preflight/search-cache.js';
+import { openCached } from '../../src/preflight/search-open.js';
 import { RACY_MS } from '../../src/preflight/search-delta.js';
 import type { SearchIndex } from '../../src/preflight/search-index.js';
 import { generateRepo } from '../bench/synthetic.js';
 import { NOW, taskInput } from '../helpers/preflight.js';
+import { git, initGitRepo, runCli } from '../helpers/repo.js';
 import { pick, seededRandom } from '../helpers/random.js';
 
 /**
@@ -68,19 +70,22 @@ function lessonFiles(root: string): string[] {
   return ['cases', 'patterns', 'principles'].flatMap((folder) => fs.readdirSync(path.join(root, 'lessons', folder)).map((name) => path.join(root, 'lessons', folder, name))).sort();
 }
 
-/** One random change to the lessons: edit a title, a body, a keyword, a status; add, rename or delete a lesson. */
-function change(root: string, random: () => number, step: number): void {
+/**
+ * One random change to the lessons: edit a title, a body, a keyword, a status; add, rename or
+ * delete a lesson. `edit` writes an edited file: by rename (as the CLI writes) unless told.
+ */
+function change(root: string, random: () => number, step: number, edit: (file: string, text: string) => void = writeAtomic): void {
   const files = lessonFiles(root);
   const file = pick(random, files);
   const text = fs.readFileSync(file, 'utf8');
   const word = pick(random, WORDS);
   const roll = random();
   if (roll < 0.2) {
-    writeAtomic(file, text.replace(/^title: "(.*)"$/m, (_, title: string) => `title: ${JSON.stringify(`${title} ${word}`)}`));
+    edit(file, text.replace(/^title: "(.*)"$/m, (_, title: string) => `title: ${JSON.stringify(`${title} ${word}`)}`));
   } else if (roll < 0.35) {
-    writeAtomic(file, text.replace(/^We now (.*)$/m, `We now ${word} and then $1 ${word}`));
+    edit(file, text.replace(/^We now (.*)$/m, `We now ${word} and then $1 ${word}`));
   } else if (roll < 0.45) {
-    writeAtomic(file, text.replace(/^status: \w+$/m, random() < 0.5 ? 'status: retired\nretired_reason: replaced' : 'status: canonical'));
+    edit(file, text.replace(/^status: \w+$/m, random() < 0.5 ? 'status: retired\nretired_reason: replaced' : 'status: canonical'));
   } else if (roll < 0.6) {
     const id = /^id: (.*)$/m.exec(text)![1]!;
     const copy = `${id.slice(0, 40)}-${word}-${step}`;
@@ -94,7 +99,7 @@ function change(root: string, random: () => number, step: number): void {
   } else if (roll < 0.9) {
     fs.rmSync(file);
   } else {
-    writeAtomic(file, text.replace(/^(\s+keywords: \[)/m, `$1"${word} ${pick(random, WORDS)}", `).replace(/^project: .*$/m, `project: ${word}`));
+    edit(file, text.replace(/^(\s+keywords: \[)/m, `$1"${word} ${pick(random, WORDS)}", `).replace(/^project: .*$/m, `project: ${word}`));
   }
 }
 
@@ -156,6 +161,8 @@ describe('search cache updated lesson by lesson', () => {
   });
 
   it('reopens a delta without rebuilding, and discards a delta that is cut short or names another base', async () => {
+    // Past the racy window of the last test's writes: a racy stamp that settled between two builds would make them differ.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS));
     const file = lessonFiles(root).find((name) => name.includes('/cases/'))!;
     writeAtomic(file, fs.readFileSync(file, 'utf8').replace(/^title: "(.*)"$/m, 'title: "The ledger release went out twice"'));
     await writeIndex({ cwd: root });
@@ -178,6 +185,83 @@ describe('search cache updated lesson by lesson', () => {
       }
       // The damaged delta was replaced by a sound one.
       expect(fs.readFileSync(path.join(root, DELTA_FILE)).equals(delta)).toBe(true);
+    }
+  });
+});
+
+describe('`lessons index` bringing the search cache along with the tree it read', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = initGitRepo(fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-handover-')));
+    await generateRepo(root, 240, 21);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'lessons');
+    (await openSearch(root)).close();
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  /** The cache as `lessons index` left it, opened without bringing it up to date. */
+  function cached(): SearchIndex & { close(): void } {
+    const opened = openCached(root);
+    expect(opened.warning).toBeUndefined();
+    return Object.assign(opened.index!, { close: opened.close });
+  }
+
+  function lessonsWith(index: SearchIndex, prefix: string): string[] {
+    const term = index.terms.findIndex((word) => word.startsWith(prefix));
+    return term < 0 ? [] : Array.from(index.postings(term).docs, (doc) => index.record(doc).id);
+  }
+
+  function index(): string {
+    const result = runCli(['index'], { cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    return result.stdout;
+  }
+
+  it('finds a lesson whose body alone changed (the index stays as it was), edited in place or saved by rename, and the edit undone', async () => {
+    const file = lessonFiles(root).find((name) => name.includes('/cases/'))!;
+    const id = /^id: (.*)$/m.exec(fs.readFileSync(file, 'utf8'))![1]!;
+    const text = fs.readFileSync(file, 'utf8');
+    for (const [write, how] of [
+      [(name: string, content: string) => fs.writeFileSync(name, content), 'in place'],
+      [writeAtomic, 'by rename'],
+    ] as const) {
+      write(file, text.replace(/^We now (.*)$/m, 'We now quasarize the zephyrine and $1'));
+      expect(index(), how).toMatch(/^unchanged: lessons\/index.json/);
+      const edited = cached();
+      try {
+        expect(lessonsWith(edited, 'zephyr'), how).toEqual([id]);
+        expect(snapshot(edited)).toEqual((await fromScratch(root)).snapshot);
+      } finally {
+        edited.close();
+      }
+      write(file, text);
+      expect(index(), how).toMatch(/^unchanged: lessons\/index.json/);
+      const undone = cached();
+      try {
+        expect(lessonsWith(undone, 'zephyr'), how).toEqual([]);
+        expect(snapshot(undone)).toEqual((await fromScratch(root)).snapshot);
+      } finally {
+        undone.close();
+      }
+    }
+  });
+
+  it('reads exactly as a full build after random edits in place and by rename, each followed by `lessons index`', { timeout: 180_000 }, async () => {
+    const random = seededRandom(77);
+    const inPlace = (file: string, content: string): void => fs.writeFileSync(file, content);
+    for (let step = 0; step < 12; step++) {
+      const changes = 1 + Math.floor(random() * 3);
+      for (let i = 0; i < changes; i++) change(root, random, step, random() < 0.6 ? inPlace : writeAtomic);
+      index();
+      const brought = cached();
+      try {
+        expect(selections(brought)).toBe((await fromScratch(root)).selections);
+        expect(snapshot(brought)).toEqual((await fromScratch(root)).snapshot);
+      } finally {
+        brought.close();
+      }
     }
   });
 });
@@ -277,7 +361,7 @@ describe('a racy stamp found unchanged once its file is past the racy window', (
       try {
         expect(updated.index.hasDelta).toBe(true);
         // The same size, mtime and inode as built, without the content hash a racy stamp carries.
-        expect(lineOf(updated.index.deltaSegment!.lines('entries'))).toEqual([...base.slice(0, 7), '']);
+        expect(lineOf(updated.index.deltaSegment!.lines('entries'))).toEqual([...base.slice(0, 7), '', base[8]]);
         expect(snapshot(updated.index)).toEqual((await fromScratch(root)).snapshot);
       } finally {
         updated.close();
@@ -287,7 +371,7 @@ describe('a racy stamp found unchanged once its file is past the racy window', (
       writeAtomic(other, fs.readFileSync(other, 'utf8').replace(/ again"$/m, ' once more"'));
       await writeIndex({ cwd: root });
       const carried = await openSearch(root);
-      expect(lineOf(carried.index.deltaSegment!.lines('entries'))).toEqual([...base.slice(0, 7), '']);
+      expect(lineOf(carried.index.deltaSegment!.lines('entries'))).toEqual([...base.slice(0, 7), '', base[8]]);
       carried.close();
       writeAtomic(racy, fs.readFileSync(racy, 'utf8').replace(/^We now (.{9})/m, 'We now zephyrine'));
       await writeIndex({ cwd: root });
