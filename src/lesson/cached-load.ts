@@ -154,6 +154,8 @@ interface ListingMemo {
   identity: string;
   count: number;
   digest: string;
+  /** listedNames() of the tree: its files' paths, which a folder's stat stands for until it changes. */
+  names?: string;
   /** [path, blob id, statIdentity()] of each file git did not vouch for. */
   loose: [string, string, string][];
 }
@@ -167,6 +169,12 @@ interface ListingMemo {
  * tick could leave its stat as it is.
  */
 function listingIdentity(root: string, nowMs: number): string | undefined {
+  const parts = listingParts(root, nowMs);
+  return parts === undefined || parts.includes(RACY) ? undefined : parts.join(',');
+}
+
+/** listingIdentity()'s parts: the git index's, then each level folder's; RACY for one too recent to vouch. */
+function listingParts(root: string, nowMs: number): string[] | undefined {
   const index = gitIndexFile(root);
   if (index === undefined) return undefined;
   const latest = racyFrom(nowMs);
@@ -179,11 +187,34 @@ function listingIdentity(root: string, nowMs: number): string | undefined {
       parts.push('-');
       continue;
     }
-    const identity = trustedIdentity(stat, latest);
-    if (identity === RACY) return undefined;
-    parts.push(identity!);
+    parts.push(trustedIdentity(stat, latest)!);
   }
-  return parts.join(',');
+  return parts;
+}
+
+/** A digest of lesson file paths in listWorktree()'s order: what names a listing found. */
+function namesDigest(paths: Iterable<string>): string {
+  const hash = createHash('sha256');
+  for (const path of paths) hash.update(`${path}\0`);
+  return hash.digest('hex');
+}
+
+/** namesDigest() of the lesson files the level folders hold now, read from the folders; undefined when one is not a regular file, or a folder cannot be read or leads outside. */
+function listedNames(root: string): string | undefined {
+  const paths: string[] = [];
+  try {
+    for (const { dir } of lessonDirs(root)) {
+      const folder = `${toPosixRelative(root, dir)}/`;
+      const nameAt = dir.length + (dir.endsWith(path.sep) ? 0 : 1);
+      for (const entry of listMarkdownFiles(root, dir)) {
+        if (entry.kind !== 'file') return undefined;
+        paths.push(`${folder}${entry.file.slice(nameAt)}`);
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return namesDigest(paths);
 }
 
 /** The first nanosecond time too recent, at `nowMs`, for a stat to vouch for what it stats. */
@@ -202,12 +233,13 @@ export interface WorktreeEdit {
 
 /**
  * The working tree as remembered from a listing git made (LISTING_MEMO), without listing it:
- * when the folders and git's index have the stat they had then, the folders hold the same names,
- * and every tracked file that git's diff-files finds as its index holds it has the blob it had.
- * Each file git did not vouch for then has the blob it had while its stat is as it was. Then
- * `tree`: nothing differs. Or `edit`: the few files that may differ (named by diff-files, or of
- * another stat) are read. Otherwise neither, and the git calls (when they were started) for
- * listWorktree() to read.
+ * when git's index has the stat it had then, the folders hold the same names (their stat as it
+ * was, or their names read again: a lesson saved by renaming a new file over it moves the
+ * folder's stat and leaves its names), and every tracked file that git's diff-files finds as
+ * its index holds it has the blob it had. Each file git did not vouch for then has the blob it
+ * had while its stat is as it was. Then `tree`: nothing differs. Or `edit`: the few files that
+ * may differ (named by diff-files, or of another stat) are read. Otherwise neither, and the git
+ * calls (when they were started) for listWorktree() to read.
  */
 export async function unchangedWorktree(root: string, cache: LessonFileCache): Promise<RememberedWorktree> {
   return (await startUnchangedWorktree(root, cache)?.result()) ?? {};
@@ -228,21 +260,30 @@ export function startUnchangedWorktree(root: string, cache: LessonFileCache): { 
   const memo = listingMemo(cache);
   if (memo === undefined) return undefined;
   const nowMs = Date.now();
-  const identity = listingIdentity(root, nowMs);
-  if (identity === undefined || identity !== memo.identity) return undefined;
+  const parts = listingParts(root, nowMs);
+  if (parts === undefined || parts[0] === RACY || parts[0] !== memo.identity.split(',')[0]) return undefined;
+  const identity = parts.join(',');
+  const folderStats = identity === memo.identity;
+  if (!folderStats && memo.names === undefined) return undefined;
   const dirs = lessonDirs(root);
   const folders = insideFolders(root);
   if (folders.length !== dirs.length) return undefined;
   // git's listing is started only when this answer is not enough (listWorktree()).
   const started: GitListing = { changed: startGitListing(root, folders, { listed: false }).changed };
-  return { result: () => rememberedWorktree(root, cache, memo, { nowMs, folders, started }) };
+  if (!folderStats) {
+    // The folders' names, read while git looks at the files, after their stat: a name added since shows in the next run's stat.
+    if (listedNames(root) !== memo.names) return { result: async () => ({ started }) };
+    // Their new stat stands for these names from now on, once it is old enough to vouch.
+    if (!parts.includes(RACY)) memo.identity = identity;
+  }
+  return { result: () => rememberedWorktree(root, cache, memo, { nowMs, folders, started, renewed: !folderStats && memo.identity === identity }) };
 }
 
 async function rememberedWorktree(
   root: string,
   cache: LessonFileCache,
   memo: ListingMemo,
-  { nowMs, folders, started }: { nowMs: number; folders: string[]; started: GitListing },
+  { nowMs, folders, started, renewed: identityRenewed }: { nowMs: number; folders: string[]; started: GitListing; renewed: boolean },
 ): Promise<RememberedWorktree> {
   const latest = racyFrom(nowMs);
   const levelOf = listedLevels(root);
@@ -253,7 +294,7 @@ async function rememberedWorktree(
     return identity === undefined || read.kind !== 'file' ? undefined : { identity, bytes: read.bytes };
   };
   const touched = new Map<string, { identity: string; bytes: Buffer }>();
-  let renewed = false;
+  let renewed = identityRenewed;
   try {
     const changed = await started.changed;
     if (changed.exitCode !== 0) return { started };
@@ -308,7 +349,7 @@ export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, tree: r
   const edited = new Set(edit.files.map((file) => file.path));
   const loose = edit.memo.loose.filter(([path]) => !edited.has(path));
   for (const file of edit.files) loose.push([file.path, file.blob, file.identity]);
-  const memo: ListingMemo = { identity: edit.memo.identity, count, digest, loose: loose.sort((a, b) => compareStrings(a[0], b[0])) };
+  const memo: ListingMemo = { identity: edit.memo.identity, count, digest, ...(edit.memo.names === undefined ? {} : { names: edit.memo.names }), loose: loose.sort((a, b) => compareStrings(a[0], b[0])) };
   cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
 }
 
@@ -418,7 +459,7 @@ export function listingPairs(root: string, cache: LessonFileCache, listing: Work
   }
   const pairs = listing.files.map((file) => ({ path: file.path, blob: file.blob! }));
   if (listing.remember !== undefined && loose !== undefined) {
-    const memo: ListingMemo = { identity: listing.remember, count: pairs.length, digest: treeDigest(pairs), loose };
+    const memo: ListingMemo = { identity: listing.remember, count: pairs.length, digest: treeDigest(pairs), names: namesDigest(pairs.map((pair) => pair.path)), loose };
     cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
   }
   return pairs;

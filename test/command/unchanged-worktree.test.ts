@@ -226,6 +226,56 @@ describe('the working tree as remembered', () => {
     expect(incremental).toBe(await indexFromScratch(root));
   }, 30_000);
 
+  it('takes a tree whose lessons were saved by renaming a new file over them, and refuses one with a name added, removed or turned into a link', async () => {
+    const { root, files } = await rememberedRepo();
+    const identity = (): string => JSON.parse(openLessonCache(root).memo(LISTING_MEMO)!).identity as string;
+    const before = identity();
+    /** Written as many editors save: a new file renamed over the old one, which moves the folder's stat. */
+    const saveByRename = (file: string, text: string): void => {
+      fs.writeFileSync(`${path.join(root, file)}.swp`, text);
+      fs.renameSync(`${path.join(root, file)}.swp`, path.join(root, file));
+    };
+    const original = fs.readFileSync(path.join(root, files[2]!), 'utf8');
+    saveByRename(files[2]!, original.replace(/^title: .*$/m, 'title: Saved by rename'));
+    expect((await unchangedWorktree(root, openLessonCache(root))).edit?.files.map((each) => each.path)).toEqual([files[2]]);
+    listings();
+    expect(await writeIndex({ cwd: root })).toMatchObject({ written: true, lessons: 6 });
+    expect(listings(), 'no folder listed').toBe(0);
+    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(await indexFromScratch(root));
+    // Within the racy window the folder's new stat is not remembered; past it, it is, and stands for the names.
+    expect(identity()).toBe(before);
+    await settle();
+    saveByRename(files[3]!, fs.readFileSync(path.join(root, files[3]!), 'utf8'));
+    await settle();
+    listings();
+    expect(await writeIndex({ cwd: root })).toMatchObject({ written: false, lessons: 6 });
+    expect(listings(), 'no folder listed').toBe(0);
+    expect(identity()).not.toBe(before);
+    expect(await quickDigest(root)).toBe(diskDigest(root));
+
+    const changes: [string, () => void][] = [
+      ['a lesson added by rename', () => saveByRename(Object.keys(caseFile(8))[0]!, Object.values(caseFile(8))[0]!)],
+      ['a lesson removed', () => fs.rmSync(path.join(root, files[5]!))],
+    ];
+    for (const [name, change] of changes) {
+      await settle();
+      await writeIndex({ cwd: root });
+      change();
+      expect(await unchangedWorktree(root, openLessonCache(root)), name).toEqual({ started: expect.anything() });
+      listings();
+      await writeIndex({ cwd: root });
+      expect(listings(), name).toBe(1);
+      expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8'), name).toBe(await indexFromScratch(root));
+    }
+    // The same name, now a link: the folder's names are not all regular files.
+    await settle();
+    await writeIndex({ cwd: root });
+    const linked = path.join(root, files[4]!);
+    fs.renameSync(linked, path.join(root, 'moved.md'));
+    fs.symlinkSync(path.join(root, 'moved.md'), linked);
+    expect(await unchangedWorktree(root, openLessonCache(root))).toEqual({ started: expect.anything() });
+  }, 60_000);
+
   it('indexes a few edited files as an edit of the remembered tree, byte for byte as from scratch', async () => {
     const { root, files } = await rememberedRepo();
     const random = seededRandom(41);
