@@ -11,7 +11,7 @@ import { CACHE_FILE, DELTA_FILE } from '../../src/preflight/search-open.js';
  * lessons index (nothing changed, one lesson changed), index --check, lint (after one change,
  * and again), the pre-commit guard with ten staged lessons, capture of a recurrence (with no search
  * cache, and after a preflight left one), index after one change with preflight's search cache to
- * bring along, and report,
+ * bring along (a title edited in place, a title saved by rename, a body edited), and report,
  * at 1,000 and 10,000 lessons (LESSONS_BENCH_SCALE=100000 adds 100,000; a comma list sets the
  * sizes). Every command runs interleaved with `node -e 0` twice: with the environment as it is,
  * and with NODE_EXTRA_CA_CERTS unset for both (a CA bundle makes node's own start cost more,
@@ -43,9 +43,15 @@ function timed(cwd: string, args: string[], input: string | undefined, env: Reco
 }
 
 /** One edit to a lesson file: its Situation gains a sentence (the index entry stays), or its title changes (the entry changes). */
-function edit(file: string, what: 'body' | 'title', run: number): void {
+function edit(file: string, what: 'body' | 'title', run: number, save: 'in place' | 'by rename' = 'in place'): void {
   const text = fs.readFileSync(file, 'utf8');
-  fs.writeFileSync(file, what === 'title' ? text.replace(/^title: .*$/m, `title: "Retitled in run ${run}"`) : text.replace('## Mistake', `Edited in run ${run}.\n\n## Mistake`));
+  const edited = what === 'title' ? text.replace(/^title: .*$/m, `title: "Retitled in run ${run}"`) : text.replace('## Mistake', `Edited in run ${run}.\n\n## Mistake`);
+  if (save === 'in place') fs.writeFileSync(file, edited);
+  else {
+    // As editors that save safely do (vim, JetBrains, Emacs): a new file renamed over the old one.
+    fs.writeFileSync(`${file}.swp`, edited);
+    fs.renameSync(`${file}.swp`, file);
+  }
 }
 
 async function repository(dir: string, count: number): Promise<string[]> {
@@ -108,6 +114,9 @@ function rowsFor(dir: string, ids: string[]): Row[] {
         edit(fileOf(dir, cases[0]!), 'title', run);
       },
     },
+    { label: 'index, one lesson saved by rename, with a search cache', args: [BIN, 'index'], prepare: (run) => edit(fileOf(dir, cases[3]!), 'title', run, 'by rename') },
+    // A body edit leaves the index as it was; the search cache still takes the new text.
+    { label: 'index, one lesson body changed, with a search cache', args: [BIN, 'index'], prepare: (run) => edit(fileOf(dir, cases[4]!), 'body', run) },
     { label: 'report', args: [BIN, 'report'] },
     { label: 'report with its HTML page', args: [BIN, 'report', '--html', path.join(dir, '.lessons', 'report.html')] },
   ];
