@@ -353,6 +353,36 @@ export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, tree: r
   cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
 }
 
+/**
+ * After a command of ours wrote lesson files (capture, promote, retire: `written`, a path to its
+ * blob id) over the tree of digest `before`, leaving the tree `after`: the listing memo, when it
+ * is of `before`, made the memo of `after`, each written file remembered by its stat (read again
+ * while that stat is too recent to vouch), so the next run takes the tree or an edit of it
+ * instead of listing the folders. The memo keeps the names it had: a file the command created
+ * makes the folders' names differ from them, and the next run lists the folders.
+ */
+export function rememberWrittenListing(
+  root: string,
+  cache: LessonFileCache,
+  before: string,
+  after: { digest: string; count: number },
+  written: ReadonlyMap<string, string>,
+): void {
+  const memo = listingMemo(cache);
+  if (memo === undefined || memo.digest !== before) return;
+  const latest = racyFrom(Date.now());
+  const loose = new Map(memo.loose.map((entry) => [entry[0], entry]));
+  for (const [path, blob] of written) {
+    const identity = trustedIdentity(fs.statSync(`${root}/${path}`, { bigint: true, throwIfNoEntry: false }), latest);
+    // Gone already: left as it was, the memo stands for the tree before, whose changes the next run finds.
+    if (identity === undefined) return;
+    loose.set(path, [path, blob, identity]);
+  }
+  if (loose.size > PAIRS_READ_MAX) return;
+  const renewed: ListingMemo = { ...memo, count: after.count, digest: after.digest, loose: [...loose.values()].sort((a, b) => compareStrings(a[0], b[0])) };
+  cache.setMemo(LISTING_MEMO, JSON.stringify(renewed));
+}
+
 /** The lesson file at `relPath` (relative to `root`, inside it) while its bytes are the blob `blob`; undefined when they are not, or it cannot be read. */
 export function readAtBlob(root: string, relPath: string, blob: string | undefined): Buffer | undefined {
   if (blob === undefined) return undefined;

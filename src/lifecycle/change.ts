@@ -7,7 +7,7 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, LESSONS_DIR, findRepoRoot } from '../io/repo.js';
 import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from '../io/transaction.js';
 import { readMarkdownEntry } from '../io/fs.js';
-import { loadWorktreeFacts, openLessonCache, type LessonFileCache } from '../lesson/cached-load.js';
+import { loadWorktreeFacts, openLessonCache, rememberWrittenListing, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
 import { rememberEditedIndex, rememberIndex, rememberedTree, type TreePairs } from '../index/memo.js';
 import { statMark } from '../io/file-cache.js';
 import { blobIdOf, type Chunks } from '../util/digest.js';
@@ -117,7 +117,9 @@ export function rememberWritten(root: string, cache: LessonFileCache, before: Tr
   const pairs = before.filter((pair) => !blobs.has(pair.path)).map((pair) => ({ path: pair.path, blob: pair.blob }));
   for (const [file, blob] of blobs) pairs.push({ path: file, blob });
   pairs.sort((a, b) => compareStrings(a.path, b.path));
-  return rememberIndex(root, cache, pairs, index, count, true);
+  const remembered = rememberIndex(root, cache, pairs, index, count, true);
+  rememberWrittenListing(root, cache, treeDigest(before), { digest: treeDigest(pairs), count: pairs.length }, blobs);
+  return remembered;
 }
 
 /**
@@ -128,7 +130,11 @@ export function rememberWritten(root: string, cache: LessonFileCache, before: Tr
 export function rememberEdited(root: string, cache: LessonFileCache, before: TreePairs, written: readonly FileChange[], blob: string, count: number): void {
   const tree = rememberedTree(root, cache);
   if (tree === undefined || tree.count !== before.length) rememberWritten(root, cache, before, written, { blob }, count);
-  else rememberEditedIndex(root, cache, tree, noteWritten(root, cache, written), blob, count);
+  else {
+    const blobs = noteWritten(root, cache, written);
+    const after = rememberEditedIndex(root, cache, tree, blobs, blob, count);
+    rememberWrittenListing(root, cache, treeDigest(before), after, blobs);
+  }
 }
 
 /** Each written file's blob id, its stat noted in the cache so the next run trusts it unread. */

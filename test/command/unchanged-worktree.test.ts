@@ -6,6 +6,7 @@ import { RACY_MS } from '../../src/io/file-cache.js';
 import { startGitListing } from '../../src/io/git/vouched.js';
 import { checkIndex, writeIndex } from '../../src/index/command.js';
 import { INDEX_TREE_DELTA, INDEX_TREE_FILE, rememberedPairs } from '../../src/index/memo.js';
+import { storeDrafts } from '../../src/capture/store.js';
 import { lint } from '../../src/lint/command.js';
 import { gitBlobId } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';
@@ -274,6 +275,31 @@ describe('the working tree as remembered', () => {
     fs.renameSync(linked, path.join(root, 'moved.md'));
     fs.symlinkSync(path.join(root, 'moved.md'), linked);
     expect(await unchangedWorktree(root, openLessonCache(root))).toEqual({ started: expect.anything() });
+  }, 60_000);
+
+  it('takes the tree a capture left, without listing the folders, when the capture created no file', async () => {
+    const { root, files } = await rememberedRepo();
+    const now = new Date('2026-06-01T12:00:00Z');
+    const titleOf = (file: string): string => /^title: (.*)$/m.exec(fs.readFileSync(path.join(root, file), 'utf8'))![1]!;
+    // A recurrence: the lesson it matches is bumped, rewritten by rename.
+    expect((await storeDrafts({ cwd: root, drafts: [{ title: titleOf(files[1]!), tags: [], body: '' }], now }))[0]).toMatchObject({ action: 'bumped' });
+    listings();
+    expect(await writeIndex({ cwd: root })).toMatchObject({ written: false, lessons: 6 });
+    expect(listings(), 'no folder listed after a bump').toBe(0);
+    const file = path.join(root, files[2]!);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Edited after the capture'));
+    expect(await writeIndex({ cwd: root })).toMatchObject({ written: true, lessons: 6 });
+    expect(listings(), 'no folder listed for the edit after it').toBe(0);
+    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(await indexFromScratch(root));
+
+    // A new lesson changes the folders' names: they are listed once.
+    await settle();
+    await writeIndex({ cwd: root });
+    expect((await storeDrafts({ cwd: root, drafts: [{ title: 'Nothing like the others happened here', tags: [], body: '' }], now }))[0]).toMatchObject({ action: 'created' });
+    listings();
+    expect(await writeIndex({ cwd: root })).toMatchObject({ written: false, lessons: 7 });
+    expect(listings(), 'listed after a created lesson').toBe(1);
+    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe(await indexFromScratch(root));
   }, 60_000);
 
   it('indexes a few edited files as an edit of the remembered tree, byte for byte as from scratch', async () => {

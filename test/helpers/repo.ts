@@ -12,7 +12,8 @@ export const BIN = path.join(PACKAGE_ROOT, 'dist/cli/lessons.cjs');
 const made: string[] = [];
 
 afterEach(() => {
-  while (made.length > 0) fs.rmSync(made.pop()!, { recursive: true, force: true });
+  // A detached process a test started (a hook's background capture) may still be writing its last files: retried, not failed.
+  while (made.length > 0) fs.rmSync(made.pop()!, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 /** An empty temp directory, removed after the test. */
