@@ -349,7 +349,7 @@ export function rememberEdit(cache: LessonFileCache, edit: WorktreeEdit, tree: r
   const edited = new Set(edit.files.map((file) => file.path));
   const loose = edit.memo.loose.filter(([path]) => !edited.has(path));
   for (const file of edit.files) loose.push([file.path, file.blob, file.identity]);
-  const memo: ListingMemo = { identity: edit.memo.identity, count, digest, ...(edit.memo.names === undefined ? {} : { names: edit.memo.names }), loose: loose.sort((a, b) => compareStrings(a[0], b[0])) };
+  const memo: ListingMemo = { ...edit.memo, count, digest, loose: loose.sort((a, b) => compareStrings(a[0], b[0])) };
   cache.setMemo(LISTING_MEMO, JSON.stringify(memo));
 }
 
