@@ -62,7 +62,7 @@ export interface WorktreeListing {
   files: Listed[];
   /** Links, folders and other entries that are not regular files: always read, never cached. */
   irregular: boolean;
-  /** The listingIdentity() to remember the listing's tree under (LISTING_MEMO), when git listed it (and vouched for all but a few files). */
+  /** The listing identity (listingParts()) to remember the listing's tree under (LISTING_MEMO), when git listed it (and vouched for all but a few files). */
   remember?: string | undefined;
 }
 
@@ -80,8 +80,10 @@ export const GIT_VOUCH_MIN = 2_000;
 export async function listWorktree(root: string, cache: LessonFileCache, gitFrom = GIT_VOUCH_MIN, started?: GitListing): Promise<WorktreeListing> {
   const dirs = lessonDirs(root);
   const folderOf = (dir: string): string => `${toPosixRelative(root, dir)}/`;
-  // Taken before anything is listed: a change made during the listing makes the next run's differ.
-  const identity = listingIdentity(root, Date.now());
+  // Taken before anything is listed: a change made during the listing makes the next run's differ. A folder's stat too
+  // recent to vouch is remembered as RACY, which no stat matches: the next run reads its names again (unchangedWorktree()).
+  const parts = listingParts(root, Date.now());
+  const identity = parts === undefined || parts[0] === RACY ? undefined : parts.join(',');
   // A repository that had enough lessons at the last index has git asked first: git stats the
   // files on the other core while this one reads the folders.
   const lastCount = Number(cache.memo(INDEX_MEMO)?.split(' ')[2] ?? 0);
@@ -144,7 +146,7 @@ function insideFolders(root: string): string[] {
 }
 
 /**
- * The memo of a working tree that git listed (LISTING_MEMO): its listingIdentity(), lesson file
+ * The memo of a working tree that git listed (LISTING_MEMO): its listing identity, lesson file
  * count and tree digest, and the files git did not vouch for then (edited, or not tracked; a few)
  * with their blob ids and stat identities, as JSON.
  */
@@ -162,18 +164,13 @@ interface ListingMemo {
 
 /**
  * What says that the level folders hold the names they held and that git's index is the one it
- * was: the stat identity (size, mtime, ctime, inode) of each level folder (a file added, removed
- * or renamed in a folder changes its mtime and ctime) and of the git index file (git replaces it
- * whole on every change). Undefined without a git index file, or when one of them changed less
- * than RACY_MS before `nowMs` or has a time in the future: another change within the same clock
- * tick could leave its stat as it is.
+ * was: the stat identity (size, mtime, ctime, inode) of the git index file (git replaces it whole
+ * on every change), then of each level folder (a file added, removed or renamed in a folder
+ * changes its mtime and ctime). RACY for one that changed less than RACY_MS before `nowMs` or
+ * has a time in the future: another change within the same clock tick could leave its stat as
+ * it is. Joined with commas, the listing identity (LISTING_MEMO); undefined without a git index
+ * file.
  */
-function listingIdentity(root: string, nowMs: number): string | undefined {
-  const parts = listingParts(root, nowMs);
-  return parts === undefined || parts.includes(RACY) ? undefined : parts.join(',');
-}
-
-/** listingIdentity()'s parts: the git index's, then each level folder's; RACY for one too recent to vouch. */
 function listingParts(root: string, nowMs: number): string[] | undefined {
   const index = gitIndexFile(root);
   if (index === undefined) return undefined;
@@ -263,7 +260,8 @@ export function startUnchangedWorktree(root: string, cache: LessonFileCache): { 
   const parts = listingParts(root, nowMs);
   if (parts === undefined || parts[0] === RACY || parts[0] !== memo.identity.split(',')[0]) return undefined;
   const identity = parts.join(',');
-  const folderStats = identity === memo.identity;
+  // A folder remembered as RACY, or too recent now, vouches for nothing: its names are read.
+  const folderStats = identity === memo.identity && !parts.includes(RACY);
   if (!folderStats && memo.names === undefined) return undefined;
   const dirs = lessonDirs(root);
   const folders = insideFolders(root);

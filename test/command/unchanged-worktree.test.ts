@@ -277,6 +277,22 @@ describe('the working tree as remembered', () => {
     expect(await unchangedWorktree(root, openLessonCache(root))).toEqual({ started: expect.anything() });
   }, 60_000);
 
+  it('remembers a listing made while a folder\'s stat is too recent to vouch, and reads that folder\'s names again', async () => {
+    const { root, files } = await rememberedRepo();
+    const cases = path.join(root, 'lessons/cases');
+    // A save by rename just now: the folder's stat is racy when the tree is listed.
+    fs.writeFileSync(`${path.join(root, files[1]!)}.swp`, fs.readFileSync(path.join(root, files[1]!), 'utf8').replace(/^title: .*$/m, 'title: Renamed just now'));
+    fs.renameSync(`${path.join(root, files[1]!)}.swp`, path.join(root, files[1]!));
+    expect(Date.now() - fs.statSync(cases).mtimeMs).toBeLessThan(RACY_MS);
+    expect((await listThroughGit(root)).remembered).toBe(true);
+    expect(JSON.parse(openLessonCache(root).memo(LISTING_MEMO)!).identity).toContain('racy');
+    expect(await quickDigest(root)).toBe(diskDigest(root));
+    // A lesson added within the same window: the folder's stat may read as before, its names do not.
+    writeFiles(root, caseFile(8));
+    expect(await quickDigest(root)).toBeUndefined();
+    expect((await unchangedWorktree(root, openLessonCache(root))).edit).toBeUndefined();
+  }, 30_000);
+
   it('takes the tree a capture left, without listing the folders, when the capture created no file', async () => {
     const { root, files } = await rememberedRepo();
     const now = new Date('2026-06-01T12:00:00Z');
