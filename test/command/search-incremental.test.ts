@@ -236,6 +236,10 @@ describe('`lessons index` bringing the search cache along with the tree it read'
       } finally {
         edited.close();
       }
+      // Run again with nothing changed: the cache was brought along for this very tree, and is left as it is.
+      const written = [CACHE_FILE, DELTA_FILE].map((name) => fs.statSync(path.join(root, name), { throwIfNoEntry: false })?.mtimeMs);
+      expect(index(), how).toMatch(/^unchanged: lessons\/index.json/);
+      expect([CACHE_FILE, DELTA_FILE].map((name) => fs.statSync(path.join(root, name), { throwIfNoEntry: false })?.mtimeMs), how).toEqual(written);
       write(file, text);
       expect(index(), how).toMatch(/^unchanged: lessons\/index.json/);
       const undone = cached();
