@@ -126,6 +126,7 @@ describe('red -> green drafts (Claude Code)', () => {
     const drafted = await waitFor(() => cases(root).find((name) => name.includes('install-peft-before-using-lora-adapters')));
     expect(fs.readFileSync(path.join(root, 'lessons/cases', drafted), 'utf8')).toContain('source: auto');
     expect(await waitFor(() => fs.readFileSync(path.join(root, '.lessons/sessions/sess-rg.capture.txt'), 'utf8') || undefined)).toMatch(/^created lessons\/cases\/case-.*install-peft-before-using-lora-adapters\.md \(candidate, source: auto\)\n$/);
+    await backgroundDone(root);
   });
 
   it('with the reviewer below its confidence floor, nothing is written', async () => {
@@ -135,6 +136,8 @@ describe('red -> green drafts (Claude Code)', () => {
     await redGreen(root);
     await hook(root, 'claude', 'Stop', { ...base(root, 'Stop'), stop_hook_active: false });
     expect(await waitFor(() => fs.readFileSync(path.join(root, '.lessons/sessions/sess-rg.capture.txt'), 'utf8') || undefined)).toContain('nothing written: the reviewer\'s confidence 0.3 is below review.min_confidence 0.6');
+    // Once the background capture has ended, not only when it has said so.
+    await backgroundDone(root);
     expect(cases(root)).toEqual(before);
   });
 });
@@ -218,6 +221,30 @@ describe('project scoping in the hooks', () => {
     expect(JSON.parse(await hook(root, 'claude', 'PreToolUse', input)).systemMessage).toBeUndefined();
   });
 });
+
+/**
+ * Waits until no process with `root` on its command line is left: the hook's detached capture
+ * (`lessons -C <root> capture --from-error <log>`) may still be writing its caches after its
+ * message. Reads /proc, so it waits on Linux only (elsewhere it returns at once).
+ */
+async function backgroundDone(root: string, ms = 20_000): Promise<void> {
+  const running = (): boolean => {
+    let pids: string[];
+    try {
+      pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    } catch {
+      return false;
+    }
+    return pids.some((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(root);
+      } catch {
+        return false;
+      }
+    });
+  };
+  await waitFor(() => (running() ? undefined : true), ms);
+}
 
 async function waitFor<T>(probe: () => T | undefined, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
