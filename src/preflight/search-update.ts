@@ -85,11 +85,16 @@ async function readBodies(root: string, entries: readonly IndexEntry[]): Promise
     }
     stamps.set(entry.id, stamp && stampFor(stamp, now, () => contentHash(bytes)));
     blobs.set(entry.id, gitBlobId(bytes));
-    const text = bytes.toString('utf8');
-    const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-    bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
+    bodies.set(entry.id, narrative(bodyOf(bytes)));
   }
   return { bodies, stamps, blobs };
+}
+
+/** A lesson file's text after its frontmatter (the index's already), with LF line ends: what narrative() takes. */
+function bodyOf(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  return (frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n');
 }
 
 /** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
@@ -268,9 +273,7 @@ async function deltaUpdate(
       const bodies = new Map<string, string>();
       for (const entry of entries) {
         try {
-          const text = readRegularFile(path.join(root, entry.path)).toString('utf8');
-          const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-          bodies.set(entry.id, narrative((frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n')));
+          bodies.set(entry.id, narrative(bodyOf(readRegularFile(path.join(root, entry.path)))));
         } catch {
           // A file that cannot be read adds no body text, as in a full build.
         }
