@@ -73,6 +73,25 @@ export function pathMatches(glob: string, file: string): boolean {
 }
 
 /**
+ * Whether a path glob matches any of many files: `files.some((file) => pathMatches(glob, file))`
+ * with the glob compiled once and each file's name cut once, for a glob asked of a whole
+ * repository's files (report's drift).
+ */
+export function pathsMatcher(files: readonly string[]): (glob: string) => boolean {
+  const names = files.map((file) => file.slice(file.lastIndexOf('/') + 1));
+  // Files whose own path is a glob (rare): pathMatches also asks whether they would select the trigger.
+  const globby = files.filter((file) => GLOB_SPECIAL.test(file));
+  return (glob) => {
+    const re = compiled(glob, true);
+    const targets = glob.includes('/') ? files : names;
+    for (let i = 0; i < targets.length; i++) if (re.test(targets[i]!)) return true;
+    if (globby.length === 0) return false;
+    const bare = glob.replace(/^\*\*\//, '');
+    return globby.some((file) => compiled(file, true).test(bare));
+  };
+}
+
+/**
  * The simple commands of a shell line: split at `&&`, `||`, `;` and `|`, without leading
  * `NAME=value` assignments, `sudo` or `env`, so `CI=1 sudo npm publish` is `npm publish`.
  */

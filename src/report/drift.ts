@@ -7,7 +7,7 @@ import { words } from '../capture/similarity.js';
 import { codeSnippets, type CodeSnippets } from '../lesson/body.js';
 import type { RecentChanges } from '../io/git/log.js';
 import type { Lesson } from '../lesson/model.js';
-import { pathMatches } from '../preflight/triggers.js';
+import { pathsMatcher } from '../preflight/triggers.js';
 import { compareStrings } from '../util/compare.js';
 
 export interface DriftInput {
@@ -116,9 +116,10 @@ export function driftOf(input: DriftInput): Drift {
 /** Whether a path glob matches one of `files`, each glob tried once. */
 function globMatcher(files: readonly string[]): (glob: string) => boolean {
   const hits = new Map<string, boolean>();
+  const matches = pathsMatcher(files);
   return (glob) => {
     let hit = hits.get(glob);
-    if (hit === undefined) hits.set(glob, (hit = files.some((file) => pathMatches(glob, file))));
+    if (hit === undefined) hits.set(glob, (hit = matches(glob)));
     return hit;
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildQuery } from '../../src/preflight/query.js';
 import { VOCABULARY } from '../../src/preflight/vocabulary.js';
 import { indexTerms, numeronym, root, stem, terms, words } from '../../src/preflight/text.js';
-import { commandMatches, globToRegExp, pathMatches } from '../../src/preflight/triggers.js';
+import { commandMatches, globToRegExp, pathMatches, pathsMatcher } from '../../src/preflight/triggers.js';
 import { boundedDistance, expandTerm } from '../../src/preflight/expand.js';
 import { taskInput } from '../helpers/preflight.js';
 
@@ -118,6 +118,23 @@ describe('trigger globs', () => {
 
   it('matches a --path glob against the trigger it would select', () => {
     expect(pathMatches('**/migrations/**', 'db/migrations/*.sql')).toBe(true);
+  });
+
+  it('answers for a whole file list what pathMatches answers for each file', () => {
+    const files = ['package.json', 'packages/cli/package.json', 'db/migrations/001_add.sql', 'services/api/Dockerfile', 'db/migrations/*.sql', 'src/a.spec.ts', '.env.production'];
+    const globs = ['**/package.json', 'Dockerfile', '**/migrations/**', '**/db/migrations/002_drop.sql', '*.sql', 'src/*.ts', 'src/a/*.ts', '**/.env.*', 'README.md', '**/*.{test,spec}.ts', 'db/*'];
+    const matches = pathsMatcher(files);
+    const some = (list: string[], glob: string): boolean => list.some((file) => pathMatches(glob, file));
+    for (const glob of globs) {
+      expect(matches(glob), glob).toBe(some(files, glob));
+      // Without the file whose path is itself a glob, only the files' own paths and names answer.
+      expect(pathsMatcher(files.filter((file) => !file.includes('*')))(glob), glob).toBe(some(files.filter((file) => !file.includes('*')), glob));
+    }
+    // Only the --path-like file `db/migrations/*.sql` selects this trigger.
+    expect(matches('**/db/migrations/002_drop.sql')).toBe(true);
+    expect(pathsMatcher(files.filter((file) => !file.includes('*')))('**/db/migrations/002_drop.sql')).toBe(false);
+    expect(matches('README.md')).toBe(false);
+    expect(pathsMatcher([])('**')).toBe(false);
   });
 
   it('matches commands as whole-string globs where * spans anything, or one part of a compound command', () => {
