@@ -46,6 +46,11 @@ export interface IndexResult {
 export interface IndexedTree {
   digest: string;
   blobOf(path: string): string | undefined;
+  /**
+   * When the index was built as an update of the index of another tree: that tree's digest, and
+   * the ids of the entries the update built again or dropped (every other line is as it was).
+   */
+  change?: { from: string; touched: readonly string[] };
 }
 
 /** A tree given as its pairs, looked up through a map made the first time it is asked. */
@@ -155,12 +160,15 @@ async function indexUnderLock(root: string, progress: Progress): Promise<{ resul
       rememberEdit(cache, quick.edit!, tree);
       const before = edited.before.tree;
       const blobOf = (path: string): string | undefined => edited.edits.get(path) ?? before.blobOf(path);
-      return { result: { path: INDEX_FILE, lessons: edited.count, written: edited.written }, tree: { digest: tree.digest, blobOf } };
+      const change = { from: quick.edit!.base.digest, touched: edited.touched };
+      return { result: { path: INDEX_FILE, lessons: edited.count, written: edited.written }, tree: { digest: tree.digest, blobOf, change } };
     }
     const listing = await listWorktree(root, cache, GIT_VOUCH_MIN, quick.started);
     const pairs = listingPairs(root, cache, listing);
     const known = pairs && rememberedIndex(cache, pairs);
     if (known && indexFileIs(root, cache, known.blob)) return { result: { path: INDEX_FILE, lessons: known.count, written: false }, tree: treeOfPairs(pairs) };
+    // The tree whose index an update starts from (rememberIndex() below remembers the new one).
+    const from = rememberedIndexDigest(cache);
     const updated = pairs && updatedIndex(root, cache, listing, pairs);
     opened = updated?.before;
     let built: { index: string | Chunks; blob?: string; count: number; written: boolean; pairs: TreePairs | undefined };
@@ -174,7 +182,9 @@ async function indexUnderLock(root: string, progress: Progress): Promise<{ resul
     if (updated) await carryIndexScan(root, cache, updated.before, updated.blob, updated.lines);
     if (built.written) writeInRepo(root, INDEX_FILE, built.index);
     rememberIndex(root, cache, built.pairs, built.blob !== undefined ? { blob: built.blob } : built.index, built.count, true);
-    return { result: { path: INDEX_FILE, lessons: built.count, written: built.written }, tree: built.pairs && treeOfPairs(built.pairs) };
+    const tree = built.pairs && treeOfPairs(built.pairs);
+    if (tree && updated && from !== undefined) tree.change = { from, touched: updated.touched };
+    return { result: { path: INDEX_FILE, lessons: built.count, written: built.written }, tree };
   } finally {
     opened?.close();
     progress.end();
@@ -196,7 +206,7 @@ function updatedIndex(
   cache: LessonFileCache,
   listing: WorktreeListing,
   pairs: TreePairs,
-): { chunks: Chunks; blob: string; count: number; lines: IndexLines; before: OpenIndex & { blob: string } } | undefined {
+): { chunks: Chunks; blob: string; count: number; lines: IndexLines; touched: string[]; before: OpenIndex & { blob: string } } | undefined {
   const remembered = rememberedBuild(root, cache);
   if (remembered === undefined) return undefined;
   const { changed, removed } = changeFrom(remembered.tree.pairs(), pairs);
@@ -239,7 +249,7 @@ function editedIndex(
   cache: LessonFileCache,
   edit: WorktreeEdit,
   baseTree: RememberedTree | undefined,
-): { chunks: Chunks; blob: string; count: number; written: boolean; edits: Map<string, string>; lines: IndexLines; before: OpenIndex & { blob: string; tree: RememberedTree } } | undefined {
+): { chunks: Chunks; blob: string; count: number; written: boolean; edits: Map<string, string>; lines: IndexLines; touched: string[]; before: OpenIndex & { blob: string; tree: RememberedTree } } | undefined {
   if (rememberedIndexDigest(cache) !== edit.base.digest) return undefined;
   const remembered = rememberedBuild(root, cache, baseTree);
   if (remembered === undefined) return undefined;
@@ -283,7 +293,7 @@ export function indexAfter(
   changed: readonly string[],
   removed: ReadonlySet<string>,
   lessonOf: (path: string) => LoadedTree | undefined,
-): { chunks: Chunks; count: number; lines: IndexLines } | undefined {
+): { chunks: Chunks; count: number; lines: IndexLines; touched: string[] } | undefined {
   const added: LoadedLesson[] = [];
   for (const path of changed) {
     const tree = lessonOf(path);

@@ -234,7 +234,7 @@ export function updateIndex(
   previous: IndexBytes,
   change: IndexChange,
   lessonAt: (path: string) => LoadedLesson | undefined,
-): { chunks: Chunks; count: number; lines: IndexLines } | undefined {
+): { chunks: Chunks; count: number; lines: IndexLines; touched: string[] } | undefined {
   const scanned = entryLines(previous, change.removed);
   if (scanned === undefined) return undefined;
   const lines = scanned;
@@ -331,7 +331,9 @@ export function updateIndex(
   if (count === 0) return undefined;
   const length = parts.reduce((sum, part) => sum + (Buffer.isBuffer(part) ? part.length : part[1] - part[0]), 0);
   // Not joined into one buffer: at 100,000 lessons that is 110 MB to allocate and copy, written and hashed piece by piece as well.
-  return { chunks: new IndexPieces(parts, previous, length), count, lines: { before: lines, after } };
+  // The entries that may differ from `previous`, by id: lines dropped, built again or new (every other line is kept byte for byte).
+  const touched = [...[...gone, ...rebuilt.keys()].map(idAt), ...fresh.map((item) => item.id)];
+  return { chunks: new IndexPieces(parts, previous, length), count, lines: { before: lines, after }, touched };
 }
 
 /**

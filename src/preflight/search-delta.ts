@@ -3,6 +3,7 @@ import { compareStrings } from '../util/compare.js';
 import { buildSegment, fieldTermsOf, termStatistics, type SearchExtras } from './search-build.js';
 import type { SearchSource } from './search-index.js';
 import type { Segment } from './search-segment.js';
+import { lowerBoundAt } from './expand.js';
 
 /**
  * An update of the search cache that costs what changed: lessons/index.json is compared line
@@ -133,6 +134,14 @@ export interface DeltaPlanInput {
   bodies: (entries: readonly IndexEntry[]) => Map<string, string>;
   /** The current delta's settled stamps (unchangedFile()): base entries whose racy stamp a later update found safe. */
   settled?: readonly string[];
+  /** The current delta segment over `base`, when there is one: with `touched`, its lessons and the base lessons it removes are compared again. */
+  current?: Segment;
+  /**
+   * The ids of the entries that differ from the index the current cache (base and delta) was
+   * brought along for, when `lessons index` built this index from that one and says so: only
+   * these (and what the current delta holds) are compared, not every line.
+   */
+  touched?: readonly string[];
   /** The time now, ms since the epoch: a racy stamp settles once its file is older than RACY_MS. */
   now: number;
   /**
@@ -144,14 +153,59 @@ export interface DeltaPlanInput {
 }
 
 /**
+ * The base's entry lines, found by id without decoding the others: the section's bytes, and
+ * where each line starts (an update that knows which entries changed looks up a few of a
+ * hundred thousand).
+ */
+class EntryTable {
+  private readonly bytes: Buffer;
+  private readonly starts: number[] = [];
+
+  constructor(section: Uint8Array) {
+    this.bytes = Buffer.from(section.buffer, section.byteOffset, section.length);
+    if (this.bytes.length === 0) return;
+    for (let at = 0; at >= 0 && at < this.bytes.length; ) {
+      this.starts.push(at);
+      const newline = this.bytes.indexOf(10, at);
+      at = newline < 0 ? -1 : newline + 1;
+    }
+  }
+
+  private end(n: number): number {
+    return n + 1 < this.starts.length ? this.starts[n + 1]! - 1 : this.bytes.length;
+  }
+
+  private idAt(n: number): string {
+    const start = this.starts[n]!;
+    const tab = this.bytes.indexOf(9, start);
+    return this.bytes.toString('utf8', start, tab < 0 || tab > this.end(n) ? this.end(n) : tab);
+  }
+
+  /** The ids of the lines without a blob (the file could not be read when the base was built): compared by stamp, so always compared. */
+  unread(): string[] {
+    const ids: string[] = [];
+    for (let n = 0; n < this.starts.length; n++) if (this.bytes[this.end(n) - 1] === 9) ids.push(this.idAt(n));
+    return ids;
+  }
+
+  /** The line of `id`; null when there is none, undefined when it does not parse. */
+  find(id: string): EntryLine | null | undefined {
+    const n = lowerBoundAt(this.starts.length, (i) => this.idAt(i), id);
+    if (n >= this.starts.length || this.idAt(n) !== id) return null;
+    return parseEntryLine(this.bytes.toString('utf8', this.starts[n]!, this.end(n)));
+  }
+}
+
+/**
  * The delta segment's bytes for the index `lines` over `base`, or undefined when the change is
  * too large for a delta (or a line is not an entry): then a full build is due.
+ *
+ * With `touched`, only those entries and the ones the current delta holds or removes are
+ * compared: every other entry is as the current cache has it, which the full comparison would
+ * find too (the same delta, byte for byte).
  */
 export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
   const { base } = input;
-  const built = base.lines('entries').map(parseEntryLine);
-  if (built.some((line) => line === undefined)) return undefined;
-  const previous = built as EntryLine[];
   // A settled stamp stands for the base's racy one while the entry is what it was built from.
   const settledBefore = new Map<string, EntryLine>();
   for (const text of input.settled ?? []) {
@@ -161,21 +215,22 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
   const settled: EntryLine[] = [];
   const removed: number[] = [];
   const changed: IndexEntry[] = [];
-  let p = 0;
   const budget = Math.max(COMPACT_MIN, Math.floor(COMPACT_SHARE * base.docCount));
-  for (const line of input.lines) {
-    // Built entries the index no longer has.
-    for (; p < previous.length && previous[p]!.id < line.id; p++) if (previous[p]!.doc >= 0) removed.push(previous[p]!.doc);
-    const old = previous[p]?.id === line.id ? previous[p++] : undefined;
+  /** One entry: its index line now and the line the base was built from (either may be missing); false when no delta can hold the change. */
+  const compare = (line: IndexLine | undefined, old: EntryLine | undefined): boolean => {
+    if (line === undefined) {
+      if (old && old.doc >= 0) removed.push(old.doc);
+      return true;
+    }
     if (old && old.hash === input.hash(line.json)) {
-      if (old.doc < 0) continue;
+      if (old.doc < 0) return true;
       const before = settledBefore.get(old.id);
       const known = before && before.hash === old.hash && before.path === old.path && before.doc === old.doc ? before : old;
       const file = unchangedFile(known, input);
       if (file.unchanged) {
         if (known !== old) settled.push(known);
         else if (file.settled) settled.push({ ...old, stamp: file.settled });
-        continue;
+        return true;
       }
     }
     if (old && old.doc >= 0) removed.push(old.doc);
@@ -183,25 +238,56 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
     try {
       entry = JSON.parse(line.json) as IndexEntry;
     } catch {
-      return undefined;
+      return false;
     }
     if (entry.status !== 'retired') changed.push(entry);
-    if (removed.length + changed.length > budget) return undefined;
+    return removed.length + changed.length <= budget;
+  };
+  if (input.touched) {
+    const table = new EntryTable(base.section('entries'));
+    const ids = new Set([...input.touched, ...table.unread()]);
+    // What the current delta holds differs from the base: compared again, as the full comparison would.
+    const current = input.current;
+    if (current) {
+      const idOf = current.idReader();
+      for (let doc = 0; doc < current.docCount; doc++) ids.add(idOf(doc));
+      for (const doc of current.u32s('removed')) ids.add(base.id(doc));
+    }
+    for (const id of [...ids].sort(compareStrings)) {
+      const at = lowerBoundAt(input.lines.length, (i) => input.lines[i]!.id, id);
+      const old = table.find(id);
+      if (old === undefined) return undefined;
+      if (!compare(input.lines[at]?.id === id ? input.lines[at] : undefined, old ?? undefined)) return undefined;
+    }
+    // An entry not compared keeps the settled stamp the current delta has for it, where the full comparison keeps it.
+    for (const [id, line] of settledBefore) {
+      if (ids.has(id)) continue;
+      const old = table.find(id);
+      if (old === undefined) return undefined;
+      if (old && old.doc >= 0 && line.hash === old.hash && line.path === old.path && line.doc === old.doc) settled.push(line);
+    }
+    settled.sort((a, b) => compareStrings(a.id, b.id));
+  } else {
+    const built = base.lines('entries').map(parseEntryLine);
+    if (built.some((line) => line === undefined)) return undefined;
+    const previous = built as EntryLine[];
+    let p = 0;
+    for (const line of input.lines) {
+      // Built entries the index no longer has.
+      for (; p < previous.length && previous[p]!.id < line.id; p++) compare(undefined, previous[p]);
+      const old = previous[p]?.id === line.id ? previous[p++] : undefined;
+      if (!compare(line, old)) return undefined;
+    }
+    for (; p < previous.length; p++) compare(undefined, previous[p]);
   }
-  for (; p < previous.length; p++) if (previous[p]!.doc >= 0) removed.push(previous[p]!.doc);
   if (removed.length + changed.length > budget) return undefined;
   removed.sort((a, b) => a - b);
 
   const bodies = input.bodies(changed);
   const statistics = termStatistics(changed.length, (doc) => fieldTermsOf(changed[doc]!, bodies.get(changed[doc]!.id) ?? ''));
-  // Base lessons are the built entries with a number, in order: count those sorting before each delta lesson.
-  const baseIds = previous.filter((line) => line.doc >= 0);
-  const insertAt = new Uint32Array(changed.length);
-  let b = 0;
-  changed.forEach((entry, j) => {
-    while (b < baseIds.length && baseIds[b]!.id < entry.id) b++;
-    insertAt[j] = b;
-  });
+  // Base lessons are numbered in id order: count those sorting before each delta lesson.
+  const baseId = base.idReader();
+  const insertAt = Uint32Array.from(changed, (entry) => lowerBoundAt(base.docCount, baseId, entry.id));
   const width = statistics.stats.lengthSums.length;
   const lengthSums = base.header.lengthSums.map((sum, f) => sum + statistics.stats.lengthSums[f]!);
   const lost = new Map<number, number>();

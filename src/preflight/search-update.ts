@@ -230,7 +230,10 @@ async function update(root: string, handover?: SearchHandover): Promise<OpenedSe
   const lines = indexLines(text);
   const hash = await lineHash();
   if (lines && cached.index) {
-    const delta = await deltaUpdate(root, cached.index, lines, source, hash, handover?.tree);
+    // Brought along for the tree this index was updated from: only the entries the update touched can differ from the cache.
+    const change = handover?.tree.change;
+    const touched = change && cached.index.source.tree === change.from ? change.touched : undefined;
+    const delta = await deltaUpdate(root, cached.index, lines, source, hash, handover?.tree, touched);
     cached.close();
     if (delta) {
       writeCache(root, DELTA_FILE, delta);
@@ -251,11 +254,13 @@ async function deltaUpdate(
   source: SearchSource,
   hash: (json: string) => string,
   tree: IndexedTree | undefined,
+  touched: readonly string[] | undefined,
 ): Promise<Uint8Array | undefined> {
   const [{ buildDelta }, { narrative }, contentHash] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), fileHash()]);
   return buildDelta({
     base: index.baseSegment,
     settled: index.deltaSegment?.lines('entries'),
+    ...(touched ? { touched, ...(index.deltaSegment ? { current: index.deltaSegment } : {}) } : {}),
     now: Date.now(),
     ...(tree ? { blobs: (file: string) => tree.blobOf(file) } : {}),
     lines,

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex, type IndexedTree } from '../../src/index/command.js';
 import { packageVersion } from '../../src/package-root.js';
 import { resolvePolicy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
-import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch } from '../../src/preflight/search-cache.js';
+import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch, updateSearch } from '../../src/preflight/search-cache.js';
+import { lessonFoldersMtime } from '../../src/preflight/search-files.js';
 import { openCached } from '../../src/preflight/search-open.js';
 import { RACY_MS } from '../../src/preflight/search-delta.js';
 import type { SearchIndex } from '../../src/preflight/search-index.js';
@@ -266,6 +267,98 @@ describe('`lessons index` bringing the search cache along with the tree it read'
       } finally {
         brought.close();
       }
+    }
+  });
+});
+
+describe('`lessons index` handing the search cache the entries its update touched', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = initGitRepo(fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-touched-')));
+    await generateRepo(root, 240, 33);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'lessons');
+    (await openSearch(root)).close();
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  const cacheFiles = [CACHE_FILE, DELTA_FILE];
+  const read = (): (Buffer | undefined)[] => cacheFiles.map((name) => (fs.existsSync(path.join(root, name)) ? fs.readFileSync(path.join(root, name)) : undefined));
+  const put = (files: (Buffer | undefined)[]): void =>
+    cacheFiles.forEach((name, i) => (files[i] ? fs.writeFileSync(path.join(root, name), files[i]!) : fs.rmSync(path.join(root, name), { force: true })));
+  const sourceTree = (): string | undefined => {
+    const opened = openCached(root);
+    try {
+      return opened.index?.source.tree;
+    } finally {
+      opened.close();
+    }
+  };
+
+  /**
+   * `lessons index` as the CLI runs it (the update under the lessons lock, with the tree the index
+   * is of), then, when the update was one of the index the cache was brought along for and wrote
+   * a delta, the same update again from the cache as it was, comparing every entry (the tree
+   * without what the update touched): true when both wrote the same bytes.
+   */
+  async function indexAndCompare(): Promise<boolean> {
+    const before = read();
+    const from = sourceTree();
+    let handed: IndexedTree | undefined;
+    const foldersMtime = lessonFoldersMtime(root);
+    await writeIndex({
+      cwd: root,
+      afterwards: async (_, tree) => {
+        handed = tree;
+        (await updateSearch(root, { handover: tree && { tree, foldersMtime } })).close();
+      },
+    });
+    const after = read();
+    // Only a delta: a full build takes racy stamps by the clock, so two of them may differ.
+    if (!handed?.change || handed.change.from !== from || after[1] === undefined) return false;
+    put(before);
+    const { change: _, ...whole } = handed;
+    (await updateSearch(root, { handover: { tree: whole, foldersMtime } })).close();
+    // Compared as bytes (a deep comparison of a buffer walks it element by element).
+    read().forEach((bytes, i) => expect(bytes === undefined ? undefined : bytes.equals(after[i]!), cacheFiles[i]).toBe(after[i] === undefined ? undefined : true));
+    return true;
+  }
+
+  it('writes the same cache, byte for byte, as comparing every entry, after random edits, additions, renames, retirements and deletions', { timeout: 180_000 }, async () => {
+    const random = seededRandom(4242);
+    const inPlace = (file: string, content: string): void => fs.writeFileSync(file, content);
+    let compared = 0;
+    for (let step = 0; step < 40; step++) {
+      const changes = 1 + Math.floor(random() * 3);
+      for (let i = 0; i < changes; i++) change(root, random, step, random() < 0.5 ? inPlace : writeAtomic);
+      if (await indexAndCompare()) compared++;
+    }
+    // Most steps were an update, into a delta, of the index the cache was brought along for.
+    expect(compared).toBeGreaterThan(25);
+  });
+
+  it('keeps the settled stamps a preflight left for the entries it does not compare', { timeout: 60_000 }, async () => {
+    const files = lessonFiles(root).filter((name) => name.includes('/cases/'));
+    const retitle = (file: string, title: string): void => writeAtomic(file, fs.readFileSync(file, 'utf8').replace(/^title: .*$/m, `title: ${JSON.stringify(title)}`));
+    // A cache built at once, its stamps racy; past the racy window, a preflight's update (no tree handed over) settles them.
+    fs.rmSync(path.join(root, '.lessons/cache'), { recursive: true, force: true });
+    (await openSearch(root)).close();
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
+    retitle(files[0]!, 'The ledger release went out twice');
+    await writeIndex({ cwd: root });
+    (await updateSearch(root)).close();
+    const settled = openCached(root);
+    try {
+      expect(settled.index!.deltaSegment!.lines('entries').length).toBeGreaterThan(10);
+    } finally {
+      settled.close();
+    }
+    // The first `lessons index` compares every entry (the cache was not brought along for a tree); the next ones, what they touched.
+    retitle(files[1]!, 'The quasar schedule skipped a run');
+    expect(await indexAndCompare()).toBe(false);
+    for (const [n, title] of ['The zephyrine webhook charged twice', 'A rollback of the cache deploy'].entries()) {
+      retitle(files[2 + n]!, title);
+      expect(await indexAndCompare()).toBe(true);
     }
   });
 });
