@@ -121,9 +121,80 @@ export function indexLines(text: string): IndexLine[] | undefined {
   return result;
 }
 
+/**
+ * The entry lines of an index's bytes: all of them, in order (indexLines(); undefined for
+ * another layout), or one by its id, found without decoding the rest (an update that knows the
+ * entries it touched looks up a few of a hundred thousand).
+ */
+export class IndexLineSource {
+  private text: string | undefined;
+  private listed: IndexLine[] | undefined | null = null;
+  private starts: number[] | undefined;
+
+  constructor(readonly bytes: Buffer) {}
+
+  /** The index as text. */
+  get whole(): string {
+    return (this.text ??= this.bytes.toString('utf8'));
+  }
+
+  all(): readonly IndexLine[] | undefined {
+    if (this.listed === null) this.listed = indexLines(this.whole);
+    return this.listed;
+  }
+
+  /** Where each entry line starts (at its indent); undefined when the bytes do not have the layout's head and tail. */
+  private lineStarts(): number[] | undefined {
+    if (this.starts) return this.starts;
+    const { bytes } = this;
+    if (bytes.length < HEAD.length + TAIL.length || bytes.toString('utf8', 0, HEAD.length) !== HEAD || bytes.toString('utf8', bytes.length - TAIL.length) !== TAIL) return undefined;
+    const starts: number[] = [];
+    for (let at = HEAD.length; at >= 0 && at < bytes.length - TAIL.length; ) {
+      starts.push(at);
+      const newline = bytes.indexOf(10, at);
+      at = newline < 0 ? -1 : newline + 1;
+    }
+    return (this.starts = starts);
+  }
+
+  private line(n: number): IndexLine | undefined {
+    const starts = this.starts!;
+    const end = n + 1 < starts.length ? starts[n + 1]! - 1 : this.bytes.length - TAIL.length;
+    const raw = this.bytes.toString('utf8', starts[n], end);
+    if (!raw.startsWith(`    ${ID_START}`)) return undefined;
+    const json = raw.endsWith(',') ? raw.slice(4, -1) : raw.slice(4);
+    const close = json.indexOf('",', ID_START.length + 1);
+    if (close < 0) return undefined;
+    try {
+      const id = JSON.parse(json.slice(ID_START.length, close + 1)) as unknown;
+      return typeof id === 'string' ? { id, json } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The line of `id`: null when the index has none, undefined when the bytes are not in the layout. */
+  find(id: string): IndexLine | null | undefined {
+    const starts = this.lineStarts();
+    if (starts === undefined) return undefined;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const line = this.line(middle);
+      if (line === undefined) return undefined;
+      if (line.id < id) low = middle + 1;
+      else high = middle;
+    }
+    if (low >= starts.length) return null;
+    const line = this.line(low);
+    return line === undefined ? undefined : line.id === id ? line : null;
+  }
+}
+
 export interface DeltaPlanInput {
   base: Segment;
-  lines: readonly IndexLine[];
+  lines: IndexLineSource;
   source: SearchSource;
   hash: (json: string) => string;
   /** The lesson file's stamp now, or null when it cannot be statted. */
@@ -254,10 +325,10 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
       for (const doc of current.u32s('removed')) ids.add(base.id(doc));
     }
     for (const id of [...ids].sort(compareStrings)) {
-      const at = lowerBoundAt(input.lines.length, (i) => input.lines[i]!.id, id);
+      const line = input.lines.find(id);
       const old = table.find(id);
-      if (old === undefined) return undefined;
-      if (!compare(input.lines[at]?.id === id ? input.lines[at] : undefined, old ?? undefined)) return undefined;
+      if (line === undefined || old === undefined) return undefined;
+      if (!compare(line ?? undefined, old ?? undefined)) return undefined;
     }
     // An entry not compared keeps the settled stamp the current delta has for it, where the full comparison keeps it.
     for (const [id, line] of settledBefore) {
@@ -268,11 +339,13 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
     }
     settled.sort((a, b) => compareStrings(a.id, b.id));
   } else {
+    const lines = input.lines.all();
+    if (lines === undefined) return undefined;
     const built = base.lines('entries').map(parseEntryLine);
     if (built.some((line) => line === undefined)) return undefined;
     const previous = built as EntryLine[];
     let p = 0;
-    for (const line of input.lines) {
+    for (const line of lines) {
       // Built entries the index no longer has.
       for (; p < previous.length && previous[p]!.id < line.id; p++) compare(undefined, previous[p]);
       const old = previous[p]?.id === line.id ? previous[p++] : undefined;

@@ -8,7 +8,7 @@ import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import type { LoadedLesson } from '../lesson/load.js';
 import { packageVersion } from '../package-root.js';
-import type { FileStamp, IndexLine } from './search-delta.js';
+import type { FileStamp, IndexLine, IndexLineSource } from './search-delta.js';
 import { memorySource, SearchIndex, type SearchSource } from './search-index.js';
 import type { Segment } from './search-segment.js';
 import { builtFrom, CACHE_FILE, DELTA_FILE, isFresh, lessonFoldersMtime, openCached, opened, openSources, SEARCH_LOCK, statIndex, type Cached, type OpenedSearch } from './search-open.js';
@@ -213,26 +213,25 @@ async function update(root: string, handover?: SearchHandover): Promise<OpenedSe
     return fallback(root, `${INDEX_FILE} cannot be read`);
   }
   const digest = await sha256(bytes);
-  const text = bytes.toString('utf8');
+  const { IndexLineSource } = await import('./search-delta.js');
+  const lines = new IndexLineSource(bytes);
   let verifiedMtimeMs = handover?.foldersMtime ?? 0;
   const foldersMtime = handover ? 0 : lessonFoldersMtime(root);
   if (foldersMtime > stat.mtimeMs) {
     // Folders newer than the index: after a checkout that is often only write order, so compare the content.
     const tree = await scanTree(root);
-    if (tree.text !== text) {
+    if (tree.text !== lines.whole) {
       cached.close();
       return fallback(root, `${INDEX_FILE} is older than the lesson files`, tree);
     }
     verifiedMtimeMs = foldersMtime;
   }
   const source = { digest, stat, verifiedMtimeMs, ...(handover ? { tree: handover.tree.digest } : {}) };
-  const { indexLines } = await import('./search-delta.js');
-  const lines = indexLines(text);
   const hash = await lineHash();
-  if (lines && cached.index) {
-    // Brought along for the tree this index was updated from: only the entries the update touched can differ from the cache.
-    const change = handover?.tree.change;
-    const touched = change && cached.index.source.tree === change.from ? change.touched : undefined;
+  // Brought along for the tree this index was updated from: only the entries the update touched can differ from the cache.
+  const change = handover?.tree.change;
+  const touched = change && cached.index?.source.tree === change.from ? change.touched : undefined;
+  if (cached.index && (touched || lines.all())) {
     const delta = await deltaUpdate(root, cached.index, lines, source, hash, handover?.tree, touched);
     cached.close();
     if (delta) {
@@ -244,13 +243,13 @@ async function update(root: string, handover?: SearchHandover): Promise<OpenedSe
   } else {
     cached.close();
   }
-  return fullUpdate(root, text, lines, source, hash);
+  return fullUpdate(root, lines.whole, lines.all(), source, hash);
 }
 
 async function deltaUpdate(
   root: string,
   index: SearchIndex,
-  lines: readonly IndexLine[],
+  lines: IndexLineSource,
   source: SearchSource,
   hash: (json: string) => string,
   tree: IndexedTree | undefined,
