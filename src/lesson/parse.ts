@@ -123,26 +123,9 @@ export function parseLessonText(text: string): ParseResult {
   if (source.trim() === '') {
     return { ok: false, problem: { rule: 'frontmatter', line: 1, message: `file is empty: ${EXPECTED_FORM}` } };
   }
-  const firstBreak = source.indexOf('\n');
-  const firstLine = firstBreak < 0 ? source : source.slice(0, firstBreak);
-  if (firstLine.trimEnd() !== '---') {
-    return {
-      ok: false,
-      problem: { rule: 'frontmatter', line: 1, message: `missing frontmatter: ${EXPECTED_FORM}; found ${excerpt(firstLine)}` },
-    };
-  }
-  // The closing delimiter: the first later line that is `---` or `...` (trailing blanks allowed).
-  const closing = /^(?:---|\.\.\.)[ \t]*$/m;
-  closing.lastIndex = 0;
-  const rest = firstBreak < 0 ? '' : source.slice(firstBreak + 1);
-  const match = closing.exec(rest);
-  if (!match) {
-    return {
-      ok: false,
-      problem: { rule: 'frontmatter', line: 1, message: `unterminated frontmatter: no closing \`---\` line; ${EXPECTED_FORM}` },
-    };
-  }
-  const frontmatter = rest.slice(0, Math.max(0, match.index - 1));
+  const split = splitDelimited(source);
+  if ('problem' in split) return { ok: false, problem: split.problem };
+  const { frontmatter, body } = split;
   if (frontmatter.length > MAX_FRONTMATTER_CHARS) {
     return {
       ok: false,
@@ -163,13 +146,37 @@ export function parseLessonText(text: string): ParseResult {
       problem: { rule: 'yaml', line: 2, message: 'frontmatter is not a mapping of fields: expected `key: value` lines' },
     };
   }
-  const afterClose = rest.indexOf('\n', match.index);
-  const body = normaliseBody(afterClose < 0 ? '' : rest.slice(afterClose + 1));
   return {
     ok: true,
     file: parsedFile(data as Record<string, unknown>, body, frontmatter),
     warnings,
   };
+}
+
+/**
+ * A lesson text (LF line ends, no byte order mark) split at its frontmatter's delimiters: the
+ * first line `---`, and the first later line that is `---` or `...` (trailing blanks allowed).
+ */
+function splitDelimited(source: string): { frontmatter: string; body: string } | { problem: ParseProblem } {
+  const firstBreak = source.indexOf('\n');
+  const firstLine = firstBreak < 0 ? source : source.slice(0, firstBreak);
+  if (firstLine.trimEnd() !== '---') return { problem: { rule: 'frontmatter', line: 1, message: `missing frontmatter: ${EXPECTED_FORM}; found ${excerpt(firstLine)}` } };
+  const rest = firstBreak < 0 ? '' : source.slice(firstBreak + 1);
+  const match = /^(?:---|\.\.\.)[ \t]*$/m.exec(rest);
+  if (!match) return { problem: { rule: 'frontmatter', line: 1, message: `unterminated frontmatter: no closing \`---\` line; ${EXPECTED_FORM}` } };
+  const afterClose = rest.indexOf('\n', match.index);
+  return { frontmatter: rest.slice(0, Math.max(0, match.index - 1)), body: normaliseBody(afterClose < 0 ? '' : rest.slice(afterClose + 1)) };
+}
+
+/**
+ * The body parseLessonText() gives a lesson file's text, without parsing its frontmatter (what
+ * the search cache indexes of a lesson beyond its index entry); undefined when the text has no
+ * frontmatter to split off.
+ */
+export function lessonBody(text: string): string | undefined {
+  const source = (text.startsWith('\uFEFF') ? text.slice(1) : text).replace(/\r\n/g, '\n');
+  const split = splitDelimited(source);
+  return 'problem' in split ? undefined : split.body;
 }
 
 /** Frontmatter longer than this is not parsed: fields are short, long text belongs in the body. */

@@ -66,7 +66,7 @@ function stampOf(file: string): FileStamp | null {
  * of the bytes read; a file that cannot be read adds no body and no blob.
  */
 async function readBodies(root: string, entries: readonly IndexEntry[]): Promise<{ bodies: Map<string, string>; stamps: Map<string, FileStamp | null>; blobs: Map<string, string> }> {
-  const [{ narrative }, { stampFor }, { gitBlobId }] = await Promise.all([import('./search-build.js'), import('./search-delta.js'), import('../util/digest.js')]);
+  const [{ narrative }, { stampFor }, { gitBlobId }, bodyOf] = await Promise.all([import('./search-build.js'), import('./search-delta.js'), import('../util/digest.js'), bodyReader()]);
   const contentHash = await fileHash();
   const now = Date.now();
   const bodies = new Map<string, string>();
@@ -90,11 +90,17 @@ async function readBodies(root: string, entries: readonly IndexEntry[]): Promise
   return { bodies, stamps, blobs };
 }
 
-/** A lesson file's text after its frontmatter (the index's already), with LF line ends: what narrative() takes. */
-function bodyOf(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
-  const frontmatter = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  return (frontmatter ? text.slice(frontmatter[0].length) : text).replace(/\r\n/g, '\n');
+/**
+ * A lesson file's body as the lesson parser gives it (the frontmatter is the index's already),
+ * what narrative() takes: a scan of the files and the cache index the same text. A file without
+ * frontmatter (none is indexed) is all body.
+ */
+async function bodyReader(): Promise<(bytes: Buffer) => string> {
+  const { lessonBody } = await import('../lesson/parse.js');
+  return (bytes) => {
+    const text = bytes.toString('utf8');
+    return lessonBody(text) ?? text.replace(/\r\n/g, '\n');
+  };
 }
 
 /** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
@@ -255,7 +261,7 @@ async function deltaUpdate(
   tree: IndexedTree | undefined,
   touched: readonly string[] | undefined,
 ): Promise<Uint8Array | undefined> {
-  const [{ buildDelta }, { narrative }, contentHash] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), fileHash()]);
+  const [{ buildDelta }, { narrative }, contentHash, bodyOf] = await Promise.all([import('./search-delta.js'), import('./search-build.js'), fileHash(), bodyReader()]);
   return buildDelta({
     base: index.baseSegment,
     settled: index.deltaSegment?.lines('entries'),

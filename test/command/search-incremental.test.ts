@@ -6,7 +6,8 @@ import { writeIndex, type IndexedTree } from '../../src/index/command.js';
 import { packageVersion } from '../../src/package-root.js';
 import { resolvePolicy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
-import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch, updateSearch } from '../../src/preflight/search-cache.js';
+import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch, searchFromLessons, updateSearch } from '../../src/preflight/search-cache.js';
+import { loadLessons } from '../../src/lesson/load.js';
 import { lessonFoldersMtime } from '../../src/preflight/search-files.js';
 import { openCached } from '../../src/preflight/search-open.js';
 import { RACY_MS } from '../../src/preflight/search-delta.js';
@@ -359,6 +360,39 @@ describe('`lessons index` handing the search cache the entries its update touche
     for (const [n, title] of ['The zephyrine webhook charged twice', 'A rollback of the cache deploy'].entries()) {
       retitle(files[2 + n]!, title);
       expect(await indexAndCompare()).toBe(true);
+    }
+  });
+});
+
+describe('a lesson whose frontmatter closes with `...`, saved with a byte order mark and CRLF line ends', () => {
+  it('is searched by the same body from the cache as from its parsed file, and its frontmatter is not body text', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-delimiters-'));
+    try {
+      await generateRepo(root, 30, 5);
+      const file = lessonFiles(root).find((name) => name.includes('/cases/'))!;
+      const text = fs.readFileSync(file, 'utf8').replace(/^project: .*$/m, 'project: quasarlane').replace(/^We now (.*)$/m, 'We now quasarize the zephyrine and $1');
+      const lines = text.split('\n');
+      lines[lines.indexOf('---', 1)] = '...';
+      fs.writeFileSync(file, `\uFEFF${lines.join('\r\n')}`);
+      await writeIndex({ cwd: root });
+      const id = /^id: (.*)$/m.exec(text)![1]!.trim();
+      const cached = await openSearch(root);
+      const parsed = await searchFromLessons(loadLessons(root).lessons);
+      try {
+        expect(cached.warning).toBeUndefined();
+        expect(snapshot(cached.index)).toEqual(snapshot(parsed.index));
+        const word = (prefix: string): string[] => {
+          const term = cached.index.terms.findIndex((each) => each.startsWith(prefix));
+          return term < 0 ? [] : Array.from(cached.index.postings(term).docs, (doc) => cached.index.record(doc).id);
+        };
+        expect(word('zephyr')).toEqual([id]);
+        // The project is a frontmatter field, not a word of the body.
+        expect(word('quasarlane')).toEqual([]);
+      } finally {
+        cached.close();
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
     }
   });
 });
