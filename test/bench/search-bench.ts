@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { buildSync } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Case } from './measure.js';
@@ -80,21 +81,26 @@ export function cacheBytes(root: string): number {
 
 /**
  * The floor for preflight's work, as a script: open the cache, read the dictionary, the
- * postings of the task's exact terms and the records of the seven best lessons by summed
- * score, print them as JSON. No ranking, policy, receipt or output formatting.
+ * postings of the task's exact terms (its words as preflight's query has them: stemmed, each
+ * once, stopwords dropped) and the records of the seven best lessons by summed
+ * score, print them as JSON. No ranking, policy, receipt or output formatting. Bundled into one
+ * CommonJS file, as the binary's commands are (an ES module importing dist/'s modules one by
+ * one would add Node's ESM loader to the floor).
  */
 export function writeProbe(dir: string): string {
   const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/preflight');
-  const probe = path.join(dir, 'probe.mjs');
+  const source = path.join(dir, 'probe-source.mjs');
+  const probe = path.join(dir, 'probe.cjs');
   fs.writeFileSync(
-    probe,
+    source,
     `import fs from 'node:fs';
 import { Segment } from ${JSON.stringify(path.join(dist, 'search-segment.js'))};
-import { indexTerms } from ${JSON.stringify(path.join(dist, 'text.js'))};
+import { buildQuery } from ${JSON.stringify(path.join(dist, 'query.js'))};
+import { VOCABULARY } from ${JSON.stringify(path.join(dist, 'vocabulary.js'))};
 const fd = fs.openSync('.lessons/cache/search.bin', 'r');
 const segment = Segment.open({ size: fs.fstatSync(fd).size, read: (offset, length) => { const b = new Uint8Array(length); fs.readSync(fd, b, 0, length, offset); return b; } });
 const scores = new Map();
-for (const term of indexTerms(process.argv[2])) {
+for (const { term } of buildQuery({ task: process.argv[2], paths: [], tool: null, command: null, project: null }, VOCABULARY).terms) {
   const t = segment.findTerm(term);
   if (t < 0) continue;
   const p = segment.postings(t);
@@ -104,5 +110,6 @@ const best = [...scores].sort((a, b) => b[1] - a[1]).slice(0, 7);
 process.stdout.write(JSON.stringify(best.map(([doc]) => segment.record(doc))) + '\\n');
 `,
   );
+  buildSync({ entryPoints: [source], outfile: probe, bundle: true, format: 'cjs', platform: 'node', target: 'node20', logLevel: 'error' });
   return probe;
 }
