@@ -191,14 +191,20 @@ describe('search cache updated lesson by lesson', () => {
   });
 });
 
+/** A git repository of `count` generated lessons, committed, with a search cache built. */
+async function committedRepo(prefix: string, count: number, seed: number): Promise<string> {
+  const root = initGitRepo(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  await generateRepo(root, count, seed);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'lessons');
+  (await openSearch(root)).close();
+  return root;
+}
+
 describe('`lessons index` bringing the search cache along with the tree it read', () => {
   let root: string;
   beforeAll(async () => {
-    root = initGitRepo(fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-handover-')));
-    await generateRepo(root, 240, 21);
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', 'lessons');
-    (await openSearch(root)).close();
+    root = await committedRepo('lessons-handover-', 240, 21);
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -275,11 +281,7 @@ describe('`lessons index` bringing the search cache along with the tree it read'
 describe('`lessons index` handing the search cache the entries its update touched', () => {
   let root: string;
   beforeAll(async () => {
-    root = initGitRepo(fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-touched-')));
-    await generateRepo(root, 240, 33);
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', 'lessons');
-    (await openSearch(root)).close();
+    root = await committedRepo('lessons-touched-', 240, 33);
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
