@@ -83,7 +83,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
         today: toIsoDate(now),
         search,
         lines: () => {
-          lines ??= indexLines(bytes().toString('utf8'));
+          lines ??= indexLines(bytes());
           if (lines === undefined) throw new LessonsError('IO', `${INDEX_FILE} is not in the layout \`lessons index\` writes: run \`lessons index\`, then the command again`);
           return lines;
         },

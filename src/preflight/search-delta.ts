@@ -89,47 +89,91 @@ export function stampFor(stamp: Omit<FileStamp, 'racy'>, now: number, content: (
 /** One line of lessons/index.json as `lessons index` writes it: the entry's JSON and its id. */
 export interface IndexLine {
   id: string;
-  json: string;
+  readonly json: string;
+  /** The JSON's UTF-8 bytes, when the line was read from the index's bytes: hashed as they are (the hash of `json` is the same), decoded only when asked for. */
+  readonly bytes?: Uint8Array;
 }
 
-const HEAD = '{\n  "version": 1,\n  "lessons": [\n';
-const TAIL = '\n  ]\n}\n';
-const ID_START = '{"id":';
+const HEAD = Buffer.from('{\n  "version": 1,\n  "lessons": [\n');
+const TAIL = Buffer.from('\n  ]\n}\n');
+const LINE_START = Buffer.from('    {"id":');
+const ID_END = Buffer.from('",');
+const COMMA = 0x2c;
+const NEWLINE = 0x0a;
+
+/** An entry line read from the index's bytes: its JSON decoded when first asked for. */
+class BytesLine implements IndexLine {
+  private text: string | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly bytes: Buffer,
+  ) {}
+
+  get json(): string {
+    return (this.text ??= this.bytes.toString('utf8'));
+  }
+}
+
+/** The entry line `bytes[start, end)` (its indent, its JSON, and a comma unless it is the last), or undefined when it is not one. */
+function lineAt(bytes: Buffer, start: number, end: number): BytesLine | undefined {
+  if (end - start < LINE_START.length || bytes.compare(LINE_START, 0, LINE_START.length, start, start + LINE_START.length) !== 0) return undefined;
+  const json = bytes.subarray(start + 4, bytes[end - 1] === COMMA ? end - 1 : end);
+  const idStart = LINE_START.length - 4;
+  const close = json.indexOf(ID_END, idStart + 1);
+  if (close < 0) return undefined;
+  try {
+    const id = JSON.parse(json.toString('utf8', idStart, close + 1)) as unknown;
+    return typeof id === 'string' ? new BytesLine(id, json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `bytes` begin with the index's head and end with its tail, with room for a line between. */
+function hasLayout(bytes: Buffer): boolean {
+  return bytes.length > HEAD.length + TAIL.length && bytes.subarray(0, HEAD.length).equals(HEAD) && bytes.subarray(bytes.length - TAIL.length).equals(TAIL);
+}
+
+/** Where each line between the head and the tail starts, and where the last one ends. */
+function lineStarts(bytes: Buffer): { starts: number[]; end: number } {
+  const end = bytes.length - TAIL.length;
+  const starts: number[] = [];
+  for (let at = HEAD.length; ; ) {
+    starts.push(at);
+    const newline = bytes.indexOf(NEWLINE, at);
+    if (newline < 0 || newline >= end) break;
+    at = newline + 1;
+  }
+  return { starts, end };
+}
 
 /**
  * The entries of an index in the layout `lessons index` writes (one entry per line, sorted by
- * id), without parsing them; undefined for any other layout (a full build reads those).
+ * id), read from its bytes without decoding or parsing them; undefined for any other layout (a
+ * full build reads those).
  */
-export function indexLines(text: string): IndexLine[] | undefined {
-  if (!text.startsWith(HEAD) || !text.endsWith(TAIL)) return undefined;
-  const body = text.slice(HEAD.length, text.length - TAIL.length);
+export function indexLines(bytes: Buffer): IndexLine[] | undefined {
+  if (!hasLayout(bytes)) return undefined;
+  const { starts, end } = lineStarts(bytes);
   const result: IndexLine[] = [];
-  for (const raw of body.split('\n')) {
-    if (!raw.startsWith(`    ${ID_START}`)) return undefined;
-    const json = raw.endsWith(',') ? raw.slice(4, -1) : raw.slice(4);
-    const close = json.indexOf('",', ID_START.length + 1);
-    if (close < 0) return undefined;
-    let id: unknown;
-    try {
-      id = JSON.parse(json.slice(ID_START.length, close + 1));
-    } catch {
-      return undefined;
-    }
-    if (typeof id !== 'string' || (result.length > 0 && !(result[result.length - 1]!.id < id))) return undefined;
-    result.push({ id, json });
+  for (let n = 0; n < starts.length; n++) {
+    const line = lineAt(bytes, starts[n]!, n + 1 < starts.length ? starts[n + 1]! - 1 : end);
+    if (line === undefined || (result.length > 0 && !(result[result.length - 1]!.id < line.id))) return undefined;
+    result.push(line);
   }
   return result;
 }
 
 /**
- * The entry lines of an index's bytes: all of them, in order (indexLines(); undefined for
- * another layout), or one by its id, found without decoding the rest (an update that knows the
- * entries it touched looks up a few of a hundred thousand).
+ * The entry lines of an index's bytes: all of them, in order (indexLines()), or one by its id,
+ * found by a binary search over the lines' starts that decodes only the ids it compares (an
+ * update that knows the entries it touched looks up a few of a hundred thousand).
  */
 export class IndexLineSource {
   private text: string | undefined;
   private listed: IndexLine[] | undefined | null = null;
-  private starts: number[] | undefined;
+  private lines: { starts: number[]; end: number } | null | undefined;
 
   constructor(readonly bytes: Buffer) {}
 
@@ -139,46 +183,22 @@ export class IndexLineSource {
   }
 
   all(): readonly IndexLine[] | undefined {
-    if (this.listed === null) this.listed = indexLines(this.whole);
+    if (this.listed === null) this.listed = indexLines(this.bytes);
     return this.listed;
   }
 
-  /** Where each entry line starts (at its indent); undefined when the bytes do not have the layout's head and tail. */
-  private lineStarts(): number[] | undefined {
-    if (this.starts) return this.starts;
-    const { bytes } = this;
-    if (bytes.length < HEAD.length + TAIL.length || bytes.toString('utf8', 0, HEAD.length) !== HEAD || bytes.toString('utf8', bytes.length - TAIL.length) !== TAIL) return undefined;
-    const starts: number[] = [];
-    for (let at = HEAD.length; at >= 0 && at < bytes.length - TAIL.length; ) {
-      starts.push(at);
-      const newline = bytes.indexOf(10, at);
-      at = newline < 0 ? -1 : newline + 1;
-    }
-    return (this.starts = starts);
-  }
-
   private line(n: number): IndexLine | undefined {
-    const starts = this.starts!;
-    const end = n + 1 < starts.length ? starts[n + 1]! - 1 : this.bytes.length - TAIL.length;
-    const raw = this.bytes.toString('utf8', starts[n], end);
-    if (!raw.startsWith(`    ${ID_START}`)) return undefined;
-    const json = raw.endsWith(',') ? raw.slice(4, -1) : raw.slice(4);
-    const close = json.indexOf('",', ID_START.length + 1);
-    if (close < 0) return undefined;
-    try {
-      const id = JSON.parse(json.slice(ID_START.length, close + 1)) as unknown;
-      return typeof id === 'string' ? { id, json } : undefined;
-    } catch {
-      return undefined;
-    }
+    const { starts, end } = this.lines!;
+    return lineAt(this.bytes, starts[n]!, n + 1 < starts.length ? starts[n + 1]! - 1 : end);
   }
 
   /** The line of `id`: null when the index has none, undefined when the bytes are not in the layout. */
   find(id: string): IndexLine | null | undefined {
-    const starts = this.lineStarts();
-    if (starts === undefined) return undefined;
+    if (this.lines === undefined) this.lines = hasLayout(this.bytes) ? lineStarts(this.bytes) : null;
+    if (this.lines === null) return undefined;
+    const count = this.lines.starts.length;
     let low = 0;
-    let high = starts.length;
+    let high = count;
     while (low < high) {
       const middle = (low + high) >>> 1;
       const line = this.line(middle);
@@ -186,7 +206,7 @@ export class IndexLineSource {
       if (line.id < id) low = middle + 1;
       else high = middle;
     }
-    if (low >= starts.length) return null;
+    if (low >= count) return null;
     const line = this.line(low);
     return line === undefined ? undefined : line.id === id ? line : null;
   }
@@ -196,7 +216,8 @@ export interface DeltaPlanInput {
   base: Segment;
   lines: IndexLineSource;
   source: SearchSource;
-  hash: (json: string) => string;
+  /** The hash of an entry's JSON (its text, or its UTF-8 bytes: the same hash). */
+  hash: (json: string | Uint8Array) => string;
   /** The lesson file's stamp now, or null when it cannot be statted. */
   stamp: (file: string) => FileStamp | null;
   /** The hash of the lesson file's content now (what a racy stamp holds), or null when it cannot be read. */
@@ -293,7 +314,7 @@ export function buildDelta(input: DeltaPlanInput): Uint8Array | undefined {
       if (old && old.doc >= 0) removed.push(old.doc);
       return true;
     }
-    if (old && old.hash === input.hash(line.json)) {
+    if (old && old.hash === input.hash(line.bytes ?? line.json)) {
       if (old.doc < 0) return true;
       const before = settledBefore.get(old.id);
       const known = before && before.hash === old.hash && before.path === old.path && before.doc === old.doc ? before : old;

@@ -141,7 +141,8 @@ async function fileHash(): Promise<(bytes: Uint8Array) => string> {
   return (bytes) => hash('sha1', bytes, 'base64');
 }
 
-async function lineHash(): Promise<(json: string) => string> {
+/** The hash of an index entry's JSON: of its text, or of its UTF-8 bytes as the index holds them (the same hash). */
+async function lineHash(): Promise<(json: string | Uint8Array) => string> {
   const { hash } = await import('node:crypto');
   return (json) => hash('sha1', json, 'base64');
 }
@@ -257,7 +258,7 @@ async function deltaUpdate(
   index: SearchIndex,
   lines: IndexLineSource,
   source: SearchSource,
-  hash: (json: string) => string,
+  hash: (json: string | Uint8Array) => string,
   tree: IndexedTree | undefined,
   touched: readonly string[] | undefined,
 ): Promise<Uint8Array | undefined> {
@@ -298,7 +299,7 @@ async function fullUpdate(
   text: string,
   lines: readonly IndexLine[] | undefined,
   source: SearchSource,
-  hash: (json: string) => string,
+  hash: (json: string | Uint8Array) => string,
 ): Promise<OpenedSearch> {
   const entries = parseIndexEntries(text);
   if (entries === undefined) return fallback(root, `${INDEX_FILE} is not a valid index`);
@@ -307,7 +308,7 @@ async function fullUpdate(
   try {
     // The lessons' full text goes into the cache: read the files now, never at query time.
     const { bodies, stamps, blobs } = await readBodies(root, entries);
-    const json = lines && lines.length === entries.length ? lines.map((line) => line.json) : entries.map((entry) => JSON.stringify(entry));
+    const json = lines && lines.length === entries.length ? lines.map((line) => line.bytes ?? line.json) : entries.map((entry) => JSON.stringify(entry));
     let doc = 0;
     const entryLines = entries.map((entry, i) =>
       formatEntryLine({ id: entry.id, hash: hash(json[i]!), doc: entry.status === 'retired' ? -1 : doc++, path: entry.path, stamp: stamps.get(entry.id) ?? null, blob: blobs.get(entry.id) }),
