@@ -135,17 +135,22 @@ function hasLayout(bytes: Buffer): boolean {
   return bytes.length > HEAD.length + TAIL.length && bytes.subarray(0, HEAD.length).equals(HEAD) && bytes.subarray(bytes.length - TAIL.length).equals(TAIL);
 }
 
-/** Where each line between the head and the tail starts, and where the last one ends. */
-function lineStarts(bytes: Buffer): { starts: number[]; end: number } {
-  const end = bytes.length - TAIL.length;
+/** Where each newline-separated line of `bytes[start, end)` starts (the first at `start`, even when it is empty). */
+function lineStartsIn(bytes: Buffer, start: number, end: number): number[] {
   const starts: number[] = [];
-  for (let at = HEAD.length; ; ) {
+  for (let at = start; ; ) {
     starts.push(at);
     const newline = bytes.indexOf(NEWLINE, at);
     if (newline < 0 || newline >= end) break;
     at = newline + 1;
   }
-  return { starts, end };
+  return starts;
+}
+
+/** Where each line between the head and the tail starts, and where the last one ends. */
+function lineStarts(bytes: Buffer): { starts: number[]; end: number } {
+  const end = bytes.length - TAIL.length;
+  return { starts: lineStartsIn(bytes, HEAD.length, end), end };
 }
 
 /**
@@ -251,16 +256,11 @@ export interface DeltaPlanInput {
  */
 class EntryTable {
   private readonly bytes: Buffer;
-  private readonly starts: number[] = [];
+  private readonly starts: number[];
 
   constructor(section: Uint8Array) {
     this.bytes = Buffer.from(section.buffer, section.byteOffset, section.length);
-    if (this.bytes.length === 0) return;
-    for (let at = 0; at >= 0 && at < this.bytes.length; ) {
-      this.starts.push(at);
-      const newline = this.bytes.indexOf(10, at);
-      at = newline < 0 ? -1 : newline + 1;
-    }
+    this.starts = this.bytes.length === 0 ? [] : lineStartsIn(this.bytes, 0, this.bytes.length);
   }
 
   private end(n: number): number {

@@ -308,6 +308,7 @@ async function fullUpdate(
   try {
     // The lessons' full text goes into the cache: read the files now, never at query time.
     const { bodies, stamps, blobs } = await readBodies(root, entries);
+    // Each entry's JSON as the index holds it (its bytes when read from them), what its line hash is of.
     const json = lines && lines.length === entries.length ? lines.map((line) => line.bytes ?? line.json) : entries.map((entry) => JSON.stringify(entry));
     let doc = 0;
     const entryLines = entries.map((entry, i) =>
