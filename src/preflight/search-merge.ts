@@ -1,4 +1,4 @@
-import { FIELD_BIT, FIELDS, idfOf, META_BYTES, termScore } from './search-fields.js';
+import { BM25, FIELD_BIT, FIELD_BOOST, FIELDS, idfOf, META_BYTES } from './search-fields.js';
 import type { Postings } from './search-index.js';
 import type { RawPostings } from './search-segment.js';
 
@@ -20,80 +20,162 @@ export interface Renumbering {
 
 const WIDTH = FIELDS.length;
 const BITS = FIELDS.map((field) => FIELD_BIT[field]);
+const BOOSTS = FIELDS.map((field) => FIELD_BOOST[field]);
+// termScore's constants, hoisted as it computes them (so every score is the same to the last bit).
+const ONE_MINUS_B = 1 - BM25.b;
+const K_PLUS_1 = BM25.k + 1;
+const NO_DOCS = new Uint32Array(0);
+const NO_FIELDS = new Uint8Array(0);
 
-/** Reads the varints of a postings list's raw part in order, without allocating. */
-class Varints {
-  at = 0;
-  constructor(private readonly bytes: Uint8Array) {}
-
-  next(): number {
-    let byte = this.bytes[this.at++]!;
-    if (byte < 0x80) return byte;
-    let value = byte & 0x7f;
-    let scale = 128;
-    for (;;) {
-      byte = this.bytes[this.at++]!;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 128;
-    }
+/** Whether ascending `docs` holds `doc`. */
+function holds(docs: Uint32Array, doc: number): boolean {
+  let lo = 0;
+  let hi = docs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < doc) lo = mid + 1;
+    else hi = mid;
   }
+  return lo < docs.length && docs[lo] === doc;
 }
 
-/** The merged number of each of a base's postings, -1 for a removed lesson; postings ascend, so one walk. */
-function baseNumbers(docs: Uint32Array, r: Renumbering): Int32Array {
-  const out = new Int32Array(docs.length);
-  let removed = 0;
-  let inserted = 0;
-  for (let i = 0; i < docs.length; i++) {
-    const local = docs[i]!;
-    while (removed < r.removed.length && r.removed[removed]! < local) removed++;
-    while (inserted < r.insertAt.length && r.insertAt[inserted]! <= local) inserted++;
-    out[i] = r.removed[removed] === local ? -1 : local - removed + inserted;
+/** How many of ascending `docs` are in ascending `removed`: a search for each when they are few, else one walk. */
+function removedAmong(docs: Uint32Array, removed: Uint32Array): number {
+  let count = 0;
+  if (removed.length * 32 < docs.length) {
+    for (let x = 0; x < removed.length; x++) if (holds(docs, removed[x]!)) count++;
+    return count;
   }
-  return out;
+  for (let i = 0, x = 0; i < docs.length && x < removed.length; ) {
+    if (docs[i]! < removed[x]!) i++;
+    else if (docs[i]! > removed[x]!) x++;
+    else {
+      count++;
+      i++;
+      x++;
+    }
+  }
+  return count;
+}
+
+/** Where scoreNext() reads next in the raw bytes (a variable, not an object, so reading it costs nothing). */
+let cursor = 0;
+
+/**
+ * termScore() of the posting whose varints (a frequency and a length per field in `bits`)
+ * start at `cursor` in `raw`, with `weights[f]` = the field's boost times idf; leaves
+ * `cursor` past them. The operations are termScore's, in its order, with its constants hoisted
+ * as it computes them, so the score is the same to the last bit.
+ */
+function scoreNext(raw: Uint8Array, bits: number, weights: Float64Array, avg: Float64Array): number {
+  let at = cursor;
+  let score = 0;
+  for (let f = 0; f < WIDTH; f++) {
+    if ((bits & BITS[f]!) === 0) continue;
+    let byte = raw[at++]!;
+    let frequency = byte & 0x7f;
+    for (let scale = 128; byte >= 0x80; scale *= 128) {
+      byte = raw[at++]!;
+      frequency += (byte & 0x7f) * scale;
+    }
+    byte = raw[at++]!;
+    let length = byte & 0x7f;
+    for (let scale = 128; byte >= 0x80; scale *= 128) {
+      byte = raw[at++]!;
+      length += (byte & 0x7f) * scale;
+    }
+    if (frequency === 0) continue;
+    const norm = frequency + BM25.k * (ONE_MINUS_B + (BM25.b * length) / avg[f]!);
+    score += weights[f]! * (BM25.d + (frequency * K_PLUS_1) / norm);
+  }
+  cursor = at;
+  return score;
+}
+
+/** Past the varints of a posting with `bits` that start at `at`. */
+function skipNext(raw: Uint8Array, bits: number, at: number): number {
+  for (let f = 0; f < WIDTH; f++) {
+    if ((bits & BITS[f]!) === 0) continue;
+    while (raw[at++]! >= 0x80);
+    while (raw[at++]! >= 0x80);
+  }
+  return at;
 }
 
 /**
- * One term's postings over base and delta (either may lack the term), scored with the
- * statistics of both together (`r`) by termScore, the function the build scores with.
+ * One term's postings over base and delta (either may lack the term), each scored as the build
+ * scores it (termScore(), through scoreNext()) with the statistics of both together (`r`).
+ * Base lesson i becomes i - (removed before i) + (delta lessons inserted at or before i), and
+ * the delta's lessons go between them by number.
+ *
+ * One pass over the base's postings, the score read in it: a query at a hundred thousand lessons
+ * reads tens of thousands of postings, in a short process that runs this loop mostly unoptimised.
  */
 export function mergePostings(base: RawPostings | undefined, delta: RawPostings | undefined, r: Renumbering): Postings {
-  const fromBase = base ? baseNumbers(base.docs, r) : new Int32Array(0);
-  const fromDelta = delta ? Int32Array.from(delta.docs, (j) => r.deltaDocs[j]!) : new Int32Array(0);
-  let count = fromDelta.length;
-  for (const doc of fromBase) if (doc >= 0) count++;
+  const baseDocs = base ? base.docs : NO_DOCS;
+  const deltaDocs = delta ? delta.docs : NO_DOCS;
+  const count = baseDocs.length - removedAmong(baseDocs, r.removed) + deltaDocs.length;
   const idf = idfOf(r.docCount, count);
-  const out: Postings = { docs: new Uint32Array(count), scores: new Float32Array(count), fields: new Uint8Array(count) };
-  const tf = new Uint32Array(WIDTH);
-  const length = new Uint32Array(WIDTH);
-  const sides = [
-    { numbers: fromBase, postings: base, varints: base ? new Varints(base.raw) : undefined, at: 0 },
-    { numbers: fromDelta, postings: delta, varints: delta ? new Varints(delta.raw) : undefined, at: 0 },
-  ];
-  /** Reads posting `side.at`'s frequencies and lengths into tf/length (or skips them) and moves on. */
-  const take = (side: (typeof sides)[number], k: number | undefined): void => {
-    const bits = side.postings!.fields[side.at]!;
-    for (let f = 0; f < WIDTH; f++) {
-      tf[f] = 0;
-      if ((bits & BITS[f]!) === 0) continue;
-      tf[f] = side.varints!.next();
-      length[f] = side.varints!.next();
+  const weights = new Float64Array(WIDTH);
+  for (let f = 0; f < WIDTH; f++) weights[f] = BOOSTS[f]! * idf;
+  const avg = Float64Array.from(r.avg);
+  const docs = new Uint32Array(count);
+  const scores = new Float32Array(count);
+  const fields = new Uint8Array(count);
+  // The delta's postings, numbered and scored first (a delta is small); merged in below by number.
+  const deltaLength = deltaDocs.length;
+  const fromDelta = new Uint32Array(deltaLength);
+  const deltaScores = new Float32Array(deltaLength);
+  const deltaFields = delta ? delta.fields : NO_FIELDS;
+  if (delta) {
+    const raw = delta.raw;
+    cursor = 0;
+    for (let j = 0; j < deltaLength; j++) {
+      fromDelta[j] = r.deltaDocs[deltaDocs[j]!]!;
+      deltaScores[j] = scoreNext(raw, deltaFields[j]!, weights, avg);
     }
-    if (k !== undefined) {
-      out.docs[k] = side.numbers[side.at]!;
-      out.fields[k] = bits;
-      out.scores[k] = termScore(idf, tf, 0, length, 0, r.avg);
-    }
-    side.at++;
-  };
-  const [b, d] = sides as [(typeof sides)[number], (typeof sides)[number]];
-  for (let k = 0; k < count; ) {
-    while (b.at < b.numbers.length && b.numbers[b.at]! < 0) take(b, undefined);
-    const useBase = b.at < b.numbers.length && (d.at >= d.numbers.length || b.numbers[b.at]! < d.numbers[d.at]!);
-    take(useBase ? b : d, k++);
   }
-  return out;
+  const removedList = r.removed;
+  const insertAt = r.insertAt;
+  const removedLength = removedList.length;
+  const insertLength = insertAt.length;
+  const baseLength = baseDocs.length;
+  const baseFields = base ? base.fields : NO_FIELDS;
+  const raw = base ? base.raw : NO_FIELDS;
+  let k = 0;
+  let j = 0;
+  let removed = 0;
+  let inserted = 0;
+  cursor = 0;
+  for (let i = 0; i < baseLength; i++) {
+    const local = baseDocs[i]!;
+    while (removed < removedLength && removedList[removed]! < local) removed++;
+    while (inserted < insertLength && insertAt[inserted]! <= local) inserted++;
+    const gone = removed < removedLength && removedList[removed] === local;
+    const bits = baseFields[i]!;
+    if (gone) {
+      // A removed lesson's varints are read past, not scored.
+      cursor = skipNext(raw, bits, cursor);
+      continue;
+    }
+    const score = scoreNext(raw, bits, weights, avg);
+    const number = local - removed + inserted;
+    for (; j < deltaLength && fromDelta[j]! < number; j++, k++) {
+      docs[k] = fromDelta[j]!;
+      scores[k] = deltaScores[j]!;
+      fields[k] = deltaFields[j]!;
+    }
+    docs[k] = number;
+    scores[k] = score;
+    fields[k] = bits;
+    k++;
+  }
+  for (; j < deltaLength; j++, k++) {
+    docs[k] = fromDelta[j]!;
+    scores[k] = deltaScores[j]!;
+    fields[k] = deltaFields[j]!;
+  }
+  return { docs, scores, fields };
 }
 
 /** The metadata table of base and delta in merged order: runs of base rows between the delta's changes. */
