@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BIN, growthTable, peakRssMiB, runOnce, timeInterleaved, type Timing } from './shared.js';
-import { baselines, benchSizes, cacheBytes, NO_CA, removeRepo, toggleIndexLine, untilUnlocked, writeProbe } from './search-bench.js';
+import { baselines, benchSizes, cacheBytes, NO_CA, removeRepo, retitleIndexLines, toggleIndexLine, untilUnlocked, writeProbe } from './search-bench.js';
 import { generateRepo } from './synthetic.js';
 
 /**
@@ -11,8 +11,9 @@ import { generateRepo } from './synthetic.js';
  * (interleaved, so machine load hits both), with the environment as it is and with
  * NODE_EXTRA_CA_CERTS unset for both. Rows: warm preflight, hook mode, a probe that only reads
  * what preflight must read (the floor for the work), preflight after one lesson changed
- * (`lessons index` wrote a delta), preflight that updates the cache itself after the index
- * changed under it, and the full build of the cache.
+ * (`lessons index` wrote a delta), preflight after 1% of the lessons changed (a delta as edits
+ * leave it for a while: it is folded into the base only past 10% of the corpus), preflight that
+ * updates the cache itself after the index changed under it, and the full build of the cache.
  */
 
 const RUNS = 21;
@@ -30,8 +31,8 @@ export async function bench(): Promise<void> {
   out('Ratios: to `node -e 0` with the environment as it is / with NODE_EXTRA_CA_CERTS unset for both (the honest floor).');
   out(`Load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores at the start.`);
   out('');
-  out('| lessons | node -e 0 as is / no CA | preflight (p95) | ratio as is / no CA | target (no CA) | hook mode (p95) | ratio | floor probe | ratio | after one change (preflight / hook mode) | x warm | updating after an index change | peak RSS warm / updating | cache | full build |');
-  out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out('| lessons | node -e 0 as is / no CA | preflight (p95) | ratio as is / no CA | target (no CA) | hook mode (p95) | ratio | floor probe | ratio | after one change (preflight / hook mode) | x warm | after 1% changed | x warm | updating after an index change | peak RSS warm / updating | cache | full build |');
+  out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   // Per size, the medians above node -e 0 (no CA) of each row, for the growth exponents.
   const above = new Map<number, Record<string, number>>();
   for (const count of benchSizes()) {
@@ -48,6 +49,11 @@ export async function bench(): Promise<void> {
       fs.cpSync(dir, changedDir, { recursive: true });
       toggleIndexLine(changedDir, 0);
       runOnce(process.execPath, task, { cwd: changedDir, env: NO_CA });
+      // And a copy where 1% of the lessons changed.
+      const manyDir = `${dir}-many`;
+      fs.cpSync(dir, manyDir, { recursive: true });
+      retitleIndexLines(manyDir, Math.ceil(count / 100));
+      runOnce(process.execPath, task, { cwd: manyDir, env: NO_CA });
       const warm = timeInterleaved(
         [
           ...baselines(),
@@ -57,12 +63,14 @@ export async function bench(): Promise<void> {
           { label: 'probe', args: [probe, TASK], env: NO_CA },
           { label: 'preflight after one change', args: task, env: NO_CA, cwd: changedDir },
           { label: 'hook mode after one change', args: hook, env: NO_CA, cwd: changedDir },
+          { label: 'preflight after 1% changed', args: task, env: NO_CA, cwd: manyDir },
         ],
         RUNS,
         dir,
       );
       removeRepo(changedDir);
-      const [asIs, noCa, preflightAsIs, preflight, hookMode, floor, changed, hookChanged] = warm as [Timing, Timing, Timing, Timing, Timing, Timing, Timing, Timing];
+      removeRepo(manyDir);
+      const [asIs, noCa, preflightAsIs, preflight, hookMode, floor, changed, hookChanged, many] = warm as [Timing, Timing, Timing, Timing, Timing, Timing, Timing, Timing, Timing];
       const rss = peakRssMiB(BIN, task.slice(1), dir, NO_CA);
 
       // The index changed under the cache (a pull, a checkout): the next preflight updates it itself.
@@ -75,7 +83,7 @@ export async function bench(): Promise<void> {
         await untilUnlocked(dir);
       }
       const update = [...updates].sort((a, b) => a - b)[updates.length >>> 1]!;
-      above.set(count, { preflight: preflight.median - noCa.median, 'hook mode': hookMode.median - noCa.median, 'floor probe': floor.median - noCa.median, 'preflight after one change': changed.median - noCa.median, 'updating after an index change': update - noCa.median });
+      above.set(count, { preflight: preflight.median - noCa.median, 'hook mode': hookMode.median - noCa.median, 'floor probe': floor.median - noCa.median, 'preflight after one change': changed.median - noCa.median, 'preflight after 1% changed': many.median - noCa.median, 'updating after an index change': update - noCa.median });
       out(
         [
           count,
@@ -89,6 +97,8 @@ export async function bench(): Promise<void> {
           x(floor, noCa),
           `${ms(changed)} / hook mode ${ms(hookChanged)}`,
           `${(changed.median / preflight.median).toFixed(2)}x / ${(hookChanged.median / hookMode.median).toFixed(2)}x warm (target < 2x)`,
+          ms(many),
+          `${(many.median / preflight.median).toFixed(2)}x warm`,
           `${ms(update)} (${x(update, noCa)})`,
           `${rss.toFixed(1)} / ${updateRss.toFixed(1)} MiB`,
           `${(size / 1048576).toFixed(1)} MiB`,
@@ -101,6 +111,7 @@ export async function bench(): Promise<void> {
   }
   out('');
   out('"after one change": an index line changed and the cache was brought along (as `lessons index` does), so preflight reads a base and a delta.');
+  out('"after 1% changed": the titles of 1% of the lessons changed in the index and preflight brought the cache along: it reads a base and a delta of that many lessons.');
   out('"updating after an index change": the index changed under the cache (pull, checkout); that preflight compares the index line by line and writes the delta.');
   const sizes = [...above.keys()];
   if (sizes.length < 2) return;
