@@ -4,6 +4,7 @@ import path from 'node:path';
 import { BIN, growthTable, peakRssMiB, runOnce, timeInterleaved, type Timing } from './shared.js';
 import { baselines, benchSizes, cacheBytes, NO_CA, removeRepo, retitleIndexLines, toggleIndexLine, untilUnlocked, writeProbe } from './search-bench.js';
 import { generateRepo } from './synthetic.js';
+import { DELTA_FILE } from '../../src/preflight/search-open.js';
 
 /**
  * Whole-process preflight times on synthetic repositories (1,000 and 10,000 lessons;
@@ -25,6 +26,22 @@ const TARGETS: Record<number, number> = { 1000: 1.5, 10000: 1.5, 100000: 2 };
 const ms = (timing: Timing | number): string => `${(typeof timing === 'number' ? timing : timing.median).toFixed(1)} ms`;
 const x = (a: Timing | number, b: Timing): string => `${((typeof a === 'number' ? a : a.median) / b.median).toFixed(2)}x`;
 
+/**
+ * A copy of the repository at `dir` whose search cache is a base and a delta: the copy builds
+ * its own base first (a copied file has another inode, so the copied cache's stamps would call
+ * every lesson changed, and the update would be a full build), then `change` and the preflight
+ * that brings the cache along. Fails when no delta was written: the row would not measure one.
+ */
+function withDelta(dir: string, task: string[], change: (copy: string) => void, name: string): string {
+  const copy = `${dir}-${name}`;
+  fs.cpSync(dir, copy, { recursive: true });
+  runOnce(process.execPath, task, { cwd: copy, env: NO_CA });
+  change(copy);
+  runOnce(process.execPath, task, { cwd: copy, env: NO_CA });
+  if (!fs.existsSync(path.join(copy, DELTA_FILE))) throw new Error(`bench: the ${name} copy's search cache has no delta`);
+  return copy;
+}
+
 export async function bench(): Promise<void> {
   const out = (line: string): void => void process.stdout.write(`${line}\n`);
   out(`Preflight whole-process time (median of ${RUNS} interleaved runs; task: "${TASK}")`);
@@ -45,15 +62,9 @@ export async function bench(): Promise<void> {
       const build = runOnce(process.execPath, task, { cwd: dir, env: NO_CA }); // the first run builds the search cache
       const size = cacheBytes(dir);
       // A copy where one lesson changed: its index line changed and the cache was brought along (a delta), as `lessons index` does.
-      const changedDir = `${dir}-changed`;
-      fs.cpSync(dir, changedDir, { recursive: true });
-      toggleIndexLine(changedDir, 0);
-      runOnce(process.execPath, task, { cwd: changedDir, env: NO_CA });
+      const changedDir = withDelta(dir, task, (copy) => toggleIndexLine(copy, 0), 'changed');
       // And a copy where 1% of the lessons changed.
-      const manyDir = `${dir}-many`;
-      fs.cpSync(dir, manyDir, { recursive: true });
-      retitleIndexLines(manyDir, Math.ceil(count / 100));
-      runOnce(process.execPath, task, { cwd: manyDir, env: NO_CA });
+      const manyDir = withDelta(dir, task, (copy) => retitleIndexLines(copy, Math.ceil(count / 100)), 'many');
       const warm = timeInterleaved(
         [
           ...baselines(),
