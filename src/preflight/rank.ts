@@ -390,7 +390,8 @@ function wordMatches(ws: Workspace, states: readonly WordState[], kept: readonly
  * The lessons whose triggers match, in lesson order: path and command triggers when the call
  * has paths or a command, and the lessons with a keyword phrase that begins with a query word.
  * Lessons that share their path and command triggers and have no phrase in play share one
- * match, computed once for the group (each gets its own copy).
+ * match, computed once for the group: one object, read and never changed (thousands of
+ * lessons may share a `**\/package.json` trigger).
  */
 function triggerMatches(index: SearchIndex, query: Query): [number, TriggerMatch][] {
   const phrases = new Map<number, TriggerRow>();
@@ -407,12 +408,13 @@ function triggerMatches(index: SearchIndex, query: Query): [number, TriggerMatch
   if (query.paths.length > 0 || query.command !== null) {
     for (const { tools, paths, commands, docs } of index.triggerGroups()) {
       const shared = matchTriggers({ tools, paths, commands, phrases: [] }, query, query.sequence);
-      for (const doc of docs) {
-        const own = phrases.get(doc);
+      for (let k = 0; k < docs.length; k++) {
+        const doc = docs[k]!;
+        const own = phrases.size > 0 ? phrases.get(doc) : undefined;
         if (own) {
           phrases.delete(doc);
           matchRow({ doc, tools, paths, commands, phrases: own.phrases });
-        } else if (shared) matches.push([doc, { reasons: [...shared.reasons], kinds: [...shared.kinds] }]);
+        } else if (shared) matches.push([doc, shared]);
       }
     }
   }

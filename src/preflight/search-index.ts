@@ -510,8 +510,8 @@ export class SearchIndex {
     const add = (segment: Segment, docOf: (local: number) => number): void => {
       for (const [tools, paths, commands, locals] of segment.triggers()) {
         const docs: number[] = [];
-        for (const local of locals) {
-          const doc = docOf(local);
+        for (let k = 0; k < locals.length; k++) {
+          const doc = docOf(locals[k]!);
           if (doc >= 0) docs.push(doc);
         }
         if (docs.length > 0) groups.push({ tools, paths, commands, docs });

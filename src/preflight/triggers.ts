@@ -111,8 +111,8 @@ export function commandMatches(glob: string, command: string): boolean {
 
 export interface TriggerMatch {
   /** Human-readable reasons, e.g. `path **\/package.json matches packages/cli/package.json`. */
-  reasons: string[];
-  kinds: ('path' | 'command' | 'keyword')[];
+  readonly reasons: readonly string[];
+  readonly kinds: readonly ('path' | 'command' | 'keyword')[];
 }
 
 /**
@@ -149,7 +149,7 @@ export type TriggerInput = Pick<TriggerRow, 'tools' | 'paths' | 'commands' | 'ph
 export function matchTriggers(row: TriggerInput, input: PreflightInput, queryTerms: readonly string[] = []): TriggerMatch | undefined {
   if (!toolAllows(row.tools, input.tool)) return undefined;
   const reasons: string[] = [];
-  const kinds: TriggerMatch['kinds'] = [];
+  const kinds: ('path' | 'command' | 'keyword')[] = [];
   for (const glob of row.paths) {
     const file = input.paths.find((p) => pathMatches(glob, p));
     if (file !== undefined) {
