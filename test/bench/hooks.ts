@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BIN, growthTable, peakRssMiB, printTable, runOnce, timeInterleaved, type Timing } from './shared.js';
-import { baselines, benchSizes, NO_CA, removeRepo, toggleIndexLine, untilUnlocked } from './search-bench.js';
+import { baselines, benchSizes, NO_CA, removeRepo, retitleIndexLines, toggleIndexLine, untilUnlocked, withDelta } from './search-bench.js';
 import { generateRepo } from './synthetic.js';
 
 /**
@@ -25,12 +25,16 @@ export async function bench(): Promise<void> {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-bench-hooks-'));
     try {
       await generateRepo(root, count, 7);
-      const pre = (tool: string, toolInput: Record<string, unknown>) => JSON.stringify({ session_id: 'bench', transcript_path: path.join(root, 't.jsonl'), cwd: root, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: toolInput });
+      const preIn = (dir: string, tool: string, toolInput: Record<string, unknown>) => JSON.stringify({ session_id: 'bench', transcript_path: path.join(dir, 't.jsonl'), cwd: dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: toolInput });
+      const pre = (tool: string, toolInput: Record<string, unknown>) => preIn(root, tool, toolInput);
       const hook = [BIN, 'hook', 'claude', 'PreToolUse'];
       const post = (event: string, extra: Record<string, unknown>) => JSON.stringify({ session_id: 'bench-post', transcript_path: path.join(root, 't.jsonl'), cwd: root, hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'npm test' }, ...extra });
       const failure = `Exit code 1\n${Array.from({ length: 400 }, (_, i) => (i % 50 === 0 ? `FAIL test/t${i}.test.ts > case ${i}` : `  at step ${i} (src/module${i}.ts:${i}:7)`)).join('\n')}`;
       const edit = pre('Edit', { file_path: path.join(root, 'package.json'), old_string: 'a', new_string: 'b' });
       runOnce(process.execPath, [BIN, 'preflight', 'warm the cache'], { cwd: root, env: NO_CA });
+      // A copy where 1% of the lessons changed since the cache's base was built: the hook reads a base and a delta.
+      const manyRoot = withDelta(root, [BIN, 'preflight', 'warm the cache'], (copy) => retitleIndexLines(copy, Math.ceil(count / 100)), 'many');
+      const editMany = preIn(manyRoot, 'Edit', { file_path: path.join(manyRoot, 'package.json'), old_string: 'a', new_string: 'b' });
       const rounds = 30;
       const [asIs, noCa, ...rows] = timeInterleaved(
         [
@@ -42,6 +46,7 @@ export async function bench(): Promise<void> {
           { label: 'hook with LESSONS_DISABLE=1', args: hook, input: edit, env: { ...NO_CA, LESSONS_DISABLE: '1' } },
           { label: 'hook claude PostToolUse Bash, passed', args: [BIN, 'hook', 'claude', 'PostToolUse'], input: post('PostToolUse', { tool_response: { stdout: 'ok', stderr: '', interrupted: false } }), env: NO_CA },
           { label: 'hook claude PostToolUseFailure Bash, 400 lines', args: [BIN, 'hook', 'claude', 'PostToolUseFailure'], input: post('PostToolUseFailure', { error: failure, is_interrupt: false }), env: NO_CA },
+          { label: `hook claude PreToolUse Edit, 1% of the lessons changed (${count})`, args: hook, input: editMany, env: NO_CA, cwd: manyRoot },
         ],
         rounds,
         root,
@@ -53,6 +58,8 @@ export async function bench(): Promise<void> {
       const postRatio = Math.max(...postToolUse.map((row) => row.median / noCa.median));
       const postP95 = Math.max(...postToolUse.map((row) => row.p95));
       const rss = peakRssMiB(BIN, hook.slice(1), root, NO_CA, edit); // the Edit call, as the rows above
+      removeRepo(manyRoot);
+      const many = rows[7]!;
 
       // The index changed under the cache: the hook answers at once; a detached process updates the cache.
       const stale: number[] = [];
@@ -67,6 +74,7 @@ export async function bench(): Promise<void> {
       printTable(`agent hooks, ${count} lessons (${rounds} interleaved rounds)`, noCa, [asIs, ...rows], [
         `PreToolUse: worst median ${ratio.toFixed(2)}x node -e 0 without NODE_EXTRA_CA_CERTS (${TARGETS[count] === undefined ? 'no target at this size' : `target <= ${TARGETS[count]}x`}), ${(rows[0]!.median / asIs.median).toFixed(2)}x with the environment as is; worst p95 ${p95.toFixed(1)} ms (target < 100 ms); peak RSS ${rss.toFixed(1)} MiB`,
         `first hook after the index changed (answers from the cache as it was, updates in the background): median ${staleMedian.toFixed(1)} ms, ${(staleMedian / noCa.median).toFixed(2)}x node, ${(staleMedian / rows[1]!.median).toFixed(2)}x the warm hook (target < 2x)`,
+        `Edit after 1% of the lessons changed (a base and a delta): median ${many.median.toFixed(1)} ms, ${(many.median / noCa.median).toFixed(2)}x node, ${(many.median / rows[1]!.median).toFixed(2)}x the warm Edit hook`,
         `PostToolUse / PostToolUseFailure: worst median ${postRatio.toFixed(2)}x node -e 0 without NODE_EXTRA_CA_CERTS, worst p95 ${postP95.toFixed(1)} ms (target < 100 ms)`,
         `load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
       ]);

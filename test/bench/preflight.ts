@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BIN, growthTable, peakRssMiB, runOnce, timeInterleaved, type Timing } from './shared.js';
-import { baselines, benchSizes, cacheBytes, NO_CA, removeRepo, retitleIndexLines, toggleIndexLine, untilUnlocked, writeProbe } from './search-bench.js';
+import { baselines, benchSizes, cacheBytes, NO_CA, removeRepo, retitleIndexLines, toggleIndexLine, untilUnlocked, withDelta, writeProbe } from './search-bench.js';
 import { generateRepo } from './synthetic.js';
-import { DELTA_FILE } from '../../src/preflight/search-open.js';
 
 /**
  * Whole-process preflight times on synthetic repositories (1,000 and 10,000 lessons;
@@ -25,22 +24,6 @@ const TARGETS: Record<number, number> = { 1000: 1.5, 10000: 1.5, 100000: 2 };
 
 const ms = (timing: Timing | number): string => `${(typeof timing === 'number' ? timing : timing.median).toFixed(1)} ms`;
 const x = (a: Timing | number, b: Timing): string => `${((typeof a === 'number' ? a : a.median) / b.median).toFixed(2)}x`;
-
-/**
- * A copy of the repository at `dir` whose search cache is a base and a delta: the copy builds
- * its own base first (a copied file has another inode, so the copied cache's stamps would call
- * every lesson changed, and the update would be a full build), then `change` and the preflight
- * that brings the cache along. Fails when no delta was written: the row would not measure one.
- */
-function withDelta(dir: string, task: string[], change: (copy: string) => void, name: string): string {
-  const copy = `${dir}-${name}`;
-  fs.cpSync(dir, copy, { recursive: true });
-  runOnce(process.execPath, task, { cwd: copy, env: NO_CA });
-  change(copy);
-  runOnce(process.execPath, task, { cwd: copy, env: NO_CA });
-  if (!fs.existsSync(path.join(copy, DELTA_FILE))) throw new Error(`bench: the ${name} copy's search cache has no delta`);
-  return copy;
-}
 
 export async function bench(): Promise<void> {
   const out = (line: string): void => void process.stdout.write(`${line}\n`);

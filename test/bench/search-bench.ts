@@ -3,11 +3,14 @@ import { buildSync } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Case } from './measure.js';
+import { runOnce } from './shared.js';
+import { DELTA_FILE } from '../../src/preflight/search-open.js';
 
 /**
  * What the preflight and hook benchmarks share: the sizes they run at, the two baselines, a
- * change to one lesson's index line (as `lessons index` writes it after an edit), and a probe
- * that does only the reading preflight cannot avoid.
+ * change to one lesson's index line (as `lessons index` writes it after an edit) or to many, a
+ * copy whose search cache is a base and a delta, and a probe that does only the reading
+ * preflight cannot avoid.
  */
 
 /** 1,000 and 10,000 lessons; LESSONS_BENCH_SCALE=100000 adds that size (generating it takes minutes). */
@@ -64,6 +67,22 @@ export function retitleIndexLines(root: string, count: number): void {
   }
   fs.writeFileSync(`${file}.tmp`, lines.join('\n'));
   fs.renameSync(`${file}.tmp`, file);
+}
+
+/**
+ * A copy of the repository at `dir` whose search cache is a base and a delta: the copy builds
+ * its own base first (a copied file has another inode, so the copied cache's stamps would call
+ * every lesson changed, and the update would be a full build), then `change` and the preflight
+ * that brings the cache along. Fails when no delta was written: the row would not measure one.
+ */
+export function withDelta(dir: string, task: string[], change: (copy: string) => void, name: string): string {
+  const copy = `${dir}-${name}`;
+  fs.cpSync(dir, copy, { recursive: true });
+  runOnce(process.execPath, task, { cwd: copy, env: NO_CA });
+  change(copy);
+  runOnce(process.execPath, task, { cwd: copy, env: NO_CA });
+  if (!fs.existsSync(path.join(copy, DELTA_FILE))) throw new Error(`bench: the ${name} copy's search cache has no delta`);
+  return copy;
 }
 
 /**
