@@ -1,4 +1,5 @@
 import { BM25, FIELD_BIT, FIELD_BOOST, FIELDS, idfOf, META_BYTES } from './search-fields.js';
+import { lowerBound } from './expand.js';
 import type { Postings } from './search-index.js';
 import type { RawPostings } from './search-segment.js';
 
@@ -27,23 +28,11 @@ const K_PLUS_1 = BM25.k + 1;
 const NO_DOCS = new Uint32Array(0);
 const NO_FIELDS = new Uint8Array(0);
 
-/** Whether ascending `docs` holds `doc`. */
-function holds(docs: Uint32Array, doc: number): boolean {
-  let lo = 0;
-  let hi = docs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < docs.length && docs[lo] === doc;
-}
-
 /** How many of ascending `docs` are in ascending `removed`: a search for each when they are few, else one walk. */
 function removedAmong(docs: Uint32Array, removed: Uint32Array): number {
   let count = 0;
   if (removed.length * 32 < docs.length) {
-    for (let x = 0; x < removed.length; x++) if (holds(docs, removed[x]!)) count++;
+    for (let x = 0; x < removed.length; x++) if (docs[lowerBound(docs, removed[x]!)] === removed[x]) count++;
     return count;
   }
   for (let i = 0, x = 0; i < docs.length && x < removed.length; ) {

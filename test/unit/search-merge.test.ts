@@ -58,11 +58,13 @@ describe('a term read over a base segment and its delta', () => {
       return { doc, counts };
     };
     for (let round = 0; round < 40; round++) {
-      const baseCount = 20 + Math.floor(random() * 60);
+      // Every fourth round a long list with few removals (each looked up), the others short with many (one walk).
+      const long = round % 4 === 0;
+      const baseCount = long ? 3000 + Math.floor(random() * 1000) : 20 + Math.floor(random() * 60);
       const base = Array.from({ length: baseCount }, (_, doc) => doc)
         .filter(() => random() < 0.6)
         .map(posting);
-      const removed = Array.from({ length: baseCount }, (_, doc) => doc).filter(() => random() < 0.15);
+      const removed = Array.from({ length: baseCount }, (_, doc) => doc).filter(() => random() < (long ? 0.004 : 0.15));
       // The delta's lessons, in id order among the base's: each goes before base lesson insertAt[j].
       const insertAt = Array.from({ length: Math.floor(random() * 8) }, () => Math.floor(random() * (baseCount + 1))).sort((a, b) => a - b);
       const deltaDocs = insertAt.map((at, j) => at - removed.filter((x) => x < at).length + j);
