@@ -47,7 +47,7 @@ function removedAmong(docs: Uint32Array, removed: Uint32Array): number {
   return count;
 }
 
-/** Where scoreNext() reads next in the raw bytes (a variable, not an object, so reading it costs nothing). */
+/** Where scoreNext() reads next in the raw bytes: a module variable, so no cursor object is made per term. */
 let cursor = 0;
 
 /**
@@ -97,8 +97,9 @@ function skipNext(raw: Uint8Array, bits: number, at: number): number {
  * Base lesson i becomes i - (removed before i) + (delta lessons inserted at or before i), and
  * the delta's lessons go between them by number.
  *
- * One pass over the base's postings, the score read in it: a query at a hundred thousand lessons
- * reads tens of thousands of postings, in a short process that runs this loop mostly unoptimised.
+ * One pass over the base's postings, scoring each as it goes: a query at a hundred thousand
+ * lessons reads tens of thousands of postings, in a short process that runs this loop mostly
+ * unoptimised.
  */
 export function mergePostings(base: RawPostings | undefined, delta: RawPostings | undefined, r: Renumbering): Postings {
   const baseDocs = base ? base.docs : NO_DOCS;
