@@ -52,6 +52,17 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     }
     return 0;
   }
+  if (action === 'refresh') {
+    // The post-merge, post-checkout and post-rewrite hooks: a cache brought up to date, never a failed git command.
+    if (process.env.LESSONS_DISABLE === '1') return 0;
+    try {
+      const { findRepoRoot } = await import('../../src/io/repo.js');
+      await (await import('../../src/preflight/search-cache.js')).refreshSearch(findRepoRoot(cwd));
+    } catch (error) {
+      io.err(`lessons: the search cache was not refreshed: ${(error as Error).message}`);
+    }
+    return 0;
+  }
   if (action !== 'install' && action !== 'uninstall' && action !== 'status') {
     if (action === undefined) throw new UsageError(`lessons hooks needs an action: install, uninstall or status\n${USAGE}`);
     throw new UsageError(`unknown hooks action '${action}'${didYouMean(action, ['install', 'uninstall', 'status'], (name) => `lessons hooks ${name}`)}\n${USAGE}`);

@@ -17,13 +17,16 @@ export const HOOKS = {
     },
   },
   epilog:
-    '  install     write pre-commit, prepare-commit-msg, commit-msg and pre-push hooks where git runs\n' +
-    '              hooks from (core.hooksPath aware); a hook already there is moved aside and runs first\n' +
+    '  install     write pre-commit, prepare-commit-msg, commit-msg, pre-push, post-merge, post-checkout\n' +
+    '              and post-rewrite hooks where git runs hooks from (core.hooksPath aware); a hook\n' +
+    '              already there is moved aside and runs first\n' +
     '  uninstall   remove them and put back what install moved aside\n' +
     '  status      show which hooks are installed\n' +
     'Agent hooks run the project\'s node_modules/.bin/lessons, else `lessons` on PATH, and say\n' +
     'on stderr when neither exists. `lessons doctor` checks the whole set-up.\n' +
     'The hooks call `lessons hooks prepare-commit-msg|commit-msg <file> [source]` to add the\n' +
-    'Lessons-Preflight trailer, and `lessons guard` to check commits and pushes.\n' +
+    'Lessons-Preflight trailer, `lessons guard` to check commits and pushes, and, after a\n' +
+    'merge, checkout or rewrite, `lessons hooks refresh` to bring the search cache up to date\n' +
+    '(in the background for a large index) so the next preflight and agent hook find it fresh.\n' +
     'LESSONS_DISABLE=1 turns every hook into a no-op.',
 } as const satisfies CommandTable;

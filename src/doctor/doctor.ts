@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
-import { MANAGED_HOOKS } from '../githooks/scripts.js';
+import { CHECK_HOOKS } from '../githooks/scripts.js';
 import { findRepoRoot } from '../io/repo.js';
 import type { Policy } from '../policy/policy.js';
 import { checkAllAgentSettings } from './agent-settings.js';
@@ -67,12 +67,12 @@ async function gitHooksCheck(root: string, binary: string | undefined): Promise<
   if (binary === undefined) {
     return check('git-hooks', 'fail', 'the git hooks find `lessons` neither in node_modules/.bin nor on PATH: pre-commit and pre-push block, the trailer is never added', 'run `npm install --save-dev lessons` (or install it globally)');
   }
-  const missing = MANAGED_HOOKS.filter((hook) => !running.some((item) => item.hook === hook));
+  const missing = CHECK_HOOKS.filter((hook) => !running.some((item) => item.hook === hook));
   if (missing.length > 0) {
     const [runs, doNot] = [running.length === 1 ? 'runs' : 'run', missing.length === 1 ? 'does not' : 'do not'];
     return check('git-hooks', 'warn', `${running.map((hook) => hook.hook).join(', ')} ${runs} lessons; ${missing.join(', ')} ${doNot}`, install);
   }
-  return check('git-hooks', 'ok', `${MANAGED_HOOKS.join(', ')} run lessons (${binary})`);
+  return check('git-hooks', 'ok', `${CHECK_HOOKS.join(', ')} run lessons (${binary})`);
 }
 
 async function indexCheck(root: string): Promise<Check> {

@@ -1,6 +1,9 @@
 /** The git hooks `lessons hooks install` writes, as POSIX shell scripts. */
 
-export const MANAGED_HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push'] as const;
+/** The hooks that check commits and pushes (what `lessons doctor` requires). */
+export const CHECK_HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push'] as const;
+/** And the ones that keep the search cache fresh after git changed the working tree (refreshScript()). */
+export const MANAGED_HOOKS = [...CHECK_HOOKS, 'post-merge', 'post-checkout', 'post-rewrite'] as const;
 export type ManagedHook = (typeof MANAGED_HOOKS)[number];
 
 /** The line that marks a hook as written by lessons: install rewrites it, uninstall removes it. */
@@ -61,9 +64,37 @@ fi
 `;
 }
 
+/**
+ * After git changed the working tree (a merge or pull, a branch checkout, a rebase or amend):
+ * `lessons hooks refresh` brings the search cache up to date, so the next preflight and the
+ * agent hooks find it fresh (past 2 MiB of index the update runs detached and the hook returns
+ * at once). It never changes git's outcome: the hook exits with the status of the hook that was
+ * there before, or 0, and says nothing (these run on every checkout). post-rewrite's stdin (the
+ * rewritten commits) goes to that hook; a checkout of files, not a branch, refreshes nothing.
+ */
+function refreshScript(hook: 'post-merge' | 'post-checkout' | 'post-rewrite'): string {
+  const stdin = hook === 'post-rewrite';
+  const branchOnly = hook === 'post-checkout' ? '[ "${3:-1}" = "0" ] && exit "$status"\n' : '';
+  return `${PREAMBLE}${stdin ? 'stdin_file=$(mktemp) || exit 0\ntrap \'rm -f "$stdin_file"\' EXIT\ncat >"$stdin_file"\n' : ''}status=0
+previous="$(dirname "$0")/${hook}${PREVIOUS_SUFFIX}"
+if [ -x "$previous" ]; then
+  "$previous" "$@"${stdin ? ' <"$stdin_file"' : ''} || status=$?
+fi
+[ "\${LESSONS_DISABLE:-}" = "1" ] && exit "$status"
+${branchOnly}${FIND_BIN}if bin=$(lessons_bin); then
+  "$bin" hooks refresh </dev/null >/dev/null 2>&1 || true
+fi
+exit "$status"
+`;
+}
+
 /** The script for one hook. */
 export function hookScript(hook: ManagedHook): string {
   switch (hook) {
+    case 'post-merge':
+    case 'post-checkout':
+    case 'post-rewrite':
+      return refreshScript(hook);
     case 'pre-commit':
       return `${PREAMBLE}${chain(hook, false)}${disabled(hook)}${FIND_BIN}${missing(true, 'git commit --no-verify')}status=0
 "$bin" guard --stage pre-commit </dev/null || status=$?

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { INDEX_FILE } from '../io/repo.js';
 import { memorySource, SearchIndex } from './search-index.js';
-import { isFresh, openCached, opened, SEARCH_LOCK, statIndex, type Cached, type OpenedSearch } from './search-open.js';
+import { CACHE_FILE, isFresh, openCached, opened, SEARCH_LOCK, statIndex, type Cached, type OpenedSearch } from './search-open.js';
 import { markUnusualRun } from '../io/run-state.js';
 import { fallback, updateSearch } from './search-update.js';
 
@@ -57,6 +57,18 @@ export async function openSearch(root: string, options: SearchOptions = {}): Pro
   }
   cached.close();
   return updateSearch(root);
+}
+
+/**
+ * Brings an existing search cache up to date after git changed the working tree (the
+ * post-merge, post-checkout and post-rewrite hooks): as an agent hook would, inline below
+ * INLINE_UPDATE_BYTES of index, else in a detached process. A repository with no cache (no one
+ * ran preflight there) gets none. Says whether there was a cache to look at.
+ */
+export async function refreshSearch(root: string, options: Pick<SearchOptions, 'refreshCommand'> = {}): Promise<boolean> {
+  if (!fs.existsSync(path.join(root, CACHE_FILE))) return false;
+  (await openSearch(root, { update: 'background', ...options })).close();
+  return true;
 }
 
 /**

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CASE_ID, committedLessonsRepo, fakeToken, installBinWrapper, stageIndex, writeReceipt, NEUTRAL_ENV, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { GIT_ENV, git, tempDir, writeFiles } from '../helpers/repo.js';
+import { isFresh, openCached, statIndex } from '../../src/preflight/search-open.js';
 
 interface Run {
   status: number;
@@ -158,6 +159,46 @@ describe('lessons hooks install with real git commit and push', () => {
     expect(lastMessage(root)).toBe('stale index on purpose\n\n');
   });
 
+  it('after a branch checkout, a merge and an amend, the post-checkout, post-merge and post-rewrite hooks bring the search cache up to date', async () => {
+    const root = await hookedRepo();
+    const fresh = (): boolean => {
+      const cached = openCached(root);
+      try {
+        return isFresh(cached.index, statIndex(root)!, root);
+      } finally {
+        cached.close();
+      }
+    };
+    expect(runLessons(['preflight', 'warm the cache'], { cwd: root }).exitCode).toBe(0);
+    expect(fresh()).toBe(true);
+    const main = git(root, 'rev-parse', '--abbrev-ref', 'HEAD').trim();
+    const ID = 'case-2026-08-08-zephyrine-quasar-outage';
+    git(root, 'checkout', '-q', '-b', 'feature');
+    writeFiles(root, lessonFile({ id: ID, title: 'Zephyrine quasar outage' }));
+    expect(runLessons(['index'], { cwd: root }).exitCode).toBe(0);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '--no-verify', '-m', 'a lesson', '-m', 'Lessons-Preflight: none');
+
+    // With the hooks off, a checkout that changes the index leaves the cache stale: what the hooks are for.
+    expect(gitRun(root, ['checkout', '-q', main], { LESSONS_DISABLE: '1' }).status).toBe(0);
+    expect(fresh()).toBe(false);
+    expect(gitRun(root, ['checkout', '-q', 'feature']).status).toBe(0);
+    expect(fresh()).toBe(true);
+    expect(gitRun(root, ['checkout', '-q', main]).status).toBe(0);
+    expect(fresh()).toBe(true);
+
+    expect(gitRun(root, ['merge', '-q', '--no-edit', 'feature']).status).toBe(0);
+    expect(fresh()).toBe(true);
+    const found = runLessons(['preflight', 'the zephyrine quasar outage again', '--json'], { cwd: root });
+    expect(JSON.parse(found.stdout).selected.map((lesson: { id: string }) => lesson.id)).toContain(ID);
+
+    // git reset runs no hook: the index goes back a commit under the cache. An amend (post-rewrite) then refreshes it.
+    git(root, 'reset', '-q', '--hard', 'HEAD~1');
+    expect(fresh()).toBe(false);
+    expect(gitRun(root, ['commit', '-q', '--amend', '--no-edit', '--no-verify']).status).toBe(0);
+    expect(fresh()).toBe(true);
+  });
+
   it('chains to a hook that was there, and uninstall puts it back', async () => {
     const root = await committedLessonsRepo();
     installBinWrapper(root);
@@ -170,13 +211,11 @@ describe('lessons hooks install with real git commit and push', () => {
       { hook: 'prepare-commit-msg', action: 'installed' },
       { hook: 'commit-msg', action: 'installed' },
       { hook: 'pre-push', action: 'installed' },
+      { hook: 'post-merge', action: 'installed' },
+      { hook: 'post-checkout', action: 'installed' },
+      { hook: 'post-rewrite', action: 'installed' },
     ]);
-    expect(JSON.parse(runLessons(['hooks', 'install', '--json'], { cwd: root }).stdout).hooks.map((hook: { action: string }) => hook.action)).toEqual([
-      'unchanged',
-      'unchanged',
-      'unchanged',
-      'unchanged',
-    ]);
+    expect(JSON.parse(runLessons(['hooks', 'install', '--json'], { cwd: root }).stdout).hooks.map((hook: { action: string }) => hook.action)).toEqual(Array(7).fill('unchanged'));
     writeFiles(root, { 'a.txt': 'a' });
     git(root, 'add', '-A');
     const run = gitRun(root, ['commit', '-m', 'x']);
