@@ -86,7 +86,7 @@ export interface KernelOps {
 /** What this file uses of the WebAssembly JavaScript API (the TypeScript libraries this project builds with do not declare it). */
 declare const WebAssembly: {
   Module: new (bytes: Uint8Array) => WasmModule;
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
+  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer; grow: (pages: number) => number };
   Instance: new (module: WasmModule, imports: Record<string, Record<string, unknown>>) => { exports: Record<string, unknown> };
 };
 type WasmModule = { readonly wasmModule: unique symbol };
@@ -108,6 +108,57 @@ function wasmModule(): WasmModule | null {
     compiled = null;
   }
   return compiled;
+}
+
+/** What scoreRaw (kernels.wat) is given besides the postings: per field its bit, weight and average length, and BM25's constants. */
+export interface RawScoring {
+  bits: readonly number[];
+  weights: Float64Array;
+  avg: Float64Array;
+  k: number;
+  oneMinusB: number;
+  b: number;
+  d: number;
+  kPlus1: number;
+}
+
+/** The module's scoreRaw over a memory of its own, made once per process (null where WebAssembly cannot be compiled). */
+let scorer: { memory: { buffer: ArrayBuffer; grow: (pages: number) => number }; scoreRaw: (...args: number[]) => void } | null | undefined;
+
+/**
+ * Scores `fields.length` postings from their raw varints (search-merge.ts) into `out`, as
+ * WebAssembly: what the JavaScript scoreNext() computes, to the last bit. False where
+ * WebAssembly cannot be compiled (the caller scores them itself).
+ */
+export function scoreRawPostings(fields: Uint8Array, raw: Uint8Array, scoring: RawScoring, out: Float32Array): boolean {
+  if (scorer === undefined) {
+    const module = wasmModule();
+    if (module) {
+      const memory = new WebAssembly.Memory({ initial: 1 });
+      const { exports } = new WebAssembly.Instance(module, { env: { memory } });
+      scorer = { memory, scoreRaw: exports.scoreRaw as (...args: number[]) => void };
+    } else scorer = null;
+  }
+  if (scorer === null) return false;
+  const width = scoring.bits.length;
+  // Per field: bits (i32), weights and averages (f64); then the field bits, the varints and the scores.
+  const pWeights = 8 * Math.ceil((4 * width) / 8);
+  const pAvg = pWeights + 8 * width;
+  const pFields = pAvg + 8 * width;
+  const pRaw = pFields + fields.length;
+  const pOut = 4 * Math.ceil((pRaw + raw.length) / 4);
+  const end = pOut + 4 * fields.length;
+  const have = scorer.memory.buffer.byteLength;
+  if (end > have) scorer.memory.grow(Math.ceil((end - have) / PAGE));
+  const buffer = scorer.memory.buffer;
+  new Int32Array(buffer, 0, width).set(scoring.bits);
+  new Float64Array(buffer, pWeights, width).set(scoring.weights);
+  new Float64Array(buffer, pAvg, width).set(scoring.avg);
+  new Uint8Array(buffer, pFields, fields.length).set(fields);
+  new Uint8Array(buffer, pRaw, raw.length).set(raw);
+  scorer.scoreRaw(pFields, pRaw, fields.length, 0, pWeights, pAvg, width, scoring.k, scoring.oneMinusB, scoring.b, scoring.d, scoring.kPlus1, pOut);
+  out.set(new Float32Array(buffer, pOut, fields.length));
+  return true;
 }
 
 /**

@@ -248,4 +248,61 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
     (local.get $n))
+
+  ;; termScore() of each of `len` postings, operation for operation as scoreNext() in
+  ;; search-merge.ts computes it: field bits u8 from $pFields, their varints (a frequency and a
+  ;; field length for each field whose bit is set, fields in order) from $pRaw. Per field f of
+  ;; $width: its bit (i32 at $pBits + 4f), its weight (boost x idf, f64 at $pWeights + 8f) and the
+  ;; corpus's average length (f64 at $pAvg + 8f). The scores go to $pOut as f32.
+  (func (export "scoreRaw")
+    (param $pFields i32) (param $pRaw i32) (param $len i32) (param $pBits i32) (param $pWeights i32) (param $pAvg i32) (param $width i32)
+    (param $k f64) (param $oneMinusB f64) (param $b f64) (param $d f64) (param $kPlus1 f64) (param $pOut i32)
+    (local $i i32) (local $at i32) (local $bits i32) (local $f i32) (local $byte i32) (local $shift i64)
+    (local $frequency i64) (local $length i64) (local $tf f64) (local $norm f64) (local $score f64)
+    (local.set $at (local.get $pRaw))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $len)))
+        (local.set $bits (i32.load8_u (i32.add (local.get $pFields) (local.get $i))))
+        (local.set $score (f64.const 0))
+        (local.set $f (i32.const 0))
+        (block $fieldsDone
+          (loop $field
+            (br_if $fieldsDone (i32.ge_u (local.get $f) (local.get $width)))
+            (if (i32.and (local.get $bits) (i32.load (i32.add (local.get $pBits) (i32.shl (local.get $f) (i32.const 2)))))
+              (then
+                (local.set $frequency (i64.const 0))
+                (local.set $shift (i64.const 0))
+                (loop $more
+                  (local.set $byte (i32.load8_u (local.get $at)))
+                  (local.set $at (i32.add (local.get $at) (i32.const 1)))
+                  (local.set $frequency (i64.or (local.get $frequency)
+                    (i64.shl (i64.extend_i32_u (i32.and (local.get $byte) (i32.const 0x7f))) (local.get $shift))))
+                  (local.set $shift (i64.add (local.get $shift) (i64.const 7)))
+                  (br_if $more (i32.ge_u (local.get $byte) (i32.const 0x80))))
+                (local.set $length (i64.const 0))
+                (local.set $shift (i64.const 0))
+                (loop $more
+                  (local.set $byte (i32.load8_u (local.get $at)))
+                  (local.set $at (i32.add (local.get $at) (i32.const 1)))
+                  (local.set $length (i64.or (local.get $length)
+                    (i64.shl (i64.extend_i32_u (i32.and (local.get $byte) (i32.const 0x7f))) (local.get $shift))))
+                  (local.set $shift (i64.add (local.get $shift) (i64.const 7)))
+                  (br_if $more (i32.ge_u (local.get $byte) (i32.const 0x80))))
+                (if (i64.ne (local.get $frequency) (i64.const 0))
+                  (then
+                    (local.set $tf (f64.convert_i64_u (local.get $frequency)))
+                    (local.set $norm (f64.add (local.get $tf)
+                      (f64.mul (local.get $k)
+                        (f64.add (local.get $oneMinusB)
+                          (f64.div (f64.mul (local.get $b) (f64.convert_i64_u (local.get $length)))
+                            (f64.load (i32.add (local.get $pAvg) (i32.shl (local.get $f) (i32.const 3)))))))))
+                    (local.set $score (f64.add (local.get $score)
+                      (f64.mul (f64.load (i32.add (local.get $pWeights) (i32.shl (local.get $f) (i32.const 3))))
+                        (f64.add (local.get $d) (f64.div (f64.mul (local.get $tf) (local.get $kPlus1)) (local.get $norm))))))))))
+            (local.set $f (i32.add (local.get $f) (i32.const 1)))
+            (br $field)))
+        (f32.store (i32.add (local.get $pOut) (i32.shl (local.get $i) (i32.const 2))) (f32.demote_f64 (local.get $score)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next))))
 )

@@ -1,5 +1,6 @@
 import { BM25, FIELD_BIT, FIELD_BOOST, FIELDS, idfOf, META_BYTES } from './search-fields.js';
 import { lowerBound } from './expand.js';
+import { scoreRawPostings, WASM_MIN_POSTINGS, type KernelKind, type RawScoring } from './kernels.js';
 import type { Postings } from './search-index.js';
 import type { RawPostings } from './search-segment.js';
 
@@ -27,6 +28,7 @@ const ONE_MINUS_B = 1 - BM25.b;
 const K_PLUS_1 = BM25.k + 1;
 const NO_DOCS = new Uint32Array(0);
 const NO_FIELDS = new Uint8Array(0);
+const NO_SCORES = new Float32Array(0);
 
 /** How many of ascending `docs` are in ascending `removed`: a search for each when they are few, else one walk. */
 function removedAmong(docs: Uint32Array, removed: Uint32Array): number {
@@ -81,85 +83,86 @@ function scoreNext(raw: Uint8Array, bits: number, weights: Float64Array, avg: Fl
   return score;
 }
 
-/** Past the varints of a posting with `bits` that start at `at`. */
-function skipNext(raw: Uint8Array, bits: number, at: number): number {
-  for (let f = 0; f < WIDTH; f++) {
-    if ((bits & BITS[f]!) === 0) continue;
-    while (raw[at++]! >= 0x80);
-    while (raw[at++]! >= 0x80);
-  }
-  return at;
+/**
+ * termScore() of every posting of `postings` (removed lessons' too: a whole list is one call), as
+ * WebAssembly from WASM_MIN_POSTINGS on (kernels.wat's scoreRaw, the same operations), else
+ * through scoreNext(): a short process runs JavaScript unoptimised, a heap number for every
+ * value it computes. `kernels` forces one (tests compare them).
+ */
+function scoreAll(postings: RawPostings | undefined, scoring: RawScoring, kernels: KernelKind): Float32Array {
+  if (!postings) return NO_SCORES;
+  const out = new Float32Array(postings.fields.length);
+  const wasm = kernels === 'wasm' || (kernels === 'auto' && out.length >= WASM_MIN_POSTINGS);
+  if (wasm && scoreRawPostings(postings.fields, postings.raw, scoring, out)) return out;
+  const { fields, raw } = postings;
+  cursor = 0;
+  for (let i = 0; i < out.length; i++) out[i] = scoreNext(raw, fields[i]!, scoring.weights, scoring.avg);
+  return out;
 }
 
 /**
  * One term's postings over base and delta (either may lack the term), each scored as the build
- * scores it (termScore(), through scoreNext()) with the statistics of both together (`r`).
+ * scores it (termScore(), through scoreAll()) with the statistics of both together (`r`).
  * Base lesson i becomes i - (removed before i) + (delta lessons inserted at or before i), and
- * the delta's lessons go between them by number.
- *
- * One pass over the base's postings, scoring each as it goes: a query at a hundred thousand
- * lessons reads tens of thousands of postings, in a short process that runs this loop mostly
- * unoptimised.
+ * the delta's lessons go between them by number. The base's scores and field bits are copied
+ * in runs (a delta breaks the list in a few places), its numbers one by one (whole numbers,
+ * which cost a short process nothing to move).
  */
-export function mergePostings(base: RawPostings | undefined, delta: RawPostings | undefined, r: Renumbering): Postings {
+export function mergePostings(base: RawPostings | undefined, delta: RawPostings | undefined, r: Renumbering, kernels: KernelKind = 'auto'): Postings {
   const baseDocs = base ? base.docs : NO_DOCS;
   const deltaDocs = delta ? delta.docs : NO_DOCS;
   const count = baseDocs.length - removedAmong(baseDocs, r.removed) + deltaDocs.length;
   const idf = idfOf(r.docCount, count);
   const weights = new Float64Array(WIDTH);
   for (let f = 0; f < WIDTH; f++) weights[f] = BOOSTS[f]! * idf;
-  const avg = Float64Array.from(r.avg);
+  const scoring: RawScoring = { bits: BITS, weights, avg: Float64Array.from(r.avg), k: BM25.k, oneMinusB: ONE_MINUS_B, b: BM25.b, d: BM25.d, kPlus1: K_PLUS_1 };
+  const baseScores = scoreAll(base, scoring, kernels);
+  const deltaScores = scoreAll(delta, scoring, kernels);
   const docs = new Uint32Array(count);
   const scores = new Float32Array(count);
   const fields = new Uint8Array(count);
-  // The delta's postings, numbered and scored first (a delta is small); merged in below by number.
   const deltaLength = deltaDocs.length;
   const fromDelta = new Uint32Array(deltaLength);
-  const deltaScores = new Float32Array(deltaLength);
+  for (let j = 0; j < deltaLength; j++) fromDelta[j] = r.deltaDocs[deltaDocs[j]!]!;
   const deltaFields = delta ? delta.fields : NO_FIELDS;
-  if (delta) {
-    const raw = delta.raw;
-    cursor = 0;
-    for (let j = 0; j < deltaLength; j++) {
-      fromDelta[j] = r.deltaDocs[deltaDocs[j]!]!;
-      deltaScores[j] = scoreNext(raw, deltaFields[j]!, weights, avg);
-    }
-  }
+  const baseFields = base ? base.fields : NO_FIELDS;
   const removedList = r.removed;
   const insertAt = r.insertAt;
   const removedLength = removedList.length;
   const insertLength = insertAt.length;
   const baseLength = baseDocs.length;
-  const baseFields = base ? base.fields : NO_FIELDS;
-  const raw = base ? base.raw : NO_FIELDS;
+  // The run of base postings [from, to) that lands at `at` on: its scores and bits go in one copy.
+  let from = 0;
+  let to = 0;
+  let at = 0;
+  const flush = (): void => {
+    scores.set(baseScores.subarray(from, to), at);
+    fields.set(baseFields.subarray(from, to), at);
+  };
   let k = 0;
   let j = 0;
   let removed = 0;
   let inserted = 0;
-  cursor = 0;
   for (let i = 0; i < baseLength; i++) {
     const local = baseDocs[i]!;
     while (removed < removedLength && removedList[removed]! < local) removed++;
     while (inserted < insertLength && insertAt[inserted]! <= local) inserted++;
-    const gone = removed < removedLength && removedList[removed] === local;
-    const bits = baseFields[i]!;
-    if (gone) {
-      // A removed lesson's varints are read past, not scored.
-      cursor = skipNext(raw, bits, cursor);
-      continue;
-    }
-    const score = scoreNext(raw, bits, weights, avg);
+    if (removed < removedLength && removedList[removed] === local) continue;
     const number = local - removed + inserted;
     for (; j < deltaLength && fromDelta[j]! < number; j++, k++) {
       docs[k] = fromDelta[j]!;
       scores[k] = deltaScores[j]!;
       fields[k] = deltaFields[j]!;
     }
-    docs[k] = number;
-    scores[k] = score;
-    fields[k] = bits;
-    k++;
+    if (i !== to || k !== at + (to - from)) {
+      flush();
+      from = i;
+      at = k;
+    }
+    to = i + 1;
+    docs[k++] = number;
   }
+  flush();
   for (; j < deltaLength; j++, k++) {
     docs[k] = fromDelta[j]!;
     scores[k] = deltaScores[j]!;
