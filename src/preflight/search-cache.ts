@@ -65,9 +65,9 @@ export async function openSearch(root: string, options: SearchOptions = {}): Pro
  * INLINE_UPDATE_BYTES of index, else in a detached process. A repository with no cache (no one
  * ran preflight there) gets none. Says whether there was a cache to look at.
  */
-export async function refreshSearch(root: string, options: Pick<SearchOptions, 'refreshCommand'> = {}): Promise<boolean> {
+export async function refreshSearch(root: string): Promise<boolean> {
   if (!fs.existsSync(path.join(root, CACHE_FILE))) return false;
-  (await openSearch(root, { update: 'background', ...options })).close();
+  (await openSearch(root, { update: 'background' })).close();
   return true;
 }
 
