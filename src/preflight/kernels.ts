@@ -175,6 +175,11 @@ export type KernelKind = 'auto' | 'wasm' | 'js';
 
 export const WASM_MIN_POSTINGS = 2_000;
 
+/** Whether loops over `postings` postings run as WebAssembly under `kind` (before asking whether it compiles here). */
+export function wantsWasm(kind: KernelKind, postings: number): boolean {
+  return kind === 'wasm' || (kind === 'auto' && postings >= WASM_MIN_POSTINGS);
+}
+
 /** What a workspace is sized for. */
 export interface WorkspaceSize {
   docCount: number;
@@ -249,7 +254,7 @@ export class Workspace {
     take('sourceRows', ROW * size.sourceLessons);
     take('runs', size.runBytes);
     const pages = Math.max(1, Math.ceil(end / PAGE));
-    const module = kind === 'js' || (kind === 'auto' && size.runPostings < WASM_MIN_POSTINGS) ? null : wasmModule();
+    const module = wantsWasm(kind, size.runPostings) ? wasmModule() : null;
     if (module) {
       const memory = new WebAssembly.Memory({ initial: pages });
       const instance = new WebAssembly.Instance(module, { env: { memory } });

@@ -1,6 +1,6 @@
 import { BM25, FIELD_BIT, FIELD_BOOST, FIELDS, idfOf, META_BYTES } from './search-fields.js';
 import { lowerBound } from './expand.js';
-import { scoreRawPostings, WASM_MIN_POSTINGS, type KernelKind, type RawScoring } from './kernels.js';
+import { scoreRawPostings, wantsWasm, type KernelKind, type RawScoring } from './kernels.js';
 import type { Postings } from './search-index.js';
 import type { RawPostings } from './search-segment.js';
 
@@ -92,8 +92,7 @@ function scoreNext(raw: Uint8Array, bits: number, weights: Float64Array, avg: Fl
 function scoreAll(postings: RawPostings | undefined, scoring: RawScoring, kernels: KernelKind): Float32Array {
   if (!postings) return NO_SCORES;
   const out = new Float32Array(postings.fields.length);
-  const wasm = kernels === 'wasm' || (kernels === 'auto' && out.length >= WASM_MIN_POSTINGS);
-  if (wasm && scoreRawPostings(postings.fields, postings.raw, scoring, out)) return out;
+  if (wantsWasm(kernels, out.length) && scoreRawPostings(postings.fields, postings.raw, scoring, out)) return out;
   const { fields, raw } = postings;
   cursor = 0;
   for (let i = 0; i < out.length; i++) out[i] = scoreNext(raw, fields[i]!, scoring.weights, scoring.avg);

@@ -47,7 +47,13 @@ export function toggleIndexLine(root: string, round: number): void {
   const end = text.indexOf('"', start);
   const title = text.slice(start, end);
   const next = round % 2 === 0 ? `${title}${marker}` : title.endsWith(marker) ? title.slice(0, -marker.length) : `${title}${marker}`;
-  fs.writeFileSync(`${file}.tmp`, text.slice(0, start) + next + text.slice(end));
+  writeIndexText(root, text.slice(0, start) + next + text.slice(end));
+}
+
+/** lessons/index.json replaced atomically, as `lessons index` writes it. */
+function writeIndexText(root: string, text: string): void {
+  const file = path.join(root, 'lessons/index.json');
+  fs.writeFileSync(`${file}.tmp`, text);
   fs.renameSync(`${file}.tmp`, file);
 }
 
@@ -57,16 +63,14 @@ export function toggleIndexLine(root: string, round: number): void {
  * are): what a delta holds after a day or two of edits.
  */
 export function retitleIndexLines(root: string, count: number): void {
-  const file = path.join(root, 'lessons/index.json');
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const lines = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8').split('\n');
   const entries = lines.flatMap((line, n) => (line.includes('"title":"') ? [n] : []));
   const step = Math.max(1, Math.floor(entries.length / count));
   for (let k = 0; k < count && k * step < entries.length; k++) {
     const n = entries[k * step]!;
     lines[n] = lines[n]!.replace('"title":"', '"title":"Revised: ');
   }
-  fs.writeFileSync(`${file}.tmp`, lines.join('\n'));
-  fs.renameSync(`${file}.tmp`, file);
+  writeIndexText(root, lines.join('\n'));
 }
 
 /**
