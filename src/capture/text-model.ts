@@ -176,8 +176,9 @@ function queryTerms(names: string[]): { termOf: (word: string) => number; number
 }
 
 /**
- * A stemmed word's relatives in the thesaurus (its file's text: lines of a word, a tab and its
- * related words; a word listed twice keeps its last line, as readThesaurus() reads it), stemmed
+ * A stemmed word's relatives in the thesaurus (its files' text: lines of a word, a tab and its
+ * related words; a word listed on several lines has the related words of each, as
+ * readThesaurus() reads it), stemmed
  * as preflight stems. stem() keeps a word's first two letters, so the words that stem to a
  * term begin as it does: their lines are read and stemmed when a term that begins so is first
  * asked for, not all 40,000 at every run.
@@ -203,7 +204,8 @@ export function stemmedRelatives(thesaurus: string): (term: string) => readonly 
       for (const at of unread) {
         const newline = thesaurus.indexOf('\n', at);
         const [word, others] = thesaurusEntry(thesaurus.slice(at, newline < 0 ? thesaurus.length : newline))!;
-        relatedWords.set(word, others);
+        const known = relatedWords.get(word);
+        relatedWords.set(word, known === undefined ? others : [...known, ...others]);
         read.add(word);
       }
       for (const word of read) append(byStem, stem(word), word);

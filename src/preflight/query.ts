@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { stem, words } from './text.js';
+import { shippedAcronyms } from './acronyms.js';
+import { acronymsAt, stem, words, type Acronyms } from './text.js';
 
 /** What a preflight run is asked about: the task text and the context flags. */
 export interface PreflightInput {
@@ -31,7 +32,11 @@ export interface QueryTerm {
   /** The word as written, shown in the reasons. */
   word: string;
   from: 'task' | 'context' | 'file';
-  /** The word run together with the word before or after it (`time zone` -> timezone, `roll out` -> rollout), stemmed: the same concept spelt as one word. */
+  /**
+   * The word run together with the word before or after it (`time zone` -> timezone, `roll out`
+   * -> rollout), stemmed, and the acronym of a phrase it is part of (`continuous integration` ->
+   * ci): the same concept spelt as one word.
+   */
   joined: string[];
 }
 
@@ -53,18 +58,21 @@ export function isHookMode(input: PreflightInput): boolean {
 
 /**
  * Turns the task, the command and the paths into search terms: content words (stopwords
- * dropped, stemmed), each once, task words first.
+ * dropped, stemmed), each once, task words first. `acronyms` are looked up in the task's words
+ * only (the command's and paths' words match as spelt); the shipped table is read when a task
+ * has two words or more.
  */
-export function buildQuery(input: PreflightInput, vocabulary: Vocabulary): Query {
+export function buildQuery(input: PreflightInput, vocabulary: Vocabulary, acronyms?: Acronyms): Query {
   const stop = new Set(vocabulary.stopwords);
   const terms: QueryTerm[] = [];
   const sequence: string[] = [];
   const seen = new Set<string>();
   const add = (text: string, from: QueryTerm['from']): void => {
     const all = words(text);
+    const stems = all.map(stem);
     const kept = new Map<string, QueryTerm>();
     all.forEach((word, i) => {
-      const term = stem(word);
+      const term = stems[i]!;
       sequence.push(term);
       if (stop.has(word) || stop.has(term)) return;
       let qt = kept.get(term);
@@ -81,6 +89,16 @@ export function buildQuery(input: PreflightInput, vocabulary: Vocabulary): Query
         if (!qt.joined.includes(joined)) qt.joined.push(joined);
       }
     });
+    if (from !== 'task' || all.length < 2) return;
+    const table = acronyms ?? shippedAcronyms();
+    for (let i = 0; i < stems.length; i++) {
+      for (const { acronym, length } of acronymsAt(table, stems, i)) {
+        for (let k = i; k < i + length; k++) {
+          const qt = kept.get(stems[k]!);
+          if (qt && !qt.joined.includes(acronym)) qt.joined.push(acronym);
+        }
+      }
+    }
   };
   add(input.task, 'task');
   sequence.push('');

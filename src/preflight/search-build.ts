@@ -1,4 +1,5 @@
 import type { IndexEntry } from '../index/build.js';
+import { shippedAcronyms } from './acronyms.js';
 import { sections } from '../lesson/body.js';
 import { CHECKLIST_HEADING, LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
@@ -150,14 +151,17 @@ function relatedFew(stemmed: string, dictionary: ReadonlySet<string>): string {
 
 /** Per lesson, the terms of each field (FIELDS order), as a query would meet them. */
 export function fieldTermsOf(entry: IndexEntry, body: string): string[][] {
+  const acronyms = shippedAcronyms();
+  const termsOf = (text: string): string[] => textTerms(text, acronyms);
+  const tagTerms = entry.tags.map(termsOf);
   const fields: Record<(typeof FIELDS)[number], string[]> = {
-    body: textTerms(body),
-    title: textTerms(entry.title),
-    summary: textTerms(entry.summary),
-    tags: entry.tags.map(textTerms).filter((t) => t.length === 1).flat(),
-    tagWords: entry.tags.map(textTerms).filter((t) => t.length > 1).flat(),
-    checklist: entry.checklist.flatMap(textTerms),
-    keywords: entry.triggers.keywords.flatMap(textTerms),
+    body: termsOf(body),
+    title: termsOf(entry.title),
+    summary: termsOf(entry.summary),
+    tags: tagTerms.filter((t) => t.length === 1).flat(),
+    tagWords: tagTerms.filter((t) => t.length > 1).flat(),
+    checklist: entry.checklist.flatMap(termsOf),
+    keywords: entry.triggers.keywords.flatMap(termsOf),
   };
   return FIELDS.map((field) => fields[field]);
 }

@@ -7,7 +7,7 @@ import { markUnusualRun } from '../io/run-state.js';
 import { fallback, updateSearch } from './search-update.js';
 
 export { CACHE_FILE, DELTA_FILE, SEARCH_LOCK, type OpenedSearch } from './search-open.js';
-export { searchFromLessons, THESAURUS_FILE, updateSearch } from './search-update.js';
+export { searchFromLessons, THESAURUS_FILES, updateSearch } from './search-update.js';
 
 /**
  * Where preflight's search index comes from. The fast path opens the cache files under

@@ -45,7 +45,7 @@ import type { DocRecord, SearchSource } from './search-index.js';
  */
 
 export const MAGIC = 'LSC1';
-export const SEARCH_FORMAT_VERSION = 7;
+export const SEARCH_FORMAT_VERSION = 8;
 
 export const SECTIONS = [
   'dict',

@@ -103,24 +103,36 @@ async function bodyReader(): Promise<(bytes: Buffer) => string> {
   };
 }
 
-/** The thesaurus shipped in data/thesaurus (word, tab, related words); empty when it is missing. */
+/** The thesauri shipped in data/thesaurus, as one map: per word, the related words every file gives it; empty when none is there. */
 export async function readThesaurus(): Promise<Map<string, string[]>> {
+  return parseThesaurus(await readThesaurusText());
+}
+
+/** Thesaurus lines (word, tab, related words) as a map; a word listed on several lines gets the related words of each. */
+export function parseThesaurus(text: string): Map<string, string[]> {
   const thesaurus = new Map<string, string[]>();
-  for (const line of (await readThesaurusText()).split('\n')) {
+  for (const line of text.split('\n')) {
     const entry = thesaurusEntry(line);
-    if (entry) thesaurus.set(entry[0], entry[1]);
+    if (!entry) continue;
+    const known = thesaurus.get(entry[0]);
+    thesaurus.set(entry[0], known === undefined ? entry[1] : [...new Set([...known, ...entry[1]])]);
   }
   return thesaurus;
 }
 
-/** The thesaurus file's text, lines of a word, a tab and its related words; '' when it is missing. */
+/** The shipped thesauri's text, one file after the other (a word may be listed in each); '' when none is there. */
 export async function readThesaurusText(): Promise<string> {
   const { packageFile } = await import('../package-root.js');
-  try {
-    return fs.readFileSync(packageFile(THESAURUS_FILE), 'utf8');
-  } catch {
-    return '';
+  let text = '';
+  for (const file of THESAURUS_FILES) {
+    try {
+      const part = fs.readFileSync(packageFile(file), 'utf8');
+      text += part === '' || part.endsWith('\n') ? part : `${part}\n`;
+    } catch {
+      // A thesaurus left out of the package only costs recall.
+    }
   }
+  return text;
 }
 
 /** One line of the thesaurus: its word and related words; undefined for a line without a word. */
@@ -129,7 +141,11 @@ export function thesaurusEntry(line: string): [string, string[]] | undefined {
   return tab > 0 ? [line.slice(0, tab), line.slice(tab + 1).split(' ')] : undefined;
 }
 
-export const THESAURUS_FILE = 'data/thesaurus/wordnet-synonyms.tsv';
+/**
+ * The thesauri shipped in data/thesaurus: WordNet 3.0 (general English) and Stack Overflow's tag
+ * synonyms (software: db, database; hg, mercurial), read as one (data/thesaurus/README.md).
+ */
+export const THESAURUS_FILES = ['data/thesaurus/wordnet-synonyms.tsv', 'data/thesaurus/stackoverflow-synonyms.tsv'] as const;
 
 /** Building and hashing happen only when the cache is stale, so their modules load only then. */
 async function sha256(data: string | Uint8Array): Promise<string> {

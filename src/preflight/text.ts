@@ -89,13 +89,35 @@ export function numeronym(word: string): string | undefined {
   return word.length >= 10 && /^[a-z]+$/.test(word) ? `${word[0]}${word.length - 2}${word[word.length - 1]}` : undefined;
 }
 
-/** A lesson's search terms: its words stemmed, each long word followed by its numeronym. */
-export function indexTerms(text: string): string[] {
+/** Phrases and the acronyms engineers write for them (src/preflight/acronyms.ts). */
+export interface Acronyms {
+  /** The phrases whose first stem is `first`, each as its stems with its acronym. */
+  startingWith(first: string): readonly { acronym: string; stems: readonly string[] }[];
+}
+
+/** The acronyms of the phrases that begin at `at` in `stems`, each with the phrase's length. */
+export function acronymsAt(acronyms: Acronyms, stems: readonly string[], at: number): { acronym: string; length: number }[] {
+  const found: { acronym: string; length: number }[] = [];
+  for (const phrase of acronyms.startingWith(stems[at]!)) {
+    if (at + phrase.stems.length > stems.length) continue;
+    if (phrase.stems.every((word, k) => stems[at + k] === word)) found.push({ acronym: phrase.acronym, length: phrase.stems.length });
+  }
+  return found;
+}
+
+/**
+ * A lesson's search terms: its words stemmed, each long word followed by its numeronym, and
+ * each phrase of `acronyms` by its acronym after the phrase's first word.
+ */
+export function indexTerms(text: string, acronyms?: Acronyms): string[] {
+  const all = words(text);
+  const stems = all.map(stem);
   const result: string[] = [];
-  for (const word of words(text)) {
-    result.push(stem(word));
-    const short = numeronym(word);
+  for (let i = 0; i < all.length; i++) {
+    result.push(stems[i]!);
+    const short = numeronym(all[i]!);
     if (short !== undefined) result.push(short);
+    if (acronyms) for (const { acronym } of acronymsAt(acronyms, stems, i)) result.push(acronym);
   }
   return result;
 }

@@ -8,7 +8,7 @@ import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
 import { buildSearchIndex, narrative } from '../../src/preflight/search-build.js';
-import { THESAURUS_FILE } from '../../src/preflight/search-cache.js';
+import { parseThesaurus, THESAURUS_FILES } from '../../src/preflight/search-update.js';
 import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
 import { words } from '../../src/preflight/text.js';
 
@@ -95,12 +95,7 @@ function inputOf(query: Query, hookOnly: boolean): PreflightInput {
 }
 
 function readThesaurus(): Map<string, string[]> {
-  const map = new Map<string, string[]>();
-  for (const line of fs.readFileSync(packageFile(THESAURUS_FILE), 'utf8').split('\n')) {
-    const tab = line.indexOf('\t');
-    if (tab > 0) map.set(line.slice(0, tab), line.slice(tab + 1).split(' '));
-  }
-  return map;
+  return parseThesaurus(THESAURUS_FILES.map((file) => fs.readFileSync(packageFile(file), 'utf8')).join('\n'));
 }
 
 /** Plain BM25 (k1 1.2, b 0.75) over each lesson file's whole text, every match returned: the baseline. */

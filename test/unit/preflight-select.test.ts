@@ -3,6 +3,7 @@ import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
 import { buildQuery } from '../../src/preflight/query.js';
 import { rankLessons } from '../../src/preflight/rank.js';
+import { readThesaurus } from '../../src/preflight/search-update.js';
 import { VOCABULARY } from '../../src/preflight/vocabulary.js';
 import type { IndexEntry } from '../../src/index/build.js';
 import { indexEntry, NOW, searchIndexOf, searchIndexWithSources, taskInput } from '../helpers/preflight.js';
@@ -301,6 +302,29 @@ describe('relevance floor and field weights', () => {
     expect(reasons).toContain('"time" ~ "timezone" (joined)');
     expect(select('move training to preemptible nodes, keep the checkpoint', {}, entries)).toEqual(['case-preemption-checkpoint']);
     expect(select('move training to other nodes, keep the checkpoint', {}, entries)).toEqual([]);
+  });
+
+  it('finds a lesson that writes a phrase by the acronym engineers use for it, and the other way round', () => {
+    const entries = [
+      ...corpus,
+      indexEntry({ id: 'case-ci-cache', title: 'Continuous integration cache went stale', summary: 'Old artifacts were reused.' }),
+      indexEntry({ id: 'case-sso-sessions', title: 'SSO sessions expired at midnight', summary: 'Everyone was logged out.' }),
+    ];
+    // The acronyms are Stack Overflow's (data/thesaurus/stackoverflow-acronyms.tsv): ci, sso.
+    expect(select('the CI cache', {}, entries)).toEqual(['case-ci-cache']);
+    expect(select('single sign-on sessions', {}, entries)).toEqual(['case-sso-sessions']);
+    const reasons = selectFromIndex(searchIndexOf(entries), taskInput('single sign-on sessions'), policy, NOW).selected[0]!.reasons[0];
+    expect(reasons).toContain('"single" ~ "sso" (joined)');
+    // Initials are an acronym only where the table says so: "cache invalidation" is not "ci".
+    expect(select('cache invalidation', {}, entries)).toEqual([]);
+  });
+
+  it('relates software words as Stack Overflow tag synonyms do (db, database), beside WordNet', async () => {
+    const thesaurus = await readThesaurus();
+    const entries = [...corpus, indexEntry({ id: 'case-database-failover', title: 'Database failover dropped writes' })];
+    const found = selectFromIndex(searchIndexOf(entries, { thesaurus }), taskInput('db failover lost writes'), policy, NOW).selected;
+    expect(found.map((l) => l.id)).toEqual(['case-database-failover']);
+    expect(found[0]!.reasons[0]).toContain('"db" ~ "database" (related)');
   });
 
   it("counts a tool call's file name as what the call is about, and its folders at half", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildQuery } from '../../src/preflight/query.js';
 import { VOCABULARY } from '../../src/preflight/vocabulary.js';
+import { parseAcronyms } from '../../src/preflight/acronyms.js';
 import { indexTerms, numeronym, root, stem, terms, words } from '../../src/preflight/text.js';
 import { commandMatches, globToRegExp, pathMatches, pathsMatcher } from '../../src/preflight/triggers.js';
 import { boundedDistance, expandTerm } from '../../src/preflight/expand.js';
@@ -73,6 +74,25 @@ describe('morphology', () => {
     expect(numeronym('kubernetes')).toBe('k8s');
     expect(numeronym('deploy')).toBeUndefined();
     expect(indexTerms('Kubernetes localization')).toEqual([stem('kubernetes'), 'k8s', stem('localization'), 'l10n']);
+  });
+  it("indexes a phrase of the acronym table under its acronym too, and a task's phrase looks the acronym up", () => {
+    const acronyms = parseAcronyms('ci\tcontinuous integration\ndst\tdaylight savings time\nbad\n');
+    // Each acronym follows its phrase's first word (and that word's numeronym, c8s).
+    expect(indexTerms('Continuous integration broke on daylight saving time', acronyms)).toEqual(
+      [stem('continuous'), 'c8s', 'ci', stem('integration'), 'i9n', stem('broke'), 'on', stem('daylight'), 'dst', stem('saving'), stem('time')],
+    );
+    // Without the table, or with the words apart, nothing is added.
+    expect(indexTerms('Continuous integration')).toEqual([stem('continuous'), 'c8s', stem('integration'), 'i9n']);
+    expect(indexTerms('continuous delivery and integration', acronyms)).not.toContain('ci');
+    // A phrase's one-letter words are left out, as words() leaves them out of the text.
+    expect(indexTerms('Sold as software as a service', parseAcronyms('saas\tsoftware as a service\n'))).toContain('saas');
+    const query = buildQuery(taskInput('the continuous integration cache'), VOCABULARY, acronyms);
+    const joined = Object.fromEntries(query.terms.map((t) => [t.word, t.joined]));
+    expect(joined.continuous).toContain('ci');
+    expect(joined.integration).toContain('ci');
+    expect(joined.cache).not.toContain('ci');
+    // Only task words: a command's or a path's words match as spelt.
+    expect(buildQuery({ ...taskInput(''), command: 'continuous integration' }, VOCABULARY, acronyms).terms.every((t) => !t.joined.includes('ci'))).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stemmedRelatives } from '../../src/capture/text-model.js';
-import { readThesaurus, readThesaurusText } from '../../src/preflight/search-update.js';
+import { parseThesaurus, readThesaurus, readThesaurusText } from '../../src/preflight/search-update.js';
 import { stem } from '../../src/preflight/text.js';
 import { compareStrings } from '../../src/util/compare.js';
 
@@ -26,9 +26,24 @@ describe('stemmedRelatives', () => {
 });
 
 describe('stemmedRelatives of a thesaurus text', () => {
-  it('reads a word listed twice by its last line, and skips lines without a word', () => {
-    const related = stemmedRelatives('erase\tdelete wipe\n\tstray\nnoword\nerase\tremove\nerasing\tscrub\n');
-    expect(related('eras')).toEqual(['remov', 'scrub']);
+  it('gives a word listed on two lines the relatives of both, as readThesaurus() does, and skips lines without a word', () => {
+    const text = 'erase\tdelete wipe\n\tstray\nnoword\nerase\tremove wipe\nerasing\tscrub\n';
+    const related = stemmedRelatives(text);
+    expect(related('eras')).toEqual(['delet', 'remov', 'scrub', stem('wipe')]);
     expect(related('stray')).toEqual([]);
+    expect(parseThesaurus(text).get('erase')).toEqual(['delete', 'wipe', 'remove']);
+  });
+});
+
+describe('the shipped thesauri', () => {
+  it('read as one: WordNet for English, Stack Overflow tag synonyms for software, a word listed in both with the relatives of each', async () => {
+    const text = await readThesaurusText();
+    const thesaurus = await readThesaurus();
+    // General English from WordNet, software usage from Stack Overflow's tag synonyms.
+    expect(thesaurus.get('accent')).toEqual(['emphasis', 'diacritics']);
+    expect(thesaurus.get('db')).toContain('database');
+    expect(thesaurus.get('database')).toContain('db');
+    expect(text.split('\n').filter((line) => line.startsWith('accent\t'))).toHaveLength(2);
+    expect(stemmedRelatives(text)(stem('db'))).toContain(stem('database'));
   });
 });
