@@ -175,12 +175,12 @@ export interface WriteOptions {
   durable?: boolean;
 }
 
-/** Writes `file` so that readers see the old content or the new, never a part: temp file, fsync, rename. */
 /** Writes all of `bytes` at the file's position (a write may take fewer bytes than it is given). */
 function writeAll(fd: number, bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
 }
 
+/** Writes `file` so that readers see the old content or the new, never a part: temp file, fsync (unless `durable` is false), rename. */
 export function writeFileAtomic(file: string, data: string | Uint8Array | Chunks, options: WriteOptions = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = writeTemp(file, data, options.durable ?? true);
