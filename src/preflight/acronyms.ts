@@ -44,11 +44,13 @@ class PhraseTable implements Acronyms {
   }
 
   startingWith(first: string): readonly Phrase[] {
-    const key = first.slice(0, 2);
-    const lines = this.unread.get(key);
-    if (lines) {
-      this.unread.delete(key);
-      for (const line of lines) this.read(line);
+    if (this.unread.size > 0) {
+      const key = first.slice(0, 2);
+      const lines = this.unread.get(key);
+      if (lines) {
+        this.unread.delete(key);
+        for (const line of lines) this.read(line);
+      }
     }
     return this.byFirst.get(first) ?? NONE;
   }

@@ -98,11 +98,14 @@ export interface Acronyms {
 /** The acronyms of the phrases that begin at `at` in `stems`, each with the phrase's length. */
 export function acronymsAt(acronyms: Acronyms, stems: readonly string[], at: number): { acronym: string; length: number }[] {
   const found: { acronym: string; length: number }[] = [];
-  for (const phrase of acronyms.startingWith(stems[at]!)) {
-    if (at + phrase.stems.length > stems.length) continue;
-    if (phrase.stems.every((word, k) => stems[at + k] === word)) found.push({ acronym: phrase.acronym, length: phrase.stems.length });
-  }
+  for (const phrase of acronyms.startingWith(stems[at]!)) if (phraseAt(phrase.stems, stems, at)) found.push({ acronym: phrase.acronym, length: phrase.stems.length });
   return found;
+}
+
+function phraseAt(phrase: readonly string[], stems: readonly string[], at: number): boolean {
+  if (at + phrase.length > stems.length) return false;
+  for (let k = 1; k < phrase.length; k++) if (stems[at + k] !== phrase[k]) return false;
+  return true;
 }
 
 /**
@@ -117,7 +120,8 @@ export function indexTerms(text: string, acronyms?: Acronyms): string[] {
     result.push(stems[i]!);
     const short = numeronym(all[i]!);
     if (short !== undefined) result.push(short);
-    if (acronyms) for (const { acronym } of acronymsAt(acronyms, stems, i)) result.push(acronym);
+    if (acronyms === undefined) continue;
+    for (const phrase of acronyms.startingWith(stems[i]!)) if (phraseAt(phrase.stems, stems, i)) result.push(phrase.acronym);
   }
   return result;
 }
