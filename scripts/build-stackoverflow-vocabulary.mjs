@@ -51,7 +51,14 @@ function csvRecords(text) {
   return records.filter((r) => r.length > 1 || r[0] !== '');
 }
 
-const [header, ...rows] = csvRecords(fs.readFileSync(input, 'utf8'));
+let text;
+try {
+  text = fs.readFileSync(input, 'utf8');
+} catch (error) {
+  process.stderr.write(`${input}: cannot read it (${error.code ?? error.message}); give the path of a TagSynonyms CSV export\n`);
+  process.exit(1);
+}
+const [header = [], ...rows] = csvRecords(text);
 const column = (name) => {
   const at = header.findIndex((h) => h.trim().toLowerCase() === name.toLowerCase());
   if (at < 0) {

@@ -50,12 +50,16 @@ describe('scripts/build-stackoverflow-vocabulary.mjs', () => {
     expect(parseAcronyms(out.acronyms).startingWith(stem('daylight'))).toEqual([{ acronym: 'dst', stems: ['daylight', 'savings', 'time'].map(stem) }]);
   });
 
-  it('reads quoted fields with commas and quotes in them, and refuses a file without the TagSynonyms columns', () => {
+  it('reads quoted fields with commas and quotes in them, and refuses a file without the TagSynonyms columns or none at all', () => {
     const quoted = build(`${HEADER}\n"1","k8s","kubernetes","2015-01-01, noon","1","0","","0","1","2015 ""Jan"""\n`);
     expect(quoted.synonyms).toBe('k8s\tkubernetes\nkubernetes\tk8s\n');
     const wrong = build('Id,Name\n1,foo\n');
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toContain('no SourceTagName column');
     expect(wrong.synonyms).toBe('');
+    const missing = spawnSync(process.execPath, [SCRIPT, path.join(os.tmpdir(), 'no-such-export.csv')], { encoding: 'utf8' });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/no-such-export\.csv: cannot read it \(ENOENT\)/);
+    expect(missing.stderr).not.toContain('    at ');
   });
 });
