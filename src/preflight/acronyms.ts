@@ -5,15 +5,15 @@ import { stem, words, type Acronyms } from './text.js';
 /**
  * Acronyms engineers write for a phrase (ci: continuous integration, sso: single sign on, dst:
  * daylight savings time), from Stack Overflow's approved tag synonyms
- * (data/thesaurus/stackoverflow-acronyms.tsv, CC BY-SA 4.0; scripts/build-stackoverflow-vocabulary.mjs),
- * read from the package. A lesson that writes the phrase is also indexed under its acronym (indexTerms), so a task that
- * writes the acronym finds it; a task that writes the phrase also looks the acronym up (buildQuery),
- * so it finds a lesson that writes the acronym. Both go through the same table, so the two sides
- * always agree.
+ * (data/thesaurus/stackoverflow-acronyms.tsv, CC BY-SA 4.0, rebuilt by
+ * scripts/build-stackoverflow-vocabulary.mjs), read from the package. A lesson that writes the
+ * phrase is also indexed under its acronym (indexTerms), so a task that writes the acronym finds
+ * it; a task that writes the phrase also looks the acronym up (buildQuery), so it finds a lesson
+ * that writes the acronym. Both sides read the same table, so they always agree.
  */
 export type { Acronyms } from './text.js';
 
-export const ACRONYMS_FILE = 'data/thesaurus/stackoverflow-acronyms.tsv';
+const ACRONYMS_FILE = 'data/thesaurus/stackoverflow-acronyms.tsv';
 
 interface Phrase {
   acronym: string;
@@ -70,7 +70,7 @@ export function parseAcronyms(text: string): Acronyms {
   return new PhraseTable(text);
 }
 
-export const NO_ACRONYMS: Acronyms = parseAcronyms('');
+const NO_ACRONYMS: Acronyms = parseAcronyms('');
 
 let shipped: Acronyms | undefined;
 

@@ -1,8 +1,8 @@
 import type { IndexEntry } from '../index/build.js';
-import { shippedAcronyms } from './acronyms.js';
 import { sections } from '../lesson/body.js';
 import { CHECKLIST_HEADING, LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
+import { shippedAcronyms } from './acronyms.js';
 import { averageLengths, bareIdHash, FIELD_BIT, FIELDS, idfOf, META, META_BYTES, NO_DATE, NO_PROJECT, termScore, type DocRecord, type SearchSource } from './search-index.js';
 import { align4, MAGIC, SEARCH_FORMAT_VERSION, SECTIONS, writeVarint, type CorpusStats, type SectionName, type SegmentHeader } from './search-segment.js';
 import { indexTerms as textTerms, stem, words } from './text.js';
