@@ -1,10 +1,11 @@
 /**
- * Near-duplicate titles with preflight's text model: the same words, stemming, stopwords and
- * synonym groups (the terms `buildQuery` makes, so a paraphrase meets the lesson it repeats). A title
+ * Near-duplicate titles with preflight's text model: the same words, stemming, stopwords,
+ * thesaurus and acronyms (the terms `buildQuery` makes, so a paraphrase meets the lesson it repeats). A title
  * becomes a weighted term vector; two titles are as alike as the cosine of their vectors.
  */
 import { thesaurusEntry } from '../preflight/search-update.js';
-import { stem, words } from '../preflight/text.js';
+import { shippedAcronyms } from '../preflight/acronyms.js';
+import { acronymsAt, stem, words, type Acronyms } from '../preflight/text.js';
 import { VOCABULARY } from '../preflight/vocabulary.js';
 import type { Lesson } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
@@ -70,28 +71,38 @@ const FIELD_WEIGHT = {
  * each), so two lessons that say one thing in other words ("erase" / "delete") come close.
  * `related` maps a stemmed word to its relatives' stems (preflight's stemmed thesaurus).
  */
-export function textModelPrints(lessons: readonly FieldedText[], related: Pick<ReadonlyMap<string, readonly string[]>, 'get'>): Map<string, Fingerprint> {
+export function textModelPrints(
+  lessons: readonly FieldedText[],
+  related: Pick<ReadonlyMap<string, readonly string[]>, 'get'>,
+  acronyms: Acronyms = shippedAcronyms(),
+): Map<string, Fingerprint> {
   // Terms are numbered for this call (`names` holds them): a lesson's terms are small arrays, not maps.
   const names: string[] = [];
-  const { termOf, numberOf } = queryTerms(names);
+  const { termOf, numberOf, stemOf } = queryTerms(names);
   const weightOf: number[] = [];
   /** The lesson (plus one) whose terms hold the term, and the field that last added it. */
   const lessonOf: number[] = [];
   const fieldOf: number[] = [];
   const own = lessons.map((lesson, n) => {
     const terms: number[] = [];
+    const take = (term: number, weight: number, field: number): void => {
+      // Each term once per field, as buildQuery() makes it.
+      if (term < 0 || (lessonOf[term] === n + 1 && fieldOf[term] === field)) return;
+      fieldOf[term] = field;
+      if (lessonOf[term] !== n + 1) {
+        lessonOf[term] = n + 1;
+        weightOf[term] = 0;
+        terms.push(term);
+      }
+      weightOf[term]! += weight;
+    };
     const add = (text: string, weight: number, field: number): void => {
-      for (const word of words(text)) {
-        const term = termOf(word);
-        // Each term once per field, as buildQuery() makes it.
-        if (term < 0 || (lessonOf[term] === n + 1 && fieldOf[term] === field)) continue;
-        fieldOf[term] = field;
-        if (lessonOf[term] !== n + 1) {
-          lessonOf[term] = n + 1;
-          weightOf[term] = 0;
-          terms.push(term);
-        }
-        weightOf[term]! += weight;
+      const all = words(text);
+      const stems = all.map(stemOf);
+      for (let i = 0; i < all.length; i++) {
+        take(termOf(all[i]!), weight, field);
+        // A phrase engineers also write as an acronym (continuous integration, ci) counts as the acronym too, as preflight indexes it.
+        for (const { acronym } of acronymsAt(acronyms, stems, i)) take(termOf(acronym), weight, field);
       }
     };
     add(lesson.title, FIELD_WEIGHT.title, 1);
@@ -155,14 +166,20 @@ export function textModelPrints(lessons: readonly FieldedText[], related: Pick<R
  * `names` as they are first met (-1 for a stopword), each word's stem worked out once for all
  * the texts of a run; numberOf() finds a term's number without adding it.
  */
-function queryTerms(names: string[]): { termOf: (word: string) => number; numberOf: (term: string) => number | undefined } {
+function queryTerms(names: string[]): { termOf: (word: string) => number; numberOf: (term: string) => number | undefined; stemOf: (word: string) => string } {
   const stop = new Set(VOCABULARY.stopwords);
   const numbers = new Map<string, number>();
   const byWord = new Map<string, number>();
+  const stems = new Map<string, string>();
+  const stemOf = (word: string): string => {
+    let term = stems.get(word);
+    if (term === undefined) stems.set(word, (term = stem(word)));
+    return term;
+  };
   const termOf = (word: string): number => {
     let number = byWord.get(word);
     if (number === undefined) {
-      const term = stem(word);
+      const term = stemOf(word);
       if (stop.has(word) || stop.has(term)) number = -1;
       else {
         number = numbers.get(term);
@@ -172,7 +189,7 @@ function queryTerms(names: string[]): { termOf: (word: string) => number; number
     }
     return number;
   };
-  return { termOf, numberOf: (term) => numbers.get(term) };
+  return { termOf, numberOf: (term) => numbers.get(term), stemOf };
 }
 
 /**

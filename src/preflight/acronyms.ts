@@ -77,10 +77,15 @@ let shipped: Acronyms | undefined;
 /** The table shipped with the package, read once per process; empty when the file is missing. */
 export function shippedAcronyms(): Acronyms {
   if (shipped) return shipped;
+  const text = shippedAcronymsText();
+  return (shipped = text === '' ? NO_ACRONYMS : parseAcronyms(text));
+}
+
+/** The shipped table's text ('' when the file is missing): what a cache of results that used the table is keyed by. */
+export function shippedAcronymsText(): string {
   try {
-    shipped = parseAcronyms(fs.readFileSync(packageFile(ACRONYMS_FILE), 'utf8'));
+    return fs.readFileSync(packageFile(ACRONYMS_FILE), 'utf8');
   } catch {
-    shipped = NO_ACRONYMS;
+    return '';
   }
-  return shipped;
 }

@@ -13,6 +13,7 @@ import { findRepoRoot, LESSONS_DIR } from '../io/repo.js';
 import { loadWorktreeFacts, openLessonCache, type LessonFileCache } from '../lesson/cached-load.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { stemmedRelatives } from '../capture/text-model.js';
+import { shippedAcronymsText } from '../preflight/acronyms.js';
 import { readThesaurusText } from '../preflight/search-update.js';
 import { isIsoDate, toIsoDate } from '../util/dates.js';
 import { renderHtml } from './html.js';
@@ -79,7 +80,7 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
   // Near-duplicates in preflight's text model, with its thesaurus: as the last report found them when no text they compare changed.
   const thesaurus = await readThesaurusText();
   const lessonsChosen = lessons.filter((item) => chosen.has(item.path)).map((item) => item.lesson);
-  const key = likenessKey(lessonsChosen, index.lessons, policy, thesaurus);
+  const key = likenessKey(lessonsChosen, index.lessons, policy, thesaurus, shippedAcronymsText());
   let likeness = rememberedLikeness(root, cache, key);
   if (likeness === undefined) {
     likeness = likenessOf(lessonsChosen, index.lessons, policy, stemmedRelatives(thesaurus));

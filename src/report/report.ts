@@ -162,11 +162,11 @@ export function likenessOf(lessons: readonly Lesson[], index: readonly IndexEntr
 /**
  * The digest of everything likenessOf() reads: each lesson's id, level, whether it is retired or
  * promoted into another, and the text compared (title, summary, tags, checklist), with the two
- * thresholds and the thesaurus. Equal digests, equal likeness.
+ * thresholds, the thesaurus and the acronym table (their texts). Equal digests, equal likeness.
  */
-export function likenessKey(lessons: readonly Lesson[], index: readonly IndexEntry[], policy: Policy, thesaurus: string): string {
+export function likenessKey(lessons: readonly Lesson[], index: readonly IndexEntry[], policy: Policy, thesaurus: string, acronyms: string): string {
   const entries = new Map(index.map((entry) => [entry.id, entry]));
-  const hash = createHash('sha256').update(JSON.stringify([policy.capture.similarity_threshold, policy.report.promote_similarity, sha256(thesaurus)]));
+  const hash = createHash('sha256').update(JSON.stringify([policy.capture.similarity_threshold, policy.report.promote_similarity, sha256(thesaurus), sha256(acronyms)]));
   for (const lesson of [...lessons].sort(byKey((item) => item.id))) {
     const entry = entries.get(lesson.id);
     hash.update(`\n${JSON.stringify([lesson.id, lesson.level, lesson.status === 'retired', (entry?.promoted_into.length ?? 0) > 0, lesson.title, entry?.summary ?? '', lesson.tags, entry?.checklist ?? []])}`);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { stemmedRelatives } from '../../src/capture/text-model.js';
+import { similarity } from '../../src/capture/similarity.js';
+import { lessonsLike, memo, stemmedRelatives, textModelPrints, type FieldedText } from '../../src/capture/text-model.js';
+import { parseAcronyms } from '../../src/preflight/acronyms.js';
 import { parseThesaurus, readThesaurus, readThesaurusText } from '../../src/preflight/search-update.js';
 import { stem } from '../../src/preflight/text.js';
 import { compareStrings } from '../../src/util/compare.js';
@@ -45,5 +47,20 @@ describe('the shipped thesauri', () => {
     expect(thesaurus.get('database')).toContain('db');
     expect(text.split('\n').filter((line) => line.startsWith('accent\t'))).toHaveLength(2);
     expect(stemmedRelatives(text)(stem('db'))).toContain(stem('database'));
+  });
+});
+
+describe('the text model with acronyms', () => {
+  it('reads a title that writes the acronym and one that writes the phrase alike, as preflight does (lessons new, report)', () => {
+    const lessons = [
+      { id: 'case-ci-cache', title: 'Continuous integration cache went stale', status: 'validated' as const },
+      { id: 'case-integration-server', title: 'Stale cache on the integration server', status: 'validated' as const },
+    ];
+    const near = lessonsLike('CI cache went stale', lessons, 0, () => []);
+    expect(near.map((n) => n.id)).toEqual(['case-ci-cache', 'case-integration-server']);
+    const titled = (id: string, title: string): FieldedText => ({ id, title, summary: '', tags: [], checklist: [] });
+    const without = textModelPrints([titled('new', 'CI cache went stale'), titled('old', lessons[0]!.title)], memo(() => []), parseAcronyms(''));
+    // The shipped table (ci: continuous integration) is what brings the two titles closer.
+    expect(near[0]!.similarity).toBeGreaterThan(similarity(without.get('new')!, without.get('old')!) + 0.1);
   });
 });
