@@ -60,7 +60,8 @@ class PhraseTable implements Acronyms {
     const stems = words(line.slice(tab + 1)).map(stem);
     if (stems.length < 2) return;
     const phrases = this.byFirst.get(stems[0]!);
-    const phrase = { acronym: line.slice(0, tab), stems };
+    // The acronym as a term, stemmed as the same word in a task is (saas, jpms lose their s).
+    const phrase = { acronym: stem(line.slice(0, tab).trim().toLowerCase()), stems };
     if (phrases) phrases.push(phrase);
     else this.byFirst.set(stems[0]!, [phrase]);
   }

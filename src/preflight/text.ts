@@ -100,7 +100,7 @@ export function numeronym(word: string): string | undefined {
 
 /** Phrases and the acronyms engineers write for them (src/preflight/acronyms.ts). */
 export interface Acronyms {
-  /** The phrases whose first stem is `first`, each as its stems with its acronym. */
+  /** The phrases whose first stem is `first`, each as its stems with its acronym (a search term, stemmed as a task's word is). */
   startingWith(first: string): readonly { acronym: string; stems: readonly string[] }[];
 }
 
