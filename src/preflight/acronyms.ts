@@ -1,7 +1,3 @@
-import fs from 'node:fs';
-import { packageFile } from '../package-root.js';
-import { stem, words, type Acronyms } from './text.js';
-
 /**
  * Acronyms engineers write for a phrase (ci: continuous integration, sso: single sign on, dst:
  * daylight savings time), from Stack Overflow's approved tag synonyms
@@ -11,7 +7,9 @@ import { stem, words, type Acronyms } from './text.js';
  * it; a task that writes the phrase also looks the acronym up (buildQuery), so it finds a lesson
  * that writes the acronym. Both sides read the same table, so they always agree.
  */
-export type { Acronyms } from './text.js';
+import fs from 'node:fs';
+import { packageFile } from '../package-root.js';
+import { stem, words, type Acronyms } from './text.js';
 
 const ACRONYMS_FILE = 'data/thesaurus/stackoverflow-acronyms.tsv';
 
