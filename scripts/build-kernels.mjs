@@ -1,5 +1,5 @@
 /**
- * Assembles src/preflight/kernels.wat into src/preflight/kernels-wasm.ts (the module's bytes,
+ * Assembles src/search/kernels.wat into src/search/kernels-wasm.ts (the module's bytes,
  * base64), which is committed: building the package needs no assembler. Run after editing the
  * .wat: `node scripts/build-kernels.mjs`; `--check` exits 1 when the committed file is not what
  * the .wat assembles to (a test runs it). The assembler is wabt's (wabt, Apache-2.0), a
@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import initWabt from 'wabt';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const source = path.join(root, 'src/preflight/kernels.wat');
-const target = path.join(root, 'src/preflight/kernels-wasm.ts');
+const source = path.join(root, 'src/search/kernels.wat');
+const target = path.join(root, 'src/search/kernels-wasm.ts');
 
 export async function assemble() {
   const wabt = await initWabt();
@@ -33,7 +33,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (process.argv.includes('--check')) {
     const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
     if (current !== text) {
-      process.stderr.write('src/preflight/kernels-wasm.ts is not what kernels.wat assembles to: run `node scripts/build-kernels.mjs`\n');
+      process.stderr.write('src/search/kernels-wasm.ts is not what kernels.wat assembles to: run `node scripts/build-kernels.mjs`\n');
       process.exit(1);
     }
   } else {

@@ -15,7 +15,7 @@ export default defineCommand<{ id: string; context: string; ref: string; date?: 
   },
   run: async (argv, io) => {
     const id = String(argv.id);
-    const applyPattern = id.includes(':') ? (await import('../../src/sources/apply.js')).applySourcePattern : (await import('../../src/lifecycle/apply.js')).applyPattern;
+    const applyPattern = id.includes(':') ? (await import('../../src/lifecycle/apply-source.js')).applySourcePattern : (await import('../../src/lifecycle/apply.js')).applyPattern;
     const result = await applyPattern({ cwd: argv.C ?? process.cwd(), id: String(argv.id), context: String(argv.context), ref: String(argv.ref), date: argv.date, now: new Date() });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));

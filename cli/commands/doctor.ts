@@ -10,7 +10,7 @@ export default defineCommand<{ json: boolean }>({
   run: async (argv, io) => {
     const { doctor } = await import('../../src/doctor/doctor.js');
     const report = await doctor({ cwd: argv.C ?? process.cwd(), pathValue: process.env.PATH });
-    const { doctorReporters } = await import('../../src/reporters/doctor.js');
+    const { doctorReporters } = await import('../../src/doctor/reporter.js');
     io.out(doctorReporters[argv.json ? 'json' : 'text'](report));
     return report.broken ? 1 : 0;
   },

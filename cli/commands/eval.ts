@@ -14,7 +14,7 @@ export default defineCommand<{ file?: string; json: boolean }>({
     const { runEval } = await import('../../src/eval/command.js');
     const { result, warning } = await runEval({ cwd: argv.C ?? process.cwd(), file: argv.file, now: new Date() });
     if (warning) io.err(`lessons: warning: ${warning}`);
-    const { evalReporters } = await import('../../src/reporters/eval.js');
+    const { evalReporters } = await import('../../src/eval/reporter.js');
     io.out(evalReporters[argv.json ? 'json' : 'text'](result));
     return result.passed ? 0 : 1;
   },

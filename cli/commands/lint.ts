@@ -10,8 +10,8 @@ export default defineCommand<{ json: boolean; quiet: boolean }>({
   },
   run: async (argv, io) => {
     const { lint } = await import('../../src/lint/command.js');
-    const { lintReporters } = await import('../../src/reporters/lint.js');
-    const { renderStdout } = await import('../../src/reporters/registry.js');
+    const { lintReporters } = await import('../../src/lint/reporter.js');
+    const { renderStdout } = await import('../../src/render/registry.js');
     const { progressFor } = await import('../../src/io/progress.js');
     const progress = progressFor('lint', { stream: process.stderr, env: process.env, quiet: argv.json || argv.quiet });
     const result = await lint({ cwd: argv.C ?? process.cwd(), now: new Date(), progress });

@@ -15,7 +15,7 @@ export default defineCommand<{ level?: Level; status?: Status; tag?: string; kin
     json: { type: 'boolean', default: false, describe: 'Print the lessons as JSON' },
   },
   run: async (argv, io) => {
-    const { listLessons } = await import('../../src/lesson/query.js');
+    const { listLessons } = await import('../../src/store/query.js');
     const entries = await listLessons({ cwd: argv.C ?? process.cwd(), level: argv.level, status: argv.status, tag: argv.tag, kind: argv.kind, insight: argv.insight });
     if (argv.json) {
       io.out(JSON.stringify(entries, null, 2));

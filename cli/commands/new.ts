@@ -16,7 +16,7 @@ export default defineCommand<{ title: string; level: Level; tags: string | strin
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
   run: async (argv, io) => {
-    const { newLesson } = await import('../../src/lesson/new.js');
+    const { newLesson } = await import('../../src/lifecycle/new.js');
     const result = await newLesson({ cwd: argv.C ?? process.cwd(), title: String(argv.title), level: argv.level, tags: splitList(argv.tags), severity: argv.severity, force: argv.force, now: new Date() });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));

@@ -16,7 +16,7 @@ export default defineCommand<{ ids: string[]; to: 'pattern' | 'principle'; title
   },
   run: async (argv, io) => {
     if (argv.toSource !== undefined) {
-      const { promoteToSource } = await import('../../src/sources/promote.js');
+      const { promoteToSource } = await import('../../src/lifecycle/promote-source.js');
       const result = await promoteToSource({ cwd: argv.C ?? process.cwd(), ids: argv.ids.map(String), to: argv.to, title: String(argv.title), id: argv.id, source: argv.toSource, now: new Date() });
       if (argv.json) io.out(JSON.stringify(result, null, 2));
       else {

@@ -20,7 +20,7 @@ export default defineCommand<{ json: boolean; format: (typeof FORMATS)[number] |
     const format = argv.format ?? (argv.json ? 'json' : 'text');
     const report = await reportLessons({ cwd, now, retrieval: await retrievalHealth({ cwd, now }) });
     if (argv.html !== undefined) writeHtmlReport(path.resolve(cwd, argv.html), report);
-    const { reportReporters } = await import('../../src/reporters/report.js');
+    const { reportReporters } = await import('../../src/report/reporter.js');
     if (argv.html !== undefined && argv.format === undefined && !argv.json) io.out(`wrote ${argv.html}: ${report.total} lessons, ${report.stale.length} stale, ${report.efficacy.not_working} not working`);
     else io.out(reportReporters[format](report));
     return 0;

@@ -10,8 +10,8 @@ export default defineCommand<{ base?: string; json: boolean }>({
   },
   run: async (argv, io) => {
     const { review } = await import('../../src/review/command.js');
-    const { reviewReporters } = await import('../../src/reporters/review.js');
-    const { renderStdout } = await import('../../src/reporters/registry.js');
+    const { reviewReporters } = await import('../../src/review/reporter.js');
+    const { renderStdout } = await import('../../src/render/registry.js');
     const pullRequestBase = process.env.GITHUB_BASE_REF ? `origin/${process.env.GITHUB_BASE_REF}` : undefined;
     const result = await review({ cwd: argv.C ?? process.cwd(), base: argv.base ?? pullRequestBase });
     io.out(renderStdout(reviewReporters, argv.json ? 'json' : 'text', result, process.env));

@@ -57,8 +57,8 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     const { findRepoRoot } = await import('../../src/io/repo.js');
     await markPreCommitChecked(findRepoRoot(resolveCwd(values.C)), tree);
   }
-  const { guardReporters } = await import('../../src/reporters/guard.js');
-  const { renderStdout, stepSummaryFor } = await import('../../src/reporters/registry.js');
+  const { guardReporters } = await import('../../src/guard/reporter.js');
+  const { renderStdout, stepSummaryFor } = await import('../../src/render/registry.js');
   io.out(renderStdout(guardReporters, values.json ? 'json' : 'text', report, process.env));
   const summary = stepSummaryFor(guardReporters, report, process.env);
   if (summary) fs.appendFileSync(summary.file, summary.text);

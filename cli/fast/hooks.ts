@@ -57,7 +57,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     if (process.env.LESSONS_DISABLE === '1') return 0;
     try {
       const { findRepoRoot } = await import('../../src/io/repo.js');
-      await (await import('../../src/preflight/search-cache.js')).refreshSearch(findRepoRoot(cwd));
+      await (await import('../../src/search/cache.js')).refreshSearch(findRepoRoot(cwd));
     } catch (error) {
       io.err(`lessons: the search cache was not refreshed: ${(error as Error).message}`);
     }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../src/errors.js';
-import type { IndexedTree } from '../../src/index/command.js';
+import type { IndexedTree } from '../../src/store/index-write.js';
 import { findRepoRoot, resolveCwd } from '../../src/io/repo.js';
 import { plural } from '../../src/util/plural.js';
 import { io } from '../command.js';
@@ -21,14 +21,14 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   if (values.merge) return merge(positionals, values.json === true);
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
   const cwd = resolveCwd(values.C);
-  const { writeIndex, checkIndex } = await import('../../src/index/command.js');
+  const { writeIndex, checkIndex } = await import('../../src/store/index-write.js');
   const { progressFor } = await import('../../src/io/progress.js');
   const progress = progressFor('index', { stream: process.stderr, env: process.env, quiet: values.json === true || values.quiet === true });
   if (!values.check) {
     // A person waits here anyway: bring preflight's search cache along, so the next preflight or hook finds it fresh (a
     // repository where nobody runs preflight, CI say, has none to bring). With the tree handed over, that includes a lesson
     // whose body alone changed, which leaves the index as it was.
-    const { CACHE_FILE, lessonFoldersMtime } = await import('../../src/preflight/search-files.js');
+    const { CACHE_FILE, lessonFoldersMtime } = await import('../../src/search/files.js');
     const root = findRepoRoot(cwd);
     const searched = fs.existsSync(path.join(root, CACHE_FILE));
     // Taken before the tree is read: a lesson added after it leaves the search cache stale for the next preflight to see.
@@ -37,7 +37,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       if (!searched || (!result.written && tree === undefined)) return;
       progress.say('updating the search cache');
       try {
-        (await (await import('../../src/preflight/search-cache.js')).updateSearch(root, { handover: tree && { tree, foldersMtime } })).close();
+        (await (await import('../../src/search/cache.js')).updateSearch(root, { handover: tree && { tree, foldersMtime } })).close();
       } finally {
         progress.end();
       }
@@ -67,7 +67,7 @@ async function merge(positionals: string[], json: boolean): Promise<0 | 1> {
   if (base === undefined || ours === undefined || theirs === undefined || extra.length > 0) {
     throw new UsageError(`lessons index --merge takes the three versions git passes: <base> <ours> <theirs> [<path>]\n${USAGE}`);
   }
-  const { mergeIndexFiles } = await import('../../src/index/command.js');
+  const { mergeIndexFiles } = await import('../../src/store/index-write.js');
   const result = await mergeIndexFiles({ base, ours, theirs });
   if (json) io.out(JSON.stringify(result, null, 2));
   if (result.merged) return 0;

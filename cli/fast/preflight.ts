@@ -4,7 +4,7 @@ import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
 import { helpText } from '../options.js';
 import { PREFLIGHT } from '../tables/preflight.js';
-import { OUTPUT_FORMATS, isOutputFormat } from '../../src/reporters/registry.js';
+import { OUTPUT_FORMATS, isOutputFormat } from '../../src/render/registry.js';
 import { listWords } from '../../src/util/plural.js';
 import type { ImportModule } from '../main.js';
 import { isUsualRun } from '../../src/io/run-state.js';
@@ -28,8 +28,8 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
  */
 async function reranker(cwd: string, task: string, importModule: ImportModule): Promise<NonNullable<Parameters<typeof import('../../src/preflight/command.js').preflight>[0]['rerank']>> {
   const fromBundle = import.meta.url.includes('/dist/fast/');
-  const file = fromBundle ? '../src/preflight/rerank.js' : '../../src/preflight/rerank.js';
-  const { repositoryReranker } = (await importModule(new URL(file, import.meta.url).href)) as typeof import('../../src/preflight/rerank.js');
+  const file = fromBundle ? '../src/review/rerank.js' : '../../src/review/rerank.js';
+  const { repositoryReranker } = (await importModule(new URL(file, import.meta.url).href)) as typeof import('../../src/review/rerank.js');
   return repositoryReranker(cwd, task);
 }
 

@@ -1,4 +1,4 @@
-import { OUTPUT_FORMATS } from '../../src/reporters/registry.js';
+import { OUTPUT_FORMATS } from '../../src/render/registry.js';
 import type { CommandTable } from '../options.js';
 
 export const PREFLIGHT = {

@@ -17,7 +17,7 @@
  *   string and carries no exit status, and no event reports a failure; so under Codex a command
  *   failed when its output has error lines (red-green.ts `hasErrorOutput`) and passed otherwise.
  */
-import { compileSecretRules, redactSecrets, type CompiledRule } from '../guard/secrets.js';
+import { compileSecretRules, redactSecrets, type CompiledRule } from '../secrets/rules.js';
 import type { Policy } from '../policy/policy.js';
 import { obj, str, toolAction, type HookInput, type HookRun } from './input.js';
 import { commandKind, hasErrorOutput, keyErrorLines, onEdit, onFailure, onSuccess } from './red-green.js';

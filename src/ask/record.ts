@@ -10,7 +10,7 @@ import { LessonsError, UsageError } from '../errors.js';
 import { createInRepo, toPosixRelative, writeInRepo } from '../io/fs.js';
 import { withLock } from '../io/lock.js';
 import { findRepoRoot } from '../io/repo.js';
-import { slugify } from '../lesson/new.js';
+import { slugify } from '../lifecycle/new.js';
 import { compareStrings } from '../util/compare.js';
 import { toIsoDate } from '../util/dates.js';
 import { REFERENCES_DIR } from './sources.js';

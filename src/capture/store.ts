@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { checklistItems, firstParagraph } from '../lesson/body.js';
 import { DEFAULTS, INSIGHTS, KINDS, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Insight, type Kind, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
-import { TAG_PATTERN, baseId } from '../lesson/new.js';
+import { TAG_PATTERN, baseId } from '../lifecycle/new.js';
 import type { LoadedLesson } from '../lesson/load.js';
 import { normaliseBody } from '../lesson/parse.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
@@ -10,7 +10,7 @@ import { changeLessons, firstFreeId, refuse, type LessonWrite, type TreeState } 
 import { changeIndexedLessons, newLessonPath, type IndexedPlan, type IndexedState, type PlacedWrite } from '../lifecycle/indexed-change.js';
 import type { Policy } from '../policy/policy.js';
 import { indexCandidates, searchCandidates, type SearchCandidate } from './candidates.js';
-import { comparableText, fingerprint, foldText, likelyAlike, similarity, words, type Comparable, type Fingerprint } from './similarity.js';
+import { comparableText, fingerprint, foldText, likelyAlike, similarity, words, type Comparable, type Fingerprint } from '../search/similarity.js';
 
 /** A lesson as a tool proposes it, before it is a file. */
 export interface Draft {

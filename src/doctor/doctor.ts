@@ -76,7 +76,7 @@ async function gitHooksCheck(root: string, binary: string | undefined): Promise<
 }
 
 async function indexCheck(root: string): Promise<Check> {
-  const { checkIndex } = await import('../index/command.js');
+  const { checkIndex } = await import('../store/index-write.js');
   try {
     const result = await checkIndex({ cwd: root });
     if (result.fresh) return check('index', 'ok', `${result.path} is fresh`);
@@ -98,7 +98,7 @@ async function policyCheck(root: string): Promise<{ check: Check; policy: Policy
 }
 
 async function searchCacheCheck(root: string): Promise<Check> {
-  const { CACHE_FILE, openSearch } = await import('../preflight/search-cache.js');
+  const { CACHE_FILE, openSearch } = await import('../search/cache.js');
   try {
     const opened = await openSearch(root);
     opened.close();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
-import { openSearch } from '../preflight/search-cache.js';
+import { openSearch } from '../search/cache.js';
 import { EVALS_FILE, parseEvals } from './file.js';
 import { evaluate, type EvalResult } from './run.js';
 

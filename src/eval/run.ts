@@ -3,7 +3,7 @@ import type { Policy } from '../policy/policy.js';
 import { selectFromIndex } from '../preflight/command.js';
 import { placeLessons, type Placement } from '../preflight/placement.js';
 import { isHookMode } from '../preflight/query.js';
-import type { SearchIndex } from '../preflight/search-index.js';
+import type { SearchIndex } from '../search/search-index.js';
 import type { EvalCase, EvalFile } from './file.js';
 
 /**

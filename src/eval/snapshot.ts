@@ -1,8 +1,8 @@
 import { isLessonsError } from '../errors.js';
 import type { Snapshot } from '../guard/snapshot.js';
 import type { Policy } from '../policy/policy.js';
-import { searchFromLessons } from '../preflight/search-cache.js';
-import { openSources } from '../preflight/search-open.js';
+import { searchFromLessons } from '../search/cache.js';
+import { openSources } from '../search/open.js';
 import { EVALS_FILE, parseEvals } from './file.js';
 import { evaluate, type EvalResult } from './run.js';
 

@@ -9,7 +9,8 @@ import { findRepoRoot } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { sortStrings } from '../util/compare.js';
-import { BEGIN_MARKER, CURSOR_GENERATED, CURSOR_RULE_PREFIX, CURSOR_RULES_DIR, END_MARKER, cursorRuleFile, exportableLessons, renderCursorRule, renderSection, spliceSection } from './render.js';
+import { BEGIN_MARKER, CURSOR_GENERATED, END_MARKER, cursorRuleFile, exportableLessons, renderCursorRule, renderSection, spliceSection } from './render.js';
+import { CURSOR_RULE_PREFIX, CURSOR_RULES_DIR } from '../io/repo.js';
 
 export const EXPORT_TARGETS = ['cursor', 'claude', 'agents-md'] as const;
 export type ExportTarget = (typeof EXPORT_TARGETS)[number];

@@ -3,8 +3,8 @@
  * task, not for every commit of an afternoon. Pure.
  */
 import type { Receipt } from '../guard/receipt.js';
-import { terms } from '../preflight/text.js';
-import { pathMatches } from '../preflight/triggers.js';
+import { terms } from '../search/text.js';
+import { pathMatches } from '../util/glob.js';
 
 /** Words too common in tasks and commit messages to relate one to the other. */
 const COMMON = new Set(['add', 'and', 'change', 'fix', 'for', 'from', 'into', 'make', 'remove', 'the', 'this', 'that', 'update', 'use', 'with']);

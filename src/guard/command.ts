@@ -11,7 +11,7 @@ import { staleExportFindings } from './exports.js';
 import type { GuardFinding } from './finding.js';
 import { runGates, stageLevels } from './gates.js';
 import { compiled, gather, type Gathered, type GuardPlan } from './gather.js';
-import { openLessonCache, type LessonFileCache } from '../lesson/cached-load.js';
+import { openLessonCache, type LessonFileCache } from '../store/worktree.js';
 import { semanticFinding } from './semantic.js';
 import { stageProfile } from './stages.js';
 import { rangePolicy } from './trusted-policy.js';

@@ -8,17 +8,17 @@ import { readPolicyFile } from '../io/policy-file.js';
 import { resolvePolicy, type Gate, type GateLevel, type Policy } from '../policy/policy.js';
 import type { IncidentPatterns } from './commits.js';
 import type { GateInput, QualityOutcome } from './gates.js';
-import { INDEX_MEMO, readAtBlob, treeDigest, type LessonFileCache } from '../lesson/cached-load.js';
+import { INDEX_MEMO, readAtBlob, treeDigest, type LessonFileCache } from '../store/worktree.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { blobIdOf, joinChunks, type Chunks } from '../util/digest.js';
-import type { OpenIndex, RememberedTree } from '../index/memo.js';
+import type { OpenIndex, RememberedTree } from '../store/index-memo.js';
 import type { IndexLines } from '../index/update.js';
 import { lessonTree, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
-import { compileSecretRules } from './secrets.js';
-import { GENERATED_FILES, lessonSecretScan, lessonSecrets, scanSecrets } from './secrets-scan.js';
-import { CURSOR_RULES_DIR } from '../export/render.js';
+import { compileSecretRules } from '../secrets/rules.js';
+import { GENERATED_FILES, lessonSecretScan, lessonSecrets, scanSecrets } from '../secrets/scan.js';
+import { CURSOR_RULES_DIR } from '../io/repo.js';
 import type { PolicyChange } from './trusted-policy.js';
 import { commitSide, commitSnapshot, emptySnapshot, gitPrefix, indexSide, lessonPathLevel, worktreeSnapshot, type GitSide, type Snapshot } from './snapshot.js';
 import { checkStaged, openTable, type BaseDelta, type StagedCheck } from './staged.js';
@@ -93,7 +93,7 @@ async function indexState(plan: GuardPlan, head: Snapshot, staged: StagedCheck |
   try {
     if (expected !== undefined && blobIdOf(expected.chunks) === head.indexBlob) {
       // The secrets gate then finds the staged index scanned, from the remembered index's scan.
-      const { carryIndexScan } = await import('../index/memo.js');
+      const { carryIndexScan } = await import('../store/index-memo.js');
       await carryIndexScan(plan.root, cache, expected.before, head.indexBlob, expected.lines);
       return { known: true };
     }
@@ -124,7 +124,7 @@ async function indexByUpdate(
   pairs: readonly { path: string; blob: string }[],
 ): Promise<{ chunks: Chunks; lines: IndexLines; before: OpenIndex & { blob: string } } | undefined> {
   // Loaded here: only a commit whose tree is not the one `lessons index` last saw comes this way.
-  const [command, { rememberedBuild }] = await Promise.all([import('../index/command.js'), import('../index/memo.js')]);
+  const [command, { rememberedBuild }] = await Promise.all([import('../store/index-write.js'), import('../store/index-memo.js')]);
   const remembered = rememberedBuild(plan.root, plan.cache);
   if (remembered === undefined) return undefined;
   let update: ReturnType<typeof command.indexAfter>;
@@ -141,7 +141,7 @@ async function stagedUpdate(
   plan: GuardPlan,
   remembered: OpenIndex & { tree: RememberedTree },
   pairs: readonly { path: string; blob: string }[],
-  { changeFrom, indexAfter, UPDATE_MAX }: typeof import('../index/command.js'),
+  { changeFrom, indexAfter, UPDATE_MAX }: typeof import('../store/index-write.js'),
 ): Promise<ReturnType<typeof indexAfter>> {
   const { root, repo } = plan;
   const { changed, removed } = changeFrom(remembered.tree.pairs(), pairs);

@@ -4,7 +4,7 @@ import { readRegularFile, toPosixRelative } from '../io/fs.js';
 import type { GitRepo } from '../io/git/repo.js';
 import { indexFiles, readBlobs, treeFiles, type TreeFile } from '../io/git/tree.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
-import { loadFacts, loadWorktreeFacts, type LessonFileCache, type ListedFile as Listed, type ReadFiles } from '../lesson/cached-load.js';
+import { loadFacts, loadWorktreeFacts, type LessonFileCache, type ListedFile as Listed, type ReadFiles } from '../store/worktree.js';
 import { addFacts, type FactsWanted, type LessonFacts } from '../lesson/facts.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { levelOfFolder, type Level } from '../lesson/model.js';

@@ -1,12 +1,12 @@
-import { loadFacts, treeDigest, type LessonFileCache, type ListedFile as Listed, type ReadFiles } from '../lesson/cached-load.js';
+import { loadFacts, treeDigest, type LessonFileCache, type ListedFile as Listed, type ReadFiles } from '../store/worktree.js';
 import { addFacts, type FactsWanted } from '../lesson/facts.js';
 import type { LoadedTree } from '../lesson/load.js';
-import { transitionFindings, type LessonAt } from '../lifecycle/transitions.js';
-import type { Finding } from '../lint/finding.js';
+import { transitionFindings, type LessonAt } from '../lesson/transitions.js';
+import type { Finding } from '../lesson/finding.js';
 import { lintRows, readTable, SideFacts, tableKey, treeRows, untilLoaded, writeTable, type Table, type TableKey } from '../lint/table.js';
 import type { Policy } from '../policy/policy.js';
 import { compareStrings } from '../util/compare.js';
-import type { LessonSecrets } from './secrets-scan.js';
+import type { LessonSecrets } from '../secrets/scan.js';
 import { lessonPathLevel, type GitSide, type LessonFileRef, type Snapshot } from './snapshot.js';
 
 /**

@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { LEVELS, LEVEL_FOLDERS, type Level } from '../lesson/model.js';
 
 export const LESSONS_DIR = 'lessons';
 export const INDEX_FILE = 'lessons/index.json';
 export const POLICY_FILE = 'policy/workflow-policy.json';
 export const STATE_DIR = '.lessons';
+/** Where `lessons export --to cursor` writes its rules, and the prefix of the files it owns. */
+export const CURSOR_RULES_DIR = '.cursor/rules';
+export const CURSOR_RULE_PREFIX = 'lessons-';
+/** What `lessons sources update` pinned (federation). */
+export const LOCK_FILE = `${LESSONS_DIR}/sources.lock.json`;
 /** Where the last preflight run is recorded; the guard and the commit-message hooks read it. */
 export const RECEIPT_FILE = `${STATE_DIR}/preflight/last.json`;
 
@@ -69,10 +73,3 @@ function isDirectory(dir: string): boolean {
   }
 }
 
-export function levelDir(root: string, level: Level): string {
-  return path.join(root, LESSONS_DIR, LEVEL_FOLDERS[level]);
-}
-
-export function lessonDirs(root: string): { level: Level; dir: string }[] {
-  return LEVELS.map((level) => ({ level, dir: levelDir(root, level) }));
-}

@@ -1,4 +1,4 @@
-import type { Finding } from '../lint/finding.js';
+import type { Finding } from './finding.js';
 import { checklistItems, codeSnippets, firstParagraph, type CodeSnippets } from './body.js';
 import { addLessonFile, type LoadedLesson, type LoadedTree } from './load.js';
 import type { Level, LessonMeta } from './model.js';

@@ -1,7 +1,7 @@
 import type { CodeSnippets } from './body.js';
 import { MAX_LESSON_BYTES, listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
-import { lessonDirs } from '../io/repo.js';
-import type { Finding } from '../lint/finding.js';
+import { lessonDirs } from './model.js';
+import type { Finding } from './finding.js';
 import type { SchemaError } from '../schema/validate.js';
 import { type Level, type Lesson } from './model.js';
 import { decodeUtf8, parseLessonText, toLesson, type ParsedFile } from './parse.js';
@@ -116,4 +116,14 @@ export function fileStem(relPath: string): string {
   // What path.posix.basename(relPath, '.md') gives, for the paths lessons have (no trailing slash), at a tenth of its cost: the table asks it of every row.
   const name = relPath.slice(relPath.lastIndexOf('/') + 1);
   return name.endsWith('.md') && name !== '.md' ? name.slice(0, -3) : name;
+}
+
+/** The lessons of a tree by id (an id held by two files lists both). */
+export function groupById(lessons: readonly LoadedLesson[]): Map<string, LoadedLesson[]> {
+  const byId = new Map<string, LoadedLesson[]>();
+  for (const item of lessons) {
+    if (item.lesson.id === '') continue;
+    byId.set(item.lesson.id, [...(byId.get(item.lesson.id) ?? []), item]);
+  }
+  return byId;
 }

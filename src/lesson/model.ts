@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { LESSONS_DIR } from '../io/repo.js';
+
 /** The lesson as the rest of the code sees it: frontmatter with defaults applied, plus its body. */
 
 export const LEVELS = ['case', 'pattern', 'principle'] as const;
@@ -25,6 +28,14 @@ export const LEVEL_FOLDERS: Record<Level, string> = {
 
 export function levelOfFolder(folder: string): Level | undefined {
   return LEVELS.find((level) => LEVEL_FOLDERS[level] === folder);
+}
+
+export function levelDir(root: string, level: Level): string {
+  return path.join(root, LESSONS_DIR, LEVEL_FOLDERS[level]);
+}
+
+export function lessonDirs(root: string): { level: Level; dir: string }[] {
+  return LEVELS.map((level) => ({ level, dir: levelDir(root, level) }));
 }
 
 export interface Application {

@@ -3,7 +3,7 @@ import type { Application } from '../lesson/model.js';
 import { uniqueSorted } from '../util/compare.js';
 import { daysBetween, isIsoDate } from '../util/dates.js';
 import { changeLessons, findLesson, refuse, type ChangeOptions } from './change.js';
-import { MIN_DISTINCT_CONTEXTS } from './evidence.js';
+import { MIN_DISTINCT_CONTEXTS } from '../lesson/evidence.js';
 
 export interface ApplyOptions extends ChangeOptions {
   id: string;

@@ -1,10 +1,10 @@
 import { UsageError } from '../errors.js';
 import { checklistItems } from '../lesson/body.js';
 import { CHECKLIST_HEADING, ID_MAX_LENGTH, ID_PATTERN, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Lesson } from '../lesson/model.js';
-import { baseId } from '../lesson/new.js';
+import { baseId } from './new.js';
 import { uniqueSorted } from '../util/compare.js';
 import { changeLessons, freeId, lookupIn, pathOf, refuse, type ChangeOptions } from './change.js';
-import { patternEvidence, principleEvidence } from './evidence.js';
+import { patternEvidence, principleEvidence } from '../lesson/evidence.js';
 
 export type PromoteTarget = 'pattern' | 'principle';
 

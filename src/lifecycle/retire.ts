@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { uniqueSorted } from '../util/compare.js';
 import type { Lesson } from '../lesson/model.js';
 import { changeLessons, findLesson, lookupIn, refuse, type ChangeOptions } from './change.js';
-import { evidenceOf } from './evidence.js';
+import { evidenceOf } from '../lesson/evidence.js';
 
 export interface RetireOptions extends ChangeOptions {
   id: string;

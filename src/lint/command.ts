@@ -1,4 +1,4 @@
-import { GIT_VOUCH_MIN, listedLevels, listingPairs, listWorktree, loadWorktreeFacts, openLessonCache, readAtBlob, rememberEdit, startUnchangedWorktree, treeDigest, type LessonFileCache, type RememberedWorktree, type ListedFile, type ReadFiles, type WorktreeListing } from '../lesson/cached-load.js';
+import { GIT_VOUCH_MIN, listedLevels, listingPairs, listWorktree, loadWorktreeFacts, openLessonCache, readAtBlob, rememberEdit, startUnchangedWorktree, treeDigest, type LessonFileCache, type RememberedWorktree, type ListedFile, type ReadFiles, type WorktreeListing } from '../store/worktree.js';
 import type { FactsWanted } from '../lesson/facts.js';
 import { readMarkdownEntry } from '../io/fs.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
@@ -13,7 +13,7 @@ import { loadSourceLessons, type SourceLessons } from '../sources/load.js';
 import { fileFindings, lintResult, lintTree, sourceContext, type LintResult } from './lint.js';
 import { lintRows, readTable, SideFacts, tableKey, treeRows, writeTable, type Table } from './table.js';
 import { compareStrings } from '../util/compare.js';
-import { rememberedIndexDigest, rememberedPairs } from '../index/memo.js';
+import { rememberedIndexDigest, rememberedPairs } from '../store/index-memo.js';
 
 export interface LintOptions {
   cwd: string;

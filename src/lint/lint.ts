@@ -1,7 +1,7 @@
-import type { LoadedLesson, LoadedTree } from '../lesson/load.js';
+import { groupById, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
 import type { Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
-import { compareFindings, type Finding } from './finding.js';
+import { compareFindings, type Finding } from '../lesson/finding.js';
 import { FILE_RULES, TREE_RULES, type LintContext, type SourceContext } from './rules.js';
 import type { SourceLessons } from '../sources/load.js';
 
@@ -19,15 +19,6 @@ export interface LintResult {
   lessons: number;
   errors: number;
   warnings: number;
-}
-
-export function groupById(lessons: readonly LoadedLesson[]): Map<string, LoadedLesson[]> {
-  const byId = new Map<string, LoadedLesson[]>();
-  for (const item of lessons) {
-    if (item.lesson.id === '') continue;
-    byId.set(item.lesson.id, [...(byId.get(item.lesson.id) ?? []), item]);
-  }
-  return byId;
 }
 
 function uniqueIds(byId: Map<string, LoadedLesson[]>): Finding[] {

@@ -5,8 +5,8 @@ import { lineOfField } from '../lesson/parse.js';
 import type { Policy } from '../policy/policy.js';
 import { daysBetween, isIsoDate } from '../util/dates.js';
 import { pointerToField, type SchemaError } from '../schema/validate.js';
-import type { Finding } from './finding.js';
-import { evidenceOf } from '../lifecycle/evidence.js';
+import type { Finding } from '../lesson/finding.js';
+import { evidenceOf } from '../lesson/evidence.js';
 import type { SourceLesson } from '../sources/load.js';
 import { splitQualifiedId } from '../sources/model.js';
 

@@ -1,18 +1,18 @@
 import fs from 'node:fs';
-import { FILE_CACHE_DIR } from '../io/file-cache.js';
+import { FILE_CACHE_DIR } from '../store/file-cache.js';
 import { readRecords, writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { ensureStateDir } from '../io/state.js';
-import { loadFacts, type LessonFileCache, type ListedFile, type ReadFiles } from '../lesson/cached-load.js';
+import { loadFacts, type LessonFileCache, type ListedFile, type ReadFiles } from '../store/worktree.js';
 import { lessonFromFacts, type FactsWanted, type FileSecretMatch, type LessonFacts } from '../lesson/facts.js';
 import { fileStem, type LoadedLesson } from '../lesson/load.js';
 import type { Lesson } from '../lesson/model.js';
-import { namedIds } from '../lifecycle/transitions.js';
+import { namedIds } from '../lesson/transitions.js';
 import type { Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
 import type { SourceLessons } from '../sources/load.js';
 import { sortStrings } from '../util/compare.js';
-import type { Finding } from './finding.js';
+import type { Finding } from '../lesson/finding.js';
 import { lessonFindings, lintResult, treeFindings, waitsForReview } from './lint.js';
 import { staleFinding, validationOf, type LintContext, type SourceContext, type Validation } from './rules.js';
 

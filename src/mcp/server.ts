@@ -17,7 +17,7 @@ import { formatLessons } from '../agent/format.js';
 // REPLACE at merge: storeDrafts from src/capture/store.ts.
 import { storeDrafts } from '../capture/store.js';
 import { findRepoRoot } from '../io/repo.js';
-import { showLesson } from '../lesson/query.js';
+import { showLesson } from '../store/query.js';
 import { acceptedLines } from './stdio-lines.js';
 
 export interface McpOptions {

@@ -2,7 +2,7 @@
  * Projects of a monorepo (policy `projects: {billing: ["services/billing/**"]}`): which project
  * the paths in play belong to, and whether a lesson scoped to a project may be shown for it.
  */
-import { pathMatches } from '../preflight/triggers.js';
+import { pathMatches } from '../util/glob.js';
 
 /**
  * The projects whose globs match `file` (a repo-relative POSIX path), in the policy's order.

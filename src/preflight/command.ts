@@ -5,17 +5,17 @@ import { resolvePolicy, type Policy } from '../policy/policy.js';
 import { inferProject } from '../policy/projects.js';
 import { formatJson } from '../util/json.js';
 import { explain } from './explain.js';
-import { renderWithinBudget } from '../reporters/preflight.js';
-import type { OutputFormat } from '../reporters/registry.js';
+import { renderWithinBudget } from './report.js';
+import type { OutputFormat } from '../render/registry.js';
 import type { PreflightReport, SelectedLesson } from './report.js';
 import { buildQuery, isHookMode, triggerPath, type PreflightInput } from './query.js';
 import { rankLessons } from './rank.js';
 import { makeReceipt } from './receipt.js';
-import type { RerankOutcome } from './rerank.js';
-import { openSearch, type SearchOptions } from './search-cache.js';
-import type { DocRecord, SearchIndex } from './search-index.js';
+import type { RerankOutcome } from '../review/rerank.js';
+import { openSearch, type SearchOptions } from '../search/cache.js';
+import type { DocRecord, SearchIndex } from '../search/search-index.js';
 import { selectLessons } from './select.js';
-import { VOCABULARY } from './vocabulary.js';
+import { VOCABULARY } from '../search/vocabulary.js';
 
 export interface PreflightOptions extends PreflightInput {
   cwd: string;

@@ -1,6 +1,6 @@
 import type { RankedLesson, WordMatch } from './rank.js';
-import { FIELD_BIT, type DocRecord, type Field } from './search-index.js';
-import { stem, words } from './text.js';
+import { FIELD_BIT, type DocRecord, type Field } from '../search/search-index.js';
+import { stem, words } from '../search/text.js';
 
 /** Why a lesson was chosen, in words a reader can check against the lesson. */
 

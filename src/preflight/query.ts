@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { shippedAcronyms } from './acronyms.js';
-import { acronymsAt, stem, words, type Acronyms } from './text.js';
+import { shippedAcronyms } from '../search/acronyms.js';
+import { acronymsAt, stem, words, type Acronyms } from '../search/text.js';
 
 /** What a preflight run is asked about: the task text and the context flags. */
 export interface PreflightInput {
@@ -46,7 +46,7 @@ export interface Query extends PreflightInput {
   sequence: string[];
 }
 
-/** Words a task uses that say nothing about its subject (src/preflight/vocabulary.ts). */
+/** Words a task uses that say nothing about its subject (src/search/vocabulary.ts). */
 export interface Vocabulary {
   stopwords: string[];
 }

@@ -1,11 +1,11 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
-import { expandTerm, type Dictionary } from './expand.js';
-import { Workspace, TABLE, type KernelKind, type Run, type ScoreInput } from './kernels.js';
+import { expandTerm, type Dictionary } from '../search/expand.js';
+import { Workspace, TABLE, type KernelKind, type Run, type ScoreInput } from '../search/kernels.js';
 import { LINEAGE, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, postingBytes, type Field, type LessonSignals, type PostingPart, type PostingPlan, type SearchIndex, type TriggerRow } from './search-index.js';
-import { matchTriggers, type TriggerMatch } from './triggers.js';
+import { FIELD_BIT, FIELDS, postingBytes, type Field, type LessonSignals, type PostingPart, type PostingPlan, type SearchIndex, type TriggerRow } from '../search/search-index.js';
+import { matchTriggers, type TriggerMatch } from '../search/triggers.js';
 
 /**
  * Ranking: how well a lesson's text answers the task (BM25 over its fields, with prefix,

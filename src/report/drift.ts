@@ -3,11 +3,11 @@
  * and npm scripts its body names that are gone, and lessons whose tags and triggers match
  * nothing the repository changed in the last year. Pure: the file list and history are passed in.
  */
-import { words } from '../capture/similarity.js';
+import { words } from '../search/similarity.js';
 import { codeSnippets, type CodeSnippets } from '../lesson/body.js';
 import type { RecentChanges } from '../io/git/log.js';
 import type { Lesson } from '../lesson/model.js';
-import { pathsMatcher } from '../preflight/triggers.js';
+import { pathsMatcher } from '../util/glob.js';
 import { compareStrings } from '../util/compare.js';
 
 export interface DriftInput {

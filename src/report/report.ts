@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { fingerprint, similarGroups, type Fingerprint } from '../capture/similarity.js';
-import { memo, textModelPrints } from '../capture/text-model.js';
+import { fingerprint, similarGroups, type Fingerprint } from '../search/similarity.js';
+import { memo, textModelPrints } from '../search/text-model.js';
 import type { IndexEntry } from '../index/build.js';
 import type { RecentChanges } from '../io/git/log.js';
-import { patternEvidence, principleEvidence } from '../lifecycle/evidence.js';
+import { patternEvidence, principleEvidence } from '../lesson/evidence.js';
 import { LEVELS, STATUSES, type Lesson, type Level, type Status } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
 import { byKey, compareStrings } from '../util/compare.js';

@@ -1,6 +1,6 @@
 import type { Draft } from '../capture/store.js';
 import { CHECKLIST_HEADING, type Insight, type Severity } from '../lesson/model.js';
-import { slugify } from '../lesson/new.js';
+import { slugify } from '../lifecycle/new.js';
 import type { ReviewPolicy } from '../policy/policy.js';
 import type { ReviewerProblem } from './findings.js';
 import { byteLength, chooseDelimiter, cutToBytes, dataBlock, dataPreamble } from './prompt.js';

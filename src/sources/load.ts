@@ -4,12 +4,13 @@ import { listMarkdownFiles, readMarkdownEntry, toPosixRelative } from '../io/fs.
 import type { Progress } from '../io/progress.js';
 import { addLessonFile, fileStem, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
 import { LEVEL_FOLDERS } from '../lesson/model.js';
-import type { Finding } from '../lint/finding.js';
+import type { Finding } from '../lesson/finding.js';
 import type { Policy } from '../policy/policy.js';
 import type { SchemaError } from '../schema/validate.js';
 import { checkedOutCommit } from './git.js';
 import { policySources, readLock } from './lock-file.js';
-import { LOCK_FILE, checkoutDir, qualifiedId, type LockEntry, type Source } from './model.js';
+import { checkoutDir, qualifiedId, type LockEntry, type Source } from './model.js';
+import { LOCK_FILE } from '../io/repo.js';
 
 /** A lesson of a source, as this repository sees it. */
 export interface SourceLesson extends LoadedLesson {

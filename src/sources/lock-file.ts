@@ -3,7 +3,8 @@ import { LessonsError } from '../errors.js';
 import { readTextIfExists, writeFileAtomic } from '../io/fs.js';
 import type { Policy } from '../policy/policy.js';
 import { readSourcesJson } from './json-file.js';
-import { LOCK_FILE, formatLock, resolveSource, type LockEntry, type Source } from './model.js';
+import { formatLock, resolveSource, type LockEntry, type Source } from './model.js';
+import { LOCK_FILE } from '../io/repo.js';
 
 /** The entries of lessons/sources.lock.json; none when the file does not exist. */
 export function readLock(root: string): LockEntry[] {

@@ -6,7 +6,6 @@ import { byKey } from '../util/compare.js';
 import { formatJson } from '../util/json.js';
 
 /** The committed lock file: the commit of every source, like a package lock. */
-export const LOCK_FILE = `${LESSONS_DIR}/sources.lock.json`;
 /** Where each source is checked out: git-ignored local state, one folder per source name. */
 export const SOURCES_DIR = `${STATE_DIR}/sources`;
 /** The lock every command that writes the lock file or a checkout holds. */

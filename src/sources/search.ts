@@ -6,11 +6,11 @@ import { silentProgress, type Progress } from '../io/progress.js';
 import { ensureStateDir } from '../io/state.js';
 import { packageVersion } from '../package-root.js';
 import type { Policy } from '../policy/policy.js';
-import { buildSegment, narrative } from '../preflight/search-build.js';
-import { SEARCH_FORMAT_VERSION } from '../preflight/search-segment.js';
-import { lockBytes, openSources, SOURCES_CACHE_FILE, sourcesKey } from '../preflight/search-open.js';
-import { readThesaurus } from '../preflight/search-update.js';
-import type { Finding } from '../lint/finding.js';
+import { buildSegment, narrative } from '../search/build.js';
+import { SEARCH_FORMAT_VERSION } from '../search/segment.js';
+import { lockBytes, openSources, SOURCES_CACHE_FILE, sourcesKey } from '../search/open.js';
+import { readThesaurus } from '../search/update.js';
+import type { Finding } from '../lesson/finding.js';
 import { sourceIndexEntries } from './entries.js';
 
 /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { scanText, type CompiledRule, type SecretMatch } from '../guard/secrets.js';
+import { scanText, type CompiledRule, type SecretMatch } from '../secrets/rules.js';
 import type { Policy } from '../policy/policy.js';
 import { loadSourceLessons } from './load.js';
 

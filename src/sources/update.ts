@@ -4,7 +4,8 @@ import { silentProgress, type Progress } from '../io/progress.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { checkoutCommit, fetchCommit, fetchRef, fetchUrl, followsFrom, prepareCheckout, SourceGitError } from './git.js';
 import { policySources, readLock, writeLock } from './lock-file.js';
-import { LOCK_FILE, SOURCES_LOCK, checkoutDir, lockMatches, sparseFolders, type LockEntry, type Source } from './model.js';
+import { SOURCES_LOCK, checkoutDir, lockMatches, sparseFolders, type LockEntry, type Source } from './model.js';
+import { LOCK_FILE } from '../io/repo.js';
 
 export interface UpdateOptions {
   cwd: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
 import { createInRepo, toPosixRelative } from '../io/fs.js';
 import { findRepoRoot } from '../io/repo.js';
-import { slugify } from '../lesson/new.js';
+import { slugify } from '../lifecycle/new.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { selectForRequest } from '../preflight/command.js';
 import { SPEC_DOCUMENTS, specDocuments } from './documents.js';

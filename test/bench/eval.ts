@@ -7,10 +7,10 @@ import { packageFile, packageRoot } from '../../src/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
-import { buildSearchIndex, narrative } from '../../src/preflight/search-build.js';
-import { parseThesaurus, THESAURUS_FILES } from '../../src/preflight/search-update.js';
-import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
-import { words } from '../../src/preflight/text.js';
+import { buildSearchIndex, narrative } from '../../src/search/build.js';
+import { parseThesaurus, THESAURUS_FILES } from '../../src/search/update.js';
+import { memorySource, SearchIndex } from '../../src/search/search-index.js';
+import { words } from '../../src/search/text.js';
 
 /**
  * Selection quality on labelled lesson repositories, with the figures of the development

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { BIN, runOnce, summarize } from './shared.js';
 
 const POLICY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../policy/workflow-policy.json');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BIN, BUILT_BIN, growthTable, peakRssMiB, runOnce, summarize, type Timing } from './shared.js';
 import { generateRepo } from './synthetic.js';
 import { NO_CA } from './search-bench.js';
-import { CACHE_FILE, DELTA_FILE } from '../../src/preflight/search-open.js';
+import { CACHE_FILE, DELTA_FILE } from '../../src/search/open.js';
 
 /**
  * What the commands that are not preflight cost as the corpus grows, with a warm file cache:

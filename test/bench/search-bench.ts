@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Case } from './measure.js';
 import { runOnce } from './shared.js';
-import { DELTA_FILE } from '../../src/preflight/search-open.js';
+import { DELTA_FILE } from '../../src/search/open.js';
 
 /**
  * What the preflight and hook benchmarks share: the sizes they run at, the two baselines, a

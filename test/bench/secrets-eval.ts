@@ -8,7 +8,7 @@
  * JavaScript differs: a leading or inline `(?i)` becomes the `i` flag, `(?-i:` a plain group.
  */
 import fs from 'node:fs';
-import { compileSecretRules, scanText, shannonEntropy, type CompiledRule } from '../../src/guard/secrets.js';
+import { compileSecretRules, scanText, shannonEntropy, type CompiledRule } from '../../src/secrets/rules.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { secretSamples, type SecretSample } from './secret-samples.js';
 

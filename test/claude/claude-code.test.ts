@@ -12,7 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND_MESSAGE } from '../../src/agent-settings/agent-command.js';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { expectOneCheckDraft } from '../helpers/red-green.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyPattern } from '../../src/lifecycle/apply.js';
 import { retireLesson } from '../../src/lifecycle/retire.js';
-import { listLessons, showLesson } from '../../src/lesson/query.js';
+import { listLessons, showLesson } from '../../src/store/query.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { lint } from '../../src/lint/command.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';

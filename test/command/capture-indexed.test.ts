@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeDrafts, type Draft } from '../../src/capture/store.js';
-import { checkIndex, writeIndex } from '../../src/index/command.js';
-import { updateSearch } from '../../src/preflight/search-cache.js';
+import { checkIndex, writeIndex } from '../../src/store/index-write.js';
+import { updateSearch } from '../../src/search/cache.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { tempLessonsRepo } from '../helpers/repo.js';
 
 // Counts the loads of the whole tree: capture through the index must make none.
 const loads = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/lesson/cached-load.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/lesson/cached-load.js')>();
+vi.mock('../../src/store/worktree.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/store/worktree.js')>();
   return {
     ...original,
     loadWorktreeFacts: (...args: Parameters<typeof original.loadWorktreeFacts>) => {

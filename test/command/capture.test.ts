@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureLessons } from '../../src/capture/command.js';
 import { storeDrafts, type Draft } from '../../src/capture/store.js';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { BIN, GIT_ENV, tempLessonsRepo, writeFiles } from '../helpers/repo.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { commitAll, committedLessonsRepo, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { RELEASE_AND_FORCE_PUSH } from '../helpers/preflight.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listWorktree, loadWorktreeFacts, openLessonCache } from '../../src/lesson/cached-load.js';
+import { listWorktree, loadWorktreeFacts, openLessonCache } from '../../src/store/worktree.js';
 import { gitAnswersCheaply, gitVouchedBlobs } from '../../src/io/git/vouched.js';
 import { gitBlobId } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';

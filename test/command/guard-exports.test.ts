@@ -5,7 +5,7 @@ import { runGuard } from '../../src/guard/command.js';
 import { CASE_ID, commitAll, committedLessonsRepo } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { git, runCli, writeFiles } from '../helpers/repo.js';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 
 const NOW = new Date('2026-11-21T09:30:00Z');
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runGuard, type GuardReport } from '../../src/guard/command.js';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { committedLessonsRepo, stageIndex } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { git, writeFiles } from '../helpers/repo.js';

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runGuard } from '../../src/guard/command.js';
-import { compileSecretRules } from '../../src/guard/secrets.js';
-import { lessonSecretScan, lessonSecrets, scanSecrets } from '../../src/guard/secrets-scan.js';
+import { compileSecretRules } from '../../src/secrets/rules.js';
+import { lessonSecretScan, lessonSecrets, scanSecrets } from '../../src/secrets/scan.js';
 import * as snapshot from '../../src/guard/snapshot.js';
-import { FILE_CACHE_DIR } from '../../src/io/file-cache.js';
+import { FILE_CACHE_DIR } from '../../src/store/file-cache.js';
 import { openRepo } from '../../src/io/git/repo.js';
-import * as cachedLoad from '../../src/lesson/cached-load.js';
-import { transitionFindings } from '../../src/lifecycle/transitions.js';
+import * as cachedLoad from '../../src/store/worktree.js';
+import { transitionFindings } from '../../src/lesson/transitions.js';
 import { fileFindings, lintTree } from '../../src/lint/lint.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { validateAgainst } from '../../src/schema/validate.js';
@@ -19,8 +19,8 @@ import { lessonText } from '../helpers/lessons.js';
 import { corpus, mutate, random } from '../helpers/mutations.js';
 import { git, writeFiles } from '../helpers/repo.js';
 
-vi.mock('../../src/lesson/cached-load.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/lesson/cached-load.js')>();
+vi.mock('../../src/store/worktree.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/store/worktree.js')>();
   return { ...original, loadFacts: vi.fn(original.loadFacts) };
 });
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runHook, type HookRequest } from '../../src/agent/run.js';
 import { readSession } from '../../src/agent/session.js';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { fakeToken } from '../helpers/guard.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, SECRETS_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';

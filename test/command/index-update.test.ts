@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { writeIndex } from '../../src/index/command.js';
-import { INDEX_TREE_FILE } from '../../src/index/memo.js';
+import { writeIndex } from '../../src/store/index-write.js';
+import { INDEX_TREE_FILE } from '../../src/store/index-memo.js';
 import { updateIndex } from '../../src/index/update.js';
-import { FILE_CACHE_DIR } from '../../src/io/file-cache.js';
+import { FILE_CACHE_DIR } from '../../src/store/file-cache.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 

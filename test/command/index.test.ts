@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkIndex, writeIndex } from '../../src/index/command.js';
+import { checkIndex, writeIndex } from '../../src/store/index-write.js';
 import { validateAgainst } from '../../src/schema/validate.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { PACKAGE_ROOT, runCli, tempLessonsRepo, writeFiles } from '../helpers/repo.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeIndex } from '../../src/index/command.js';
-import { FILE_CACHE_DIR } from '../../src/io/file-cache.js';
+import { writeIndex } from '../../src/store/index-write.js';
+import { FILE_CACHE_DIR } from '../../src/store/file-cache.js';
 import { acceptLesson } from '../../src/lifecycle/accept.js';
 import { applyPattern } from '../../src/lifecycle/apply.js';
 import { promoteLessons } from '../../src/lifecycle/promote.js';

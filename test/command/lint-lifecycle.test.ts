@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lint } from '../../src/lint/command.js';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { tempLessonsRepo } from '../helpers/repo.js';
 import fs from 'node:fs';

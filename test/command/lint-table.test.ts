@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import * as cachedLoad from '../../src/lesson/cached-load.js';
-import { FILE_CACHE_DIR } from '../../src/io/file-cache.js';
+import * as cachedLoad from '../../src/store/worktree.js';
+import { FILE_CACHE_DIR } from '../../src/store/file-cache.js';
 import { lint } from '../../src/lint/command.js';
 import { fileFindings, lintTree } from '../../src/lint/lint.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
@@ -11,8 +11,8 @@ import { toIsoDate } from '../../src/util/dates.js';
 import { corpus, mutate, random } from '../helpers/mutations.js';
 import { tempLessonsRepo } from '../helpers/repo.js';
 
-vi.mock('../../src/lesson/cached-load.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/lesson/cached-load.js')>();
+vi.mock('../../src/store/worktree.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/store/worktree.js')>();
   return { ...original, loadFacts: vi.fn(original.loadFacts) };
 });
 

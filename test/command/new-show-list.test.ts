@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkIndex } from '../../src/index/command.js';
+import { checkIndex } from '../../src/store/index-write.js';
 import { lint } from '../../src/lint/command.js';
-import { newLesson, slugify } from '../../src/lesson/new.js';
-import { listLessons, showLesson } from '../../src/lesson/query.js';
+import { newLesson, slugify } from '../../src/lifecycle/new.js';
+import { listLessons, showLesson } from '../../src/store/query.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { runCli, tempLessonsRepo } from '../helpers/repo.js';
 

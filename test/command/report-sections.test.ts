@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fingerprint, similarity } from '../../src/capture/similarity.js';
+import { fingerprint, similarity } from '../../src/search/similarity.js';
 import { reportLessons } from '../../src/report/command.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { LISTING_MEMO, listWorktree, listingPairs, openLessonCache, treeDigest, unchangedWorktree } from '../../src/lesson/cached-load.js';
-import { RACY_MS } from '../../src/io/file-cache.js';
+import { LISTING_MEMO, listWorktree, listingPairs, openLessonCache, treeDigest, unchangedWorktree } from '../../src/store/worktree.js';
+import { RACY_MS } from '../../src/store/file-cache.js';
 import { startGitListing } from '../../src/io/git/vouched.js';
-import { checkIndex, writeIndex } from '../../src/index/command.js';
-import { INDEX_TREE_DELTA, INDEX_TREE_FILE, rememberedPairs } from '../../src/index/memo.js';
+import { checkIndex, writeIndex } from '../../src/store/index-write.js';
+import { INDEX_TREE_DELTA, INDEX_TREE_FILE, rememberedPairs } from '../../src/store/index-memo.js';
 import { storeDrafts } from '../../src/capture/store.js';
 import { lint } from '../../src/lint/command.js';
 import { gitBlobId } from '../../src/util/digest.js';
@@ -20,8 +20,8 @@ import { git, initGitRepo, tempDir, tempLessonsRepo, writeFiles } from '../helpe
  * listing a folder. What must hold: the digest it takes is always the digest of what is on disk.
  */
 
-vi.mock('../../src/lesson/cached-load.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/lesson/cached-load.js')>();
+vi.mock('../../src/store/worktree.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/store/worktree.js')>();
   return { ...original, listWorktree: vi.fn(original.listWorktree) };
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CASE_ID, committedLessonsRepo, fakeToken, installBinWrapper, stageIndex, writeReceipt, NEUTRAL_ENV, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { GIT_ENV, git, tempDir, writeFiles } from '../helpers/repo.js';
-import { isFresh, openCached, statIndex } from '../../src/preflight/search-open.js';
+import { isFresh, openCached, statIndex } from '../../src/search/open.js';
 
 interface Run {
   status: number;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { BIN, git, initGitRepo, runCli, tempLessonsRepo, writeFiles, type CliResult } from './repo.js';
 import { lessonFile } from './lessons.js';
 

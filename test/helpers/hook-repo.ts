@@ -1,5 +1,5 @@
 /** A small lessons repository for the agent-hook tests: three lessons with triggers, indexed. */
-import { writeIndex } from '../../src/index/command.js';
+import { writeIndex } from '../../src/store/index-write.js';
 import { lessonFile } from './lessons.js';
 import { tempLessonsRepo } from './repo.js';
 

@@ -1,8 +1,8 @@
 import type { IndexEntry } from '../../src/index/build.js';
 import { emptyTriggers, type Triggers } from '../../src/lesson/model.js';
-import { buildSearchIndex, buildSegment, type SearchExtras } from '../../src/preflight/search-build.js';
-import { memorySource, SearchIndex } from '../../src/preflight/search-index.js';
-import { Segment } from '../../src/preflight/search-segment.js';
+import { buildSearchIndex, buildSegment, type SearchExtras } from '../../src/search/build.js';
+import { memorySource, SearchIndex } from '../../src/search/search-index.js';
+import { Segment } from '../../src/search/segment.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
 import { lessonFile } from './lessons.js';
 

@@ -1,4 +1,4 @@
-import { POSTINGS_CAP, similarity, termText, type Fingerprint, type SimilarGroup } from '../../src/capture/similarity.js';
+import { POSTINGS_CAP, similarity, termText, type Fingerprint, type SimilarGroup } from '../../src/search/similarity.js';
 import { compareStrings } from '../../src/util/compare.js';
 
 /**

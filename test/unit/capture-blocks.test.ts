@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractDrafts } from '../../src/capture/blocks.js';
 import { singleLinkage } from '../helpers/similarity.js';
-import { POSTINGS_CAP, comparableText, fingerprint, foldText, likelyAlike, similarGroups, similarity, words, type Fingerprint } from '../../src/capture/similarity.js';
+import { POSTINGS_CAP, comparableText, fingerprint, foldText, likelyAlike, similarGroups, similarity, words, type Fingerprint } from '../../src/search/similarity.js';
 
 const BLOCK = `[LESSON]
 title: Version bump missed the marketplace manifest

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GuardReport } from '../../src/guard/command.js';
-import { escapeData, escapeProperty } from '../../src/reporters/github.js';
-import { annotations, reportText, stepSummary } from '../../src/reporters/guard.js';
+import { escapeData, escapeProperty } from '../../src/render/github.js';
+import { annotations, reportText, stepSummary } from '../../src/guard/reporter.js';
 
 const LEVELS = { schema: 'block', 'index-fresh': 'block', 'preflight-evidence': 'warn', 'incident-lesson': 'block', promotion: 'block', secrets: 'block', quality: 'warn', retrieval: 'block', policy: 'block' } as const;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { incidentIssues, isIncidentCommit, preflightTrailerIssues } from '../../src/guard/commits.js';
 import { applyLevel } from '../../src/guard/finding.js';
 import { judgeReceipt, preflightTrailerValue } from '../../src/guard/receipt.js';
-import { compileSecretRules, scanText, secretFingerprint, shannonEntropy, type CompiledRule } from '../../src/guard/secrets.js';
+import { compileSecretRules, scanText, secretFingerprint, shannonEntropy, type CompiledRule } from '../../src/secrets/rules.js';
 import { hasOwnText, skipsSource } from '../../src/githooks/trailer.js';
 import type { CommitInfo } from '../../src/io/git/log.js';
 import { parseTrailerLines } from '../../src/io/git/log.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scanFile, scanIndexText, type ScannedIndex } from '../../src/guard/index-secrets.js';
-import { compileSecretRules, type CompiledRule, type SecretMatch } from '../../src/guard/secrets.js';
+import { scanFile, scanIndexText, type ScannedIndex } from '../../src/secrets/index-scan.js';
+import { compileSecretRules, type CompiledRule, type SecretMatch } from '../../src/secrets/rules.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { compareStrings } from '../../src/util/compare.js';
 import { fakeToken } from '../helpers/guard.js';

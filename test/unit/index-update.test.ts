@@ -8,8 +8,8 @@ import { bytesInMemory, bytesOfFile, indexLineDiff, updateIndex } from '../../sr
 import { blobIdOf, chunksLength, gitBlobId, joinChunks } from '../../src/util/digest.js';
 import { tempDir } from '../helpers/repo.js';
 import { addLessonFile, type LoadedLesson, type LoadedTree } from '../../src/lesson/load.js';
-import { scanIndexText, scanOfUpdate } from '../../src/guard/index-secrets.js';
-import { compileSecretRules, type CompiledRule } from '../../src/guard/secrets.js';
+import { scanIndexText, scanOfUpdate } from '../../src/secrets/index-scan.js';
+import { compileSecretRules, type CompiledRule } from '../../src/secrets/rules.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { fakeToken } from '../helpers/guard.js';
 import { lessonText } from '../helpers/lessons.js';

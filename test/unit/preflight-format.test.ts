@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PreflightReport, SelectedLesson } from '../../src/preflight/report.js';
-import { estimateTokens, formatReport, renderWithinBudget } from '../../src/reporters/preflight.js';
+import { estimateTokens, formatReport, renderWithinBudget } from '../../src/preflight/report.js';
 import { makeReceipt } from '../../src/preflight/receipt.js';
 import { taskInput } from '../helpers/preflight.js';
 

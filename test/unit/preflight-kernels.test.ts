@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { IndexEntry } from '../../src/index/build.js';
 import { LEVELS, SEVERITIES, STATUSES } from '../../src/lesson/model.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
-import { Workspace } from '../../src/preflight/kernels.js';
+import { Workspace } from '../../src/search/kernels.js';
 import { buildQuery } from '../../src/preflight/query.js';
 import { rankLessons } from '../../src/preflight/rank.js';
-import { VOCABULARY } from '../../src/preflight/vocabulary.js';
+import { VOCABULARY } from '../../src/search/vocabulary.js';
 import { indexEntry, NOW, searchIndexWithSources, taskInput } from '../helpers/preflight.js';
 import { pick, seededRandom } from '../helpers/random.js';
 

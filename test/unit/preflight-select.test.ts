@@ -3,8 +3,8 @@ import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/command.js';
 import { buildQuery } from '../../src/preflight/query.js';
 import { rankLessons } from '../../src/preflight/rank.js';
-import { readThesaurus } from '../../src/preflight/search-update.js';
-import { VOCABULARY } from '../../src/preflight/vocabulary.js';
+import { readThesaurus } from '../../src/search/update.js';
+import { VOCABULARY } from '../../src/search/vocabulary.js';
 import type { IndexEntry } from '../../src/index/build.js';
 import { indexEntry, NOW, searchIndexOf, searchIndexWithSources, taskInput } from '../helpers/preflight.js';
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildQuery } from '../../src/preflight/query.js';
-import { VOCABULARY } from '../../src/preflight/vocabulary.js';
-import { parseAcronyms } from '../../src/preflight/acronyms.js';
-import { indexTerms, numeronym, root, stem, terms, words } from '../../src/preflight/text.js';
-import { commandMatches, globToRegExp, pathMatches, pathsMatcher } from '../../src/preflight/triggers.js';
-import { boundedDistance, expandTerm } from '../../src/preflight/expand.js';
+import { VOCABULARY } from '../../src/search/vocabulary.js';
+import { parseAcronyms } from '../../src/search/acronyms.js';
+import { indexTerms, numeronym, root, stem, terms, words } from '../../src/search/text.js';
+import { commandMatches } from '../../src/search/triggers.js';
+import { globToRegExp, pathMatches, pathsMatcher } from '../../src/util/glob.js';
+import { boundedDistance, expandTerm } from '../../src/search/expand.js';
 import { taskInput } from '../helpers/preflight.js';
 import { seededRandom } from '../helpers/random.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { patchFiles } from '../../src/agent/input.js';
 import { triggerPath } from '../../src/preflight/query.js';
-import { terms } from '../../src/preflight/text.js';
-import { commandMatches, matchTriggers, simpleCommands, toolAllows } from '../../src/preflight/triggers.js';
+import { terms } from '../../src/search/text.js';
+import { commandMatches, matchTriggers, simpleCommands, toolAllows } from '../../src/search/triggers.js';
 
 const row = (fields: Partial<{ tools: string[]; paths: string[]; commands: string[]; phrases: string[][] }>) => ({ tools: [], paths: [], commands: [], phrases: [], ...fields });
 const action = (fields: Partial<{ tool: string; paths: string[]; command: string }>) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { relatedTerms, stemThesaurus } from '../../src/preflight/search-build.js';
-import { readThesaurusText, thesaurusEntry } from '../../src/preflight/search-update.js';
+import { relatedTerms, stemThesaurus } from '../../src/search/build.js';
+import { readThesaurusText, thesaurusEntry } from '../../src/search/update.js';
 import { seededRandom } from '../helpers/random.js';
 
 /** The stemmed thesaurus restricted to `dictionary`, line by line: what relatedTerms() must give. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inGitHubActions } from '../../src/reporters/github.js';
-import { joinLines, renderStdout, reporter, stepSummaryFor, type Reporters } from '../../src/reporters/registry.js';
+import { inGitHubActions } from '../../src/render/github.js';
+import { joinLines, renderStdout, reporter, stepSummaryFor, type Reporters } from '../../src/render/registry.js';
 
 const reporters: Reporters<{ n: number }> = {
   text: (result) => `n is ${result.n}\n`,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { findingsFromReview, isBlocked, problemFinding, type ReviewFinding } from '../../src/review/findings.js';
-import { reviewAnnotations, reviewText } from '../../src/reporters/review.js';
+import { reviewAnnotations, reviewText } from '../../src/review/reporter.js';
 import type { ReviewResult } from '../../src/review/command.js';
 import { expandCommand } from '../../src/review/run.js';
-import { annotationLine, escapeData, escapeProperty } from '../../src/reporters/github.js';
+import { annotationLine, escapeData, escapeProperty } from '../../src/render/github.js';
 
 const raw = (severity: ReviewFinding['severity'], file: string | null, line: number | null, rule = 'case-a') => ({
   severity,

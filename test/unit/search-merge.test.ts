@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_BIT, FIELDS, idfOf, termScore } from '../../src/preflight/search-fields.js';
-import { mergePostings, type Renumbering } from '../../src/preflight/search-merge.js';
-import { writeVarint, type RawPostings } from '../../src/preflight/search-segment.js';
+import { FIELD_BIT, FIELDS, idfOf, termScore } from '../../src/search/fields.js';
+import { mergePostings, type Renumbering } from '../../src/search/merge.js';
+import { writeVarint, type RawPostings } from '../../src/search/segment.js';
 import { pick, seededRandom } from '../helpers/random.js';
 
 /** A posting as the build writes it: a lesson, and per field it occurs in, the term's frequency there and the field's length. */

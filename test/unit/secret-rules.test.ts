@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileSecretRules, scanText, type CompiledRule } from '../../src/guard/secrets.js';
+import { compileSecretRules, scanText, type CompiledRule } from '../../src/secrets/rules.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { evaluateSecrets } from '../bench/secrets-eval.js';
 import { secretSamples } from '../bench/secret-samples.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprint, POSTINGS_CAP, similarGroups, similarity, type Fingerprint } from '../../src/capture/similarity.js';
-import { textModelPrints } from '../../src/capture/text-model.js';
+import { fingerprint, POSTINGS_CAP, similarGroups, similarity, type Fingerprint } from '../../src/search/similarity.js';
+import { textModelPrints } from '../../src/search/text-model.js';
 import { pick, seededRandom } from '../helpers/random.js';
 import { cappedGroups, singleLinkage } from '../helpers/similarity.js';
 

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/package-root.js';
-import { parseAcronyms } from '../../src/preflight/acronyms.js';
-import { stem } from '../../src/preflight/text.js';
+import { parseAcronyms } from '../../src/search/acronyms.js';
+import { stem } from '../../src/search/text.js';
 
 const SCRIPT = path.join(packageRoot(), 'scripts/build-stackoverflow-vocabulary.mjs');
 const dirs: string[] = [];

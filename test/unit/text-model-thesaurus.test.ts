@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { similarity } from '../../src/capture/similarity.js';
-import { lessonsLike, memo, stemmedRelatives, textModelPrints, type FieldedText } from '../../src/capture/text-model.js';
-import { parseAcronyms } from '../../src/preflight/acronyms.js';
-import { parseThesaurus, readThesaurus, readThesaurusText } from '../../src/preflight/search-update.js';
-import { stem } from '../../src/preflight/text.js';
+import { similarity } from '../../src/search/similarity.js';
+import { lessonsLike, memo, stemmedRelatives, textModelPrints, type FieldedText } from '../../src/search/text-model.js';
+import { parseAcronyms } from '../../src/search/acronyms.js';
+import { parseThesaurus, readThesaurus, readThesaurusText } from '../../src/search/update.js';
+import { stem } from '../../src/search/text.js';
 import { compareStrings } from '../../src/util/compare.js';
 
 describe('stemmedRelatives', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLessonText, toLesson } from '../../src/lesson/parse.js';
 import type { Level } from '../../src/lesson/model.js';
-import { transitionFindings, type LessonAt } from '../../src/lifecycle/transitions.js';
+import { transitionFindings, type LessonAt } from '../../src/lesson/transitions.js';
 import { lessonFile, type LessonFields } from '../helpers/lessons.js';
 
 function at(fields: LessonFields & { id: string }): LessonAt {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TreeRecords } from '../../src/index/tree-records.js';
-import { treeDigest } from '../../src/lesson/cached-load.js';
+import { TreeRecords } from '../../src/store/tree-records.js';
+import { treeDigest } from '../../src/store/worktree.js';
 import { compareStrings } from '../../src/util/compare.js';
 import { pick, seededRandom } from '../helpers/random.js';
 

@@ -1,0 +1,63 @@
+import type { Gate } from '../policy/policy.js';
+import type { GuardReport } from './command.js';
+import type { GuardFinding } from './finding.js';
+import { STAGE_PROFILES } from './stages.js';
+import { annotationLine } from '../render/github.js';
+import { joinLines, jsonReporter, type Reporters } from '../render/registry.js';
+
+function where(finding: GuardFinding): string {
+  if (finding.file !== undefined) return finding.line === undefined ? finding.file : `${finding.file}:${finding.line}`;
+  return finding.commit !== undefined ? `commit ${finding.commit.slice(0, 12)}` : '(repository)';
+}
+
+/** The report for people: one line per finding, then the verdict. */
+export function reportText(report: GuardReport): string {
+  const lines = report.findings.map((finding) => `${where(finding)}: ${finding.level} [${finding.gate}] ${finding.message}`);
+  const { block, warn } = report.counts;
+  const subject = `lessons guard (${report.stage})`;
+  if (block > 0) {
+    lines.push(`${subject}: blocked by ${block} finding${block === 1 ? '' : 's'}${warn > 0 ? `, ${warn} warning${warn === 1 ? '' : 's'}` : ''}`);
+    const bypass = STAGE_PROFILES[report.stage].bypass;
+    lines.push(`fix what each finding says${bypass ? `, or bypass the guard knowingly with \`${bypass}\`` : ''}`);
+  }
+  else if (warn > 0) lines.push(`${subject}: passed with ${warn} warning${warn === 1 ? '' : 's'}`);
+  else lines.push(`${subject}: passed`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** GitHub Actions annotations (`::error file=…,line=…,title=…::message`), one line each. */
+export function annotations(report: GuardReport): string {
+  return joinLines(
+    report.findings.map((finding) =>
+      annotationLine({ level: finding.level === 'block' ? 'error' : 'warning', file: finding.file, line: finding.line, title: `lessons guard: ${finding.gate}`, message: finding.message }),
+    ),
+  );
+}
+
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+}
+
+const GATE_ORDER: Gate[] = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval'];
+
+/** The job summary in markdown: verdict, the level of each gate, and the findings as a table. */
+export function stepSummary(report: GuardReport): string {
+  const { block, warn } = report.counts;
+  const verdict = block > 0 ? `❌ blocked by ${block} finding${block === 1 ? '' : 's'}` : warn > 0 ? `⚠️ passed with ${warn} warning${warn === 1 ? '' : 's'}` : '✅ passed';
+  const lines = [`## lessons guard (${report.stage}): ${verdict}`, ''];
+  if (report.base !== null) lines.push(`Checked ${report.head.slice(0, 12)} against ${report.base.slice(0, 12)} (${report.base_from}).`, '');
+  lines.push('| gate | level | findings |', '| --- | --- | --- |');
+  for (const gate of GATE_ORDER) {
+    const count = report.findings.filter((finding) => finding.gate === gate).length;
+    lines.push(`| ${gate} | ${report.levels[gate]} | ${count} |`);
+  }
+  if (report.findings.length > 0) {
+    lines.push('', '| level | gate | where | message |', '| --- | --- | --- | --- |');
+    for (const finding of report.findings) {
+      lines.push(`| ${finding.level} | ${finding.gate} | ${cell(where(finding))} | ${cell(finding.message)} |`);
+    }
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+export const guardReporters: Reporters<GuardReport> = { text: reportText, json: jsonReporter, github: annotations, summary: stepSummary };

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { LessonsError } from '../errors.js';
+import { readRegularFile } from '../io/fs.js';
+import { findRepoRoot } from '../io/repo.js';
+import { buildIndex, type IndexEntry } from '../index/build.js';
+import { compareStrings } from '../util/compare.js';
+import { loadLessons } from '../lesson/load.js';
+import type { Insight, Kind, Level, Status } from '../lesson/model.js';
+
+export interface ListOptions {
+  cwd: string;
+  level?: Level | undefined;
+  status?: Status | undefined;
+  tag?: string | undefined;
+  kind?: Kind | undefined;
+  insight?: Insight | undefined;
+}
+
+const LEVEL_ORDER: Record<Level, number> = { principle: 0, pattern: 1, case: 2 };
+
+/** Lessons of the tree as index entries, filtered, principles first then by id. */
+export async function listLessons(options: ListOptions): Promise<IndexEntry[]> {
+  const root = findRepoRoot(options.cwd);
+  const { lessons } = buildIndex(loadLessons(root).lessons);
+  return lessons
+    .filter((entry) => !options.level || entry.level === options.level)
+    .filter((entry) => !options.status || entry.status === options.status)
+    .filter((entry) => !options.tag || entry.tags.includes(options.tag))
+    .filter((entry) => !options.kind || entry.kind === options.kind)
+    .filter((entry) => !options.insight || entry.insight === options.insight)
+    .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || compareStrings(a.id, b.id));
+}
+
+export interface ShowResult {
+  entry: IndexEntry;
+  /** The lesson file as it is on disk. */
+  text: string;
+}
+
+export async function showLesson(options: { cwd: string; id: string }): Promise<ShowResult> {
+  const root = findRepoRoot(options.cwd);
+  const { lessons } = buildIndex(loadLessons(root).lessons);
+  const entry = lessons.find((candidate) => candidate.id === options.id);
+  if (!entry) throw lessonNotFound(options.id, lessons.map((candidate) => candidate.id));
+  return { entry, text: readRegularFile(path.join(root, entry.path)).toString('utf8') };
+}
+
+/** The error for an unknown id (exit 1, as for a refusal), naming up to five ids that contain it. */
+export function lessonNotFound(id: string, ids: readonly string[]): LessonsError {
+  const near = ids.filter((candidate) => candidate.includes(id)).slice(0, 5);
+  return new LessonsError('LESSON_NOT_FOUND', `no lesson with id \`${id}\`${near.length > 0 ? `; did you mean: ${near.join(', ')}` : ''} (\`lessons list\` shows them all)`, 1);
+}
