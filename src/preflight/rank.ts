@@ -41,7 +41,7 @@ export const WEIGHTS = {
 } as const;
 
 /**
- * The relevance floor, in terms that mean the same on every corpus (src/preflight/RANKING.md).
+ * The relevance floor, in terms that mean the same on every corpus (docs/RANKING.md).
  * A task concept's evidence for a lesson is informativeness x field strength x match quality,
  * each at most 1; a lesson passes with `evidence` in total, so never on one concept alone.
  */
