@@ -9,7 +9,7 @@ import { formatJson } from '../util/json.js';
 import { compileIncidentPatterns } from './commits.js';
 import { staleExportFindings } from './exports.js';
 import type { GuardFinding } from './finding.js';
-import { runGates, stageLevels } from './gates.js';
+import { runGates, stageLevels } from './gates/run-gates.js';
 import { compiled, gather, type Gathered, type GuardPlan } from './gather.js';
 import { openLessonCache, type LessonFileCache } from '../store/worktree.js';
 import { semanticFinding } from './semantic.js';

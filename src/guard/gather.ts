@@ -7,7 +7,7 @@ import { resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { resolvePolicy, type Gate, type GateLevel, type Policy } from '../policy/policy.js';
 import type { IncidentPatterns } from './commits.js';
-import type { GateInput, QualityOutcome } from './gates.js';
+import type { GateInput, QualityOutcome } from './gates/gate.js';
 import { INDEX_MEMO, readAtBlob, treeDigest, type LessonFileCache } from '../store/worktree.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { blobIdOf, joinChunks, type Chunks } from '../util/digest.js';

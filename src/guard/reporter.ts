@@ -1,6 +1,6 @@
-import type { Gate } from '../policy/policy.js';
 import type { GuardReport } from './command.js';
 import type { GuardFinding } from './finding.js';
+import { GATE_REGISTRY } from './gates/registry.js';
 import { STAGE_PROFILES } from './stages.js';
 import { annotationLine } from '../render/github.js';
 import { joinLines, jsonReporter, type Reporters } from '../render/registry.js';
@@ -38,8 +38,6 @@ function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }
 
-const GATE_ORDER: Gate[] = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval'];
-
 /** The job summary in markdown: verdict, the level of each gate, and the findings as a table. */
 export function stepSummary(report: GuardReport): string {
   const { block, warn } = report.counts;
@@ -47,9 +45,9 @@ export function stepSummary(report: GuardReport): string {
   const lines = [`## lessons guard (${report.stage}): ${verdict}`, ''];
   if (report.base !== null) lines.push(`Checked ${report.head.slice(0, 12)} against ${report.base.slice(0, 12)} (${report.base_from}).`, '');
   lines.push('| gate | level | findings |', '| --- | --- | --- |');
-  for (const gate of GATE_ORDER) {
-    const count = report.findings.filter((finding) => finding.gate === gate).length;
-    lines.push(`| ${gate} | ${report.levels[gate]} | ${count} |`);
+  for (const { name } of GATE_REGISTRY) {
+    const count = report.findings.filter((finding) => finding.gate === name).length;
+    lines.push(`| ${name} | ${report.levels[name]} | ${count} |`);
   }
   if (report.findings.length > 0) {
     lines.push('', '| level | gate | where | message |', '| --- | --- | --- | --- |');

@@ -1,5 +1,10 @@
 import type { Level, Severity } from '../lesson/model.js';
 
+/**
+ * The guard's gates by name, in its order. The guard's registry (src/guard/gates/registry.ts)
+ * declares each one with its check; the policy sits below the guard, so it keeps this list and
+ * a unit test holds the two (names and default levels), the schema and the shipped policy file equal.
+ */
 export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval', 'policy'] as const;
 export const STAGES = ['pre-commit', 'pre-push', 'ci', 'final'] as const;
 export type Gate = (typeof GATES)[number];
@@ -127,7 +132,8 @@ export interface EvalPolicy {
   max_false_positive_rate: number;
 }
 
-const gate = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
+/** A gate's level in each stage, given for the stages that can block (final only advises). */
+export const gateLevels = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
   'pre-commit': preCommit,
   'pre-push': prePush,
   ci,
@@ -140,15 +146,15 @@ export const DEFAULT_POLICY: Policy = {
   lessons: { stale_after_days: 365, max_auto_candidates: 25 },
   preflight: { quotas: { principle: 2, pattern: 3, case: 2, cases_alone: 5 }, hook_max: 3, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
   gates: {
-    schema: gate('block', 'block', 'block'),
-    'index-fresh': gate('block', 'block', 'block'),
-    'preflight-evidence': gate('warn', 'warn', 'warn'),
-    'incident-lesson': gate('off', 'warn', 'block'),
-    promotion: gate('block', 'block', 'block'),
-    secrets: gate('block', 'block', 'block'),
-    quality: gate('off', 'off', 'warn'),
-    retrieval: gate('off', 'off', 'block'),
-    policy: gate('off', 'warn', 'block'),
+    schema: gateLevels('block', 'block', 'block'),
+    'index-fresh': gateLevels('block', 'block', 'block'),
+    'preflight-evidence': gateLevels('warn', 'warn', 'warn'),
+    'incident-lesson': gateLevels('off', 'warn', 'block'),
+    promotion: gateLevels('block', 'block', 'block'),
+    secrets: gateLevels('block', 'block', 'block'),
+    quality: gateLevels('off', 'off', 'warn'),
+    retrieval: gateLevels('off', 'off', 'block'),
+    policy: gateLevels('off', 'warn', 'block'),
   },
   capture: { similarity_threshold: 0.82, escalate_after: 3, new_similarity: 0.55 },
   review: {

@@ -54,7 +54,7 @@ describe('lessons guard (built binary)', () => {
         `Checked ${head.slice(0, 12)} against ${base.slice(0, 12)} (${base}).\n\n` +
         '| gate | level | findings |\n| --- | --- | --- |\n' +
         '| schema | block | 0 |\n| index-fresh | block | 1 |\n| preflight-evidence | warn | 0 |\n| incident-lesson | block | 0 |\n' +
-        '| promotion | block | 0 |\n| secrets | block | 0 |\n| quality | warn | 0 |\n| retrieval | block | 0 |\n\n' +
+        '| promotion | block | 0 |\n| secrets | block | 0 |\n| quality | warn | 0 |\n| retrieval | block | 0 |\n| policy | block | 0 |\n\n' +
         '| level | gate | where | message |\n| --- | --- | --- | --- |\n' +
         `| block | index-fresh | lessons/index.json | ${message} |\n\n`,
     );

@@ -40,6 +40,17 @@ describe('the step summary and the text report', () => {
     expect(summary).toContain(`| warn | incident-lesson | commit ${'c'.repeat(12)} | a \\| b<br>c |\n`);
   });
 
+  it('has a row for every gate in the registry order, the policy gate included', () => {
+    const summary = stepSummary(
+      report([{ gate: 'policy', level: 'block', rule: 'policy-changed', severity: 'error', file: 'policy/workflow-policy.json', message: 'the change changes it' }]),
+    );
+    expect(summary).toContain(
+      '| gate | level | findings |\n| --- | --- | --- |\n' +
+        '| schema | block | 0 |\n| index-fresh | block | 0 |\n| preflight-evidence | warn | 0 |\n| incident-lesson | block | 0 |\n' +
+        '| promotion | block | 0 |\n| secrets | block | 0 |\n| quality | warn | 0 |\n| retrieval | block | 0 |\n| policy | block | 1 |\n\n',
+    );
+  });
+
   it('says passed, passed with warnings, or blocked with the way out', () => {
     expect(reportText(report([]))).toBe('lessons guard (ci): passed\n');
     const pre = { ...report([{ gate: 'schema', level: 'block', rule: 'schema', severity: 'error', file: 'f.md', message: 'm' }]), stage: 'pre-push' as const };

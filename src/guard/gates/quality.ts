@@ -1,0 +1,14 @@
+import { gateLevels } from '../../policy/policy.js';
+import type { GateCheck, GateDeclaration } from './gate.js';
+
+/** The policy's quality commands (gather.ts ran them): each one that failed. */
+export const qualityGate: GateCheck = (input) =>
+  (input.quality ?? [])
+    .filter((outcome) => !outcome.ok)
+    .map((outcome) => ({
+      rule: `quality-${outcome.name}`,
+      severity: 'error' as const,
+      message: `quality command \`${outcome.name}\` (${outcome.argv.join(' ')}) failed: ${outcome.detail}; fix it and run the guard again`,
+    }));
+
+export const quality: GateDeclaration = { name: 'quality', defaults: gateLevels('off', 'off', 'warn'), check: qualityGate };

@@ -1,0 +1,16 @@
+import { gateLevels } from '../../policy/policy.js';
+import type { GateCheck, GateDeclaration } from './gate.js';
+
+/** The credentials the secret scan found (gather.ts ran it on the scope the policy names). */
+export const secretsGate: GateCheck = (input) =>
+  (input.secrets ?? []).map((match) => ({
+    rule: match.rule,
+    severity: 'error' as const,
+    file: match.file,
+    line: match.line,
+    message:
+      `looks like a ${match.rule} credential (${match.masked}): remove it, rotate the credential if it was real, ` +
+      `and rewrite it out of unpushed history; if it is harmless, add "${match.fingerprint}" to secrets.allowlist in the policy`,
+  }));
+
+export const secrets: GateDeclaration = { name: 'secrets', defaults: gateLevels('block', 'block', 'block'), check: secretsGate };
