@@ -1,5 +1,5 @@
 /**
- * `lessons hook <claude|codex|cursor> [event]`: an agent harness hook. On the critical path of
+ * `lessons hook <harness> [event]`: an agent harness hook (src/harness/registry.ts). On the critical path of
  * every tool call, so it loads no yargs, ajv or gray-matter, and it is never in the agent's way:
  * whatever happens (bad stdin, no index, an internal error, running past its own time limit)
  * it prints the harness's neutral answer and exits 0. LESSONS_DISABLE=1 makes it a no-op.
@@ -15,7 +15,7 @@ import { isUsualRun } from '../../src/io/run-state.js';
 export const DEFAULT_TIMEOUT_MS = 2000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
 
-const USAGE = `usage: lessons ${HOOK.usage[0]}\n\nexample: ${HOOK.example}`;
+const USAGE = `usage: lessons ${HOOK.usage[0]}\n\n${HOOK.epilog}\n\nexample: ${HOOK.example}`;
 
 function write(text: string): void {
   if (text === '') return;
@@ -108,7 +108,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   let event: string | undefined;
   let debug = args.includes('--debug');
   let answered = false;
-  const { neutralAnswer, isHarness } = await import('../../src/agent/neutral.js');
+  const { neutralAnswer, isHarness, HARNESS_NAMES } = await import('../../src/harness/registry.js');
   const answer = (text: string): void => {
     if (answered) return;
     answered = true;
@@ -129,7 +129,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       return 0;
     }
     if (!isHarness(harness)) {
-      process.stderr.write(`lessons: unknown harness \`${harness}\`${didYouMean(harness, ['claude', 'codex', 'cursor'], (name) => `lessons hook ${name}`)}\n${USAGE}\n`);
+      process.stderr.write(`lessons: unknown harness \`${harness}\`${didYouMean(harness, HARNESS_NAMES, (name) => `lessons hook ${name}`)}\n${USAGE}\n`);
       return 0;
     }
     if (process.env.LESSONS_DISABLE === '1') {
@@ -148,7 +148,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     timer = setTimeout(timeUp, ms);
     const stdin = await readStdin(Date.now() + ms);
     if (stdin === TIMED_OUT) return timeUp();
-    const { runHook } = await import('../../src/agent/run.js');
+    const { runHook } = await import('../../src/harness/run.js');
     const cwd = typeof values.C === 'string' ? values.C : process.cwd();
     answer(await runHook({ harness, event, stdin, cwd, env: process.env, now: new Date() }));
   } catch (error) {

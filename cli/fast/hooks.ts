@@ -5,6 +5,7 @@ import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
 import { helpText } from '../options.js';
 import { HOOKS } from '../tables/hooks.js';
+import { HARNESS_NAMES, harnessNamed, type Harness } from '../../src/harness/registry.js';
 
 const USAGE = helpText(HOOKS);
 
@@ -68,7 +69,7 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     throw new UsageError(`unknown hooks action '${action}'${didYouMean(action, ['install', 'uninstall', 'status'], (name) => `lessons hooks ${name}`)}\n${USAGE}`);
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'\n${USAGE}`);
-  const harnesses = (['claude', 'codex', 'cursor'] as const).filter((name) => values[name]);
+  const harnesses = HARNESS_NAMES.filter((name) => (values as Record<string, unknown>)[name] === true);
   if (harnesses.length > 0) {
     if (action === 'status') throw new UsageError(`--${harnesses[0]} goes with \`lessons hooks install\` or \`uninstall\` (\`lessons doctor\` checks the agent settings)\n${USAGE}`);
     return agentHooks(action, cwd, harnesses, values.json === true);
@@ -105,17 +106,15 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
   return refused ? 1 : 0;
 }
 
-/** `lessons hooks install|uninstall --claude|--codex|--cursor`: the agent harness settings, merged. */
-async function agentHooks(action: 'install' | 'uninstall', cwd: string, harnesses: readonly ('claude' | 'codex' | 'cursor')[], json: boolean): Promise<0> {
+/** `lessons hooks install|uninstall --<harness>`: the agent harness settings, merged. */
+async function agentHooks(action: 'install' | 'uninstall', cwd: string, harnesses: readonly Harness[], json: boolean): Promise<0> {
   const { findRepoRoot } = await import('../../src/io/repo.js');
-  const { installClaudeHooks, installCodexHooks, uninstallClaudeStyleHooks } = await import('../../src/agent-settings/claude.js');
-  const { installCursorHooks, uninstallCursorHooks } = await import('../../src/agent-settings/cursor.js');
   const root = findRepoRoot(cwd);
-  const run = {
-    install: { claude: installClaudeHooks, codex: installCodexHooks, cursor: installCursorHooks },
-    uninstall: { claude: (at: string) => uninstallClaudeStyleHooks(at, 'claude'), codex: (at: string) => uninstallClaudeStyleHooks(at, 'codex'), cursor: uninstallCursorHooks },
-  }[action];
-  const results = harnesses.map((name) => ({ harness: name, ...run[name](root) }));
+  const results = [];
+  for (const name of harnesses) {
+    const settings = await harnessNamed(name).loadSettings();
+    results.push({ harness: name, ...(action === 'install' ? settings.install(root) : settings.uninstall(root)) });
+  }
   const said = action === 'install' ? ['lessons hooks written', 'already has the lessons hooks'] : ['lessons hooks removed', 'has no lessons hooks'];
   if (json) io.out(JSON.stringify(results, null, 2));
   else for (const result of results) io.out(`${result.path}: ${result.changed ? said[0] : said[1]}`);

@@ -1,20 +1,26 @@
-import type { CommandTable } from '../options.js';
+import type { CommandTable, OptionSpec } from '../options.js';
+import { HARNESSES, HARNESS_NAMES } from '../../src/harness/registry.js';
+
+const FLAGS = HARNESS_NAMES.map((name) => `--${name}`).join('|');
+
+/** `--claude`, `--codex`, ...: one flag per registered harness; the last one's help says what they all do. */
+const HARNESS_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(
+  HARNESSES.map((harness, i) => {
+    const what = `${i === 0 ? 'merge the agent hook entries' : 'merge them'} into ${harness.settings.file} (${harness.product})`;
+    const last = i === HARNESSES.length - 1 ? '\n(with any of these, only the agent settings are written; never clobbered;\nuninstall removes only the lessons entries; a command you edited is kept)' : '';
+    return [harness.name, { type: 'boolean', default: false, describe: `${what}${last}` }];
+  }),
+);
 
 export const HOOKS = {
   command: 'hooks <action>',
-  describe: 'Install, remove or show the git hooks (or --claude|--codex|--cursor agent hooks)',
+  describe: `Install, remove or show the git hooks (or ${FLAGS} agent hooks)`,
   example: 'lessons hooks install && lessons hooks install --claude',
-  usage: ['hooks install|uninstall|status [--json] [-C <dir>]', 'hooks install|uninstall --claude|--codex|--cursor [--json] [-C <dir>]'],
+  usage: ['hooks install|uninstall|status [--json] [-C <dir>]', `hooks install|uninstall ${FLAGS} [--json] [-C <dir>]`],
   positionals: { action: { describe: 'install, uninstall or status', required: true } },
   options: {
     json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
-    claude: { type: 'boolean', default: false, describe: 'merge the agent hook entries into .claude/settings.json (Claude Code)' },
-    codex: { type: 'boolean', default: false, describe: 'merge them into .codex/hooks.json (Codex CLI)' },
-    cursor: {
-      type: 'boolean',
-      default: false,
-      describe: 'merge them into .cursor/hooks.json (Cursor)\n(with any of these, only the agent settings are written; never clobbered;\nuninstall removes only the lessons entries; a command you edited is kept)',
-    },
+    ...HARNESS_OPTIONS,
   },
   epilog:
     '  install     write pre-commit, prepare-commit-msg, commit-msg, pre-push, post-merge, post-checkout\n' +

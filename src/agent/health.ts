@@ -4,13 +4,13 @@
  * collect one line per problem, saying what is broken and which command fixes it. The hook
  * shows those lines once per session in the harness's visible channel (claude.ts, cursor.ts).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
 import { INDEX_FILE, POLICY_FILE } from '../io/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { DEFAULT_POLICY, resolvePolicy, type Policy } from '../policy/policy.js';
 import { parseIndexEntries } from '../index/read.js';
+import { pathExists } from '../io/fs.js';
 import { readIndexText } from '../io/index-file.js';
 import { isUsableEntry } from './index-read.js';
 import { readSession, updateSession } from './session.js';
@@ -63,7 +63,7 @@ export async function hookIndexEntries(root: string, problems: Problems): Promis
   const text = readIndexText(root);
   const entries = text === undefined ? undefined : parseIndexEntries(text);
   if (entries) return entries.filter(isUsableEntry);
-  if (text === undefined) why = fs.existsSync(path.join(root, INDEX_FILE)) ? `${INDEX_FILE} cannot be read` : `${INDEX_FILE} is missing`;
+  if (text === undefined) why = pathExists(path.join(root, INDEX_FILE)) ? `${INDEX_FILE} cannot be read` : `${INDEX_FILE} is missing`;
   else why = looksLikeJson(text) ? `${INDEX_FILE} is not an index` : `${INDEX_FILE} is not valid JSON (truncated?)`;
   problems.push(`lessons: ${why}; the hooks scan the lesson files instead: run \`lessons index\` (and \`lessons lint\` if it refuses)`);
   try {

@@ -6,10 +6,9 @@
  * background, its output kept beside the session's state. Without one the plain draft is
  * stored at once. Both store through the capture's dedup and policy.lessons.max_auto_candidates cap.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
+import { startDetached } from '../io/detached.js';
 import { writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { packageFile } from '../package-root.js';
@@ -41,18 +40,11 @@ function captureInBackground(run: HookRun, sessionId: string, pair: RedGreenPair
   const log = `${base}.red-green.log`;
   const out = pathInside(run.root, `${base}.capture.txt`);
   writeInRepo(run.root, log, pairLog(pair), { durable: false });
-  const fd = fs.openSync(out, 'w');
-  try {
-    const child = spawn(process.execPath, [packageFile('dist', 'cli', 'lessons.js'), '-C', run.root, 'capture', '--from-error', log], {
-      cwd: run.root,
-      detached: true,
-      stdio: ['ignore', fd, fd],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    child.unref();
-  } finally {
-    fs.closeSync(fd);
-  }
+  startDetached(process.execPath, [packageFile('dist', 'cli', 'lessons.js'), '-C', run.root, 'capture', '--from-error', log], {
+    cwd: run.root,
+    env: { ...process.env, NO_COLOR: '1' },
+    output: out,
+  });
   return path.relative(run.root, out).split(path.sep).join('/');
 }
 

@@ -8,9 +8,8 @@
  * commands (red-green.ts).
  * Writes are atomic and serialised by a lock file, so two hooks firing at once lose nothing.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { writeInRepo } from '../io/fs.js';
+import { folderNames, modifiedTimeMs, readRegularFile, writeInRepo } from '../io/fs.js';
 import { withLock } from '../io/lock.js';
 import { STATE_DIR } from '../io/repo.js';
 import { formatJson } from '../util/json.js';
@@ -52,7 +51,7 @@ export function readSession(root: string, sessionId: string): SessionState {
   const empty: SessionState = { session_id: sessionId, shown: [], pending: [], captured: [], notified: [], gated: [], redgreen: EMPTY_RED_GREEN };
   let data: Partial<Record<keyof SessionState, unknown>>;
   try {
-    data = JSON.parse(fs.readFileSync(sessionFile(root, sessionId), 'utf8')) as typeof data;
+    data = JSON.parse(readRegularFile(sessionFile(root, sessionId)).toString('utf8')) as typeof data;
   } catch {
     return empty;
   }
@@ -119,7 +118,7 @@ export function listSessions(root: string): SessionRecord[] {
   const dir = path.join(root, STATE_DIR, 'sessions');
   let names: string[];
   try {
-    names = fs.readdirSync(dir).filter((name) => name.endsWith('.json')).sort(compareStrings);
+    names = folderNames(dir).filter((name) => name.endsWith('.json')).sort(compareStrings);
   } catch {
     return [];
   }
@@ -127,9 +126,9 @@ export function listSessions(root: string): SessionRecord[] {
   for (const name of names) {
     const file = path.join(dir, name);
     try {
-      const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { shown?: unknown };
+      const data = JSON.parse(readRegularFile(file).toString('utf8')) as { shown?: unknown };
       const shown = Array.isArray(data.shown) ? data.shown.filter((id): id is string => typeof id === 'string') : [];
-      records.push({ shown, time: fs.statSync(file).mtimeMs });
+      records.push({ shown, time: modifiedTimeMs(file) });
     } catch {
       continue;
     }

@@ -21,7 +21,7 @@ import { compileSecretRules, redactSecrets, type CompiledRule } from '../secrets
 import type { Policy } from '../policy/policy.js';
 import { obj, str, toolAction, type HookInput, type HookRun } from './input.js';
 import { commandKind, hasErrorOutput, keyErrorLines, onEdit, onFailure, onSuccess } from './red-green.js';
-import type { Dialect } from './claude.js';
+import type { Dialect } from '../harness/claude/hook.js';
 import { readSession, updateSession } from './session.js';
 
 const EDIT_TOOLS = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);

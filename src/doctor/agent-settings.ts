@@ -1,22 +1,14 @@
 /**
- * Doctor's check of the agent harness settings (.claude/settings.json, .codex/hooks.json,
- * .cursor/hooks.json): present, valid JSON, a lessons handler for every event install writes,
+ * Doctor's check of each registered harness's settings file (src/harness/registry.ts):
+ * present, valid JSON, a lessons handler for every event install writes,
  * and a command that finds the binary. A harness without a settings file is not set up, which
  * is not a failure.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { agentHookCommand, isGeneratedCommand, runsLessonsHook } from '../agent-settings/agent-command.js';
-import { CLAUDE_INSTALLED_EVENTS, CLAUDE_SETTINGS_FILE, CODEX_HOOKS_FILE, CODEX_INSTALLED_EVENTS } from '../agent-settings/claude.js';
-import { CURSOR_HOOKS_FILE, CURSOR_INSTALLED_EVENTS } from '../agent-settings/cursor.js';
-import type { Harness } from '../agent/neutral.js';
+import { agentHookCommand, isGeneratedCommand, runsLessonsHook } from '../harness/hook-command.js';
+import { HARNESSES, HARNESS_NAMES, harnessNamed, type Harness } from '../harness/registry.js';
+import { readTextOrUndefined } from '../io/fs.js';
 import { check, type Check } from './check.js';
-
-const HARNESS_FILES: Record<Harness, { file: string; events: readonly string[] }> = {
-  claude: { file: CLAUDE_SETTINGS_FILE, events: CLAUDE_INSTALLED_EVENTS },
-  codex: { file: CODEX_HOOKS_FILE, events: CODEX_INSTALLED_EVENTS },
-  cursor: { file: CURSOR_HOOKS_FILE, events: CURSOR_INSTALLED_EVENTS },
-};
 
 /** Every `command` string under `hooks.<event>`, in either format (Claude-style groups or Cursor's flat list). */
 function commandsOf(entries: unknown): string[] {
@@ -34,15 +26,11 @@ function commandsOf(entries: unknown): string[] {
  * (undefined: nowhere), `onPath` whether a bare `lessons` resolves.
  */
 export function checkAgentSettings(root: string, harness: Harness, binary: string | undefined, onPath: boolean): Check | undefined {
-  const { file, events } = HARNESS_FILES[harness];
+  const { file, events } = harnessNamed(harness).settings;
   const name = `agent-hooks:${harness}`;
   const reinstall = `run \`lessons hooks install --${harness}\``;
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(root, file), 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = readTextOrUndefined(path.join(root, file));
+  if (text === undefined) return undefined;
   let settings: { hooks?: Record<string, unknown> };
   try {
     settings = JSON.parse(text) as { hooks?: Record<string, unknown> };
@@ -68,7 +56,9 @@ export function checkAgentSettings(root: string, harness: Harness, binary: strin
 }
 
 export function checkAllAgentSettings(root: string, binary: string | undefined, onPath: boolean): Check[] {
-  const checks = (Object.keys(HARNESS_FILES) as Harness[]).flatMap((harness) => checkAgentSettings(root, harness, binary, onPath) ?? []);
+  const checks = HARNESS_NAMES.flatMap((harness) => checkAgentSettings(root, harness, binary, onPath) ?? []);
   if (checks.length > 0) return checks;
-  return [check('agent-hooks', 'skip', 'no agent harness settings (.claude/settings.json, .codex/hooks.json, .cursor/hooks.json)', 'run `lessons hooks install --claude` (or --codex, --cursor) to put lessons in front of your agent')];
+  const files = HARNESSES.map((harness) => harness.settings.file).join(', ');
+  const [first, ...others] = HARNESS_NAMES.map((name) => `--${name}`);
+  return [check('agent-hooks', 'skip', `no agent harness settings (${files})`, `run \`lessons hooks install ${first}\` (or ${others.join(', ')}) to put lessons in front of your agent`)];
 }

@@ -1,23 +1,14 @@
 /** Where the hooks would find the `lessons` binary, looked up the way their commands look it up. */
-import fs from 'node:fs';
 import path from 'node:path';
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
+import { isExecutableFile } from '../io/fs.js';
 
 /** `name` in the directories of a PATH value, as `command -v` finds it; undefined when absent. */
 export function findOnPath(name: string, pathValue: string | undefined): string | undefined {
-  if (name.includes('/')) return isExecutable(name) ? name : undefined;
+  if (name.includes('/')) return isExecutableFile(name) ? name : undefined;
   for (const dir of (pathValue ?? '').split(path.delimiter)) {
     if (dir === '') continue;
     const file = path.join(dir, name);
-    if (isExecutable(file)) return file;
+    if (isExecutableFile(file)) return file;
   }
   return undefined;
 }
@@ -25,7 +16,7 @@ export function findOnPath(name: string, pathValue: string | undefined): string 
 /** The project's node_modules/.bin/lessons, else `lessons` on PATH: what the git and agent hooks run. */
 export function hookBinary(root: string, pathValue: string | undefined): string | undefined {
   const local = path.join(root, 'node_modules/.bin/lessons');
-  return isExecutable(local) ? local : findOnPath('lessons', pathValue);
+  return isExecutableFile(local) ? local : findOnPath('lessons', pathValue);
 }
 
 /**

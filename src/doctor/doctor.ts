@@ -2,10 +2,10 @@
  * `lessons doctor`: every integration that fails silently, checked, each with the command that
  * fixes it. A check that fails makes the command exit 1; `warn` and `skip` are advice.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
 import { CHECK_HOOKS } from '../githooks/scripts.js';
+import { pathExists, readTextOrUndefined } from '../io/fs.js';
 import { findRepoRoot } from '../io/repo.js';
 import type { Policy } from '../policy/policy.js';
 import { checkAllAgentSettings } from './agent-settings.js';
@@ -26,11 +26,7 @@ export interface DoctorOptions {
 }
 
 function readOrEmpty(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
+  return readTextOrUndefined(file) ?? '';
 }
 
 /**
@@ -103,7 +99,7 @@ async function searchCacheCheck(root: string): Promise<Check> {
     const opened = await openSearch(root);
     opened.close();
     if (opened.warning) return check('search-cache', 'fail', opened.warning, 'run `lessons index`');
-    if (!fs.existsSync(path.join(root, CACHE_FILE))) {
+    if (!pathExists(path.join(root, CACHE_FILE))) {
       return check('search-cache', 'warn', `${CACHE_FILE} cannot be written: every preflight and hook rebuilds the search index`, 'make .lessons/ writable');
     }
     return check('search-cache', 'ok', `${CACHE_FILE} matches the index`);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NOT_FOUND_MESSAGE } from '../../src/agent-settings/agent-command.js';
+import { NOT_FOUND_MESSAGE } from '../../src/harness/hook-command.js';
 import { writeIndex } from '../../src/store/index-write.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { NOT_FOUND_MESSAGE, agentHookCommand } from '../../src/agent-settings/agent-command.js';
-import { installClaudeHooks, uninstallClaudeStyleHooks } from '../../src/agent-settings/claude.js';
-import { uninstallCursorHooks } from '../../src/agent-settings/cursor.js';
+import { NOT_FOUND_MESSAGE, agentHookCommand } from '../../src/harness/hook-command.js';
+import { installClaudeHooks, uninstallClaudeStyleHooks } from '../../src/harness/claude/settings.js';
+import { uninstallCursorHooks } from '../../src/harness/cursor/settings.js';
 import { tempDir, writeFiles } from '../helpers/repo.js';
 
 const handler = (event: string) => ({ type: 'command', command: agentHookCommand('claude', event), timeout: 10 });
@@ -120,7 +120,7 @@ describe('installClaudeHooks', () => {
 
 describe('installCodexHooks and installCursorHooks', () => {
   it('Codex: .codex/hooks.json in Claude Code format, PreToolUse and PostToolUse on Bash and apply_patch (no failure event), idempotent', async () => {
-    const { installCodexHooks } = await import('../../src/agent-settings/claude.js');
+    const { installCodexHooks } = await import('../../src/harness/codex/settings.js');
     const root = tempDir();
     expect(installCodexHooks(root)).toEqual({ path: '.codex/hooks.json', changed: true });
     const config = JSON.parse(fs.readFileSync(path.join(root, '.codex/hooks.json'), 'utf8'));
@@ -134,7 +134,7 @@ describe('installCodexHooks and installCursorHooks', () => {
   });
 
   it('Cursor: .cursor/hooks.json version 1, merged with the hooks already there, idempotent', async () => {
-    const { installCursorHooks } = await import('../../src/agent-settings/cursor.js');
+    const { installCursorHooks } = await import('../../src/harness/cursor/settings.js');
     const root = tempDir();
     writeFiles(root, { '.cursor/hooks.json': JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command: './format.sh' }], beforeShellExecution: [{ command: './audit.sh' }] } }) });
     expect(installCursorHooks(root)).toEqual({ path: '.cursor/hooks.json', changed: true });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { doctor } from '../../src/doctor/doctor.js';
-import { installClaudeHooks } from '../../src/agent-settings/claude.js';
+import { installClaudeHooks } from '../../src/harness/claude/settings.js';
 import { installHooks } from '../../src/githooks/install.js';
 import { committedLessonsRepo, installBinWrapper } from '../helpers/guard.js';
 import { git, runCli, writeFiles } from '../helpers/repo.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runHook, type HookRequest } from '../../src/agent/run.js';
+import { runHook, type HookRequest } from '../../src/harness/run.js';
 import { readSession } from '../../src/agent/session.js';
 import { writeIndex } from '../../src/store/index-write.js';
 import { fakeToken } from '../helpers/guard.js';

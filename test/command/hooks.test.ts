@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runHook, type HookRequest } from '../../src/agent/run.js';
+import { runHook, type HookRequest } from '../../src/harness/run.js';
 import { readSession } from '../../src/agent/session.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, SECRETS_ID, hookRepo } from '../helpers/hook-repo.js';
 import { tempDir } from '../helpers/repo.js';

@@ -7,14 +7,12 @@
  *   `systemMessage`; its input is `tool_name` (Bash, apply_patch, MCP tools) and
  *   `tool_input.command`;
  * - PostToolUse fires for Bash and apply_patch with `tool_response` (for Bash the output as one
- *   string, no exit status; tool-outcome.ts); there is no PostToolUseFailure;
+ *   string, no exit status; src/agent/tool-outcome.ts); there is no PostToolUseFailure;
  * - Stop gets `last_assistant_message` and `stop_hook_active`; `transcript_path` may be null and
  *   is not Claude's JSONL, so only `last_assistant_message` is read.
  */
-import { claudeStyleHook } from './claude.js';
-import type { HookInput, HookRun } from './input.js';
-
-export const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
+import type { HookInput, HookRun } from '../../agent/input.js';
+import { claudeStyleHook } from '../claude/hook.js';
 
 export function codexHook(event: string, input: HookInput, run: HookRun): Promise<string> {
   return claudeStyleHook('codex', event, input, run);

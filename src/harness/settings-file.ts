@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { writeInRepo } from '../io/fs.js';
+import { readTextIfExists, writeInRepo } from '../io/fs.js';
 import { formatJson } from '../util/json.js';
 
 export interface SettingsResult {
@@ -25,9 +24,9 @@ export function mergeSettingsFile(
   const file = path.join(root, rel);
   let before: string | undefined;
   try {
-    before = fs.readFileSync(file, 'utf8');
+    before = readTextIfExists(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new LessonsError('IO', `cannot read ${rel}: ${(error as Error).message}`);
+    throw new LessonsError('IO', `cannot read ${rel}: ${(error as Error).message}`);
   }
   if (before === undefined && options.create === false) return { path: rel, changed: false };
   let settings: unknown = {};

@@ -5,14 +5,13 @@
  * user edited is kept), a second run writes nothing, and a file that is not valid JSON is
  * refused, never overwritten. Uninstall removes only our entries.
  */
-import { LessonsError } from '../errors.js';
-import { mergeSettingsFile } from './settings-file.js';
-import { isOurHandler, type InstallClaudeOptions, type InstallClaudeResult } from './claude.js';
-import { agentHookCommand, isGeneratedCommand } from './agent-command.js';
+import { LessonsError } from '../../errors.js';
+import type { InstallOptions } from '../declaration.js';
+import { agentHookCommand, isGeneratedCommand, isOurHandler } from '../hook-command.js';
+import { mergeSettingsFile, type SettingsResult } from '../settings-file.js';
+import { CURSOR } from './declaration.js';
 
-export const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
-/** The events install writes a handler for. */
-export const CURSOR_INSTALLED_EVENTS = ['sessionStart', 'beforeShellExecution', 'afterAgentResponse'] as const;
+const CURSOR_HOOKS_FILE = CURSOR.settings.file;
 
 function hooksOf(config: Record<string, unknown>): Record<string, unknown> {
   const hooks = config.hooks ?? {};
@@ -24,7 +23,7 @@ function hooksOf(config: Record<string, unknown>): Record<string, unknown> {
 
 export function mergeCursorHooks(config: Record<string, unknown>, command?: string): Record<string, unknown> {
   const merged = hooksOf(config);
-  for (const event of CURSOR_INSTALLED_EVENTS) {
+  for (const event of CURSOR.settings.events) {
     const entry = { command: command ? `${command} hook cursor ${event}` : agentHookCommand('cursor', event) };
     const existing = merged[event] ?? [];
     if (!Array.isArray(existing)) throw new LessonsError('INVALID_CONFIG', `${CURSOR_HOOKS_FILE}: \`hooks.${event}\` is not a list; fix it by hand, then run again`);
@@ -48,10 +47,10 @@ export function removeCursorHooks(config: Record<string, unknown>): Record<strin
   return { ...config, hooks };
 }
 
-export function uninstallCursorHooks(root: string): InstallClaudeResult {
+export function uninstallCursorHooks(root: string): SettingsResult {
   return mergeSettingsFile(root, CURSOR_HOOKS_FILE, removeCursorHooks, { create: false });
 }
 
-export function installCursorHooks(root: string, options: InstallClaudeOptions = {}): InstallClaudeResult {
+export function installCursorHooks(root: string, options: InstallOptions = {}): SettingsResult {
   return mergeSettingsFile(root, CURSOR_HOOKS_FILE, (config) => mergeCursorHooks(config, options.command));
 }

@@ -1,11 +1,11 @@
 /**
- * Claude Code hooks (and Codex's, which use the same wire format; see codex.ts).
+ * Claude Code hooks (and Codex's, which use the same wire format; see ../codex/hook.ts).
  *
  * Contract used (Claude Code hooks reference, code.claude.com/docs/en/hooks):
  * - input on stdin, common fields `session_id`, `transcript_path`, `cwd`, `hook_event_name`;
  *   SessionStart adds `source`; UserPromptSubmit adds `prompt`; PreToolUse adds `tool_name`,
  *   `tool_input` (and `tool_use_id`); PostToolUse adds `tool_response`, PostToolUseFailure `error`
- *   and `is_interrupt` (tool-outcome.ts); Stop adds `stop_hook_active` (and, in newer versions,
+ *   and `is_interrupt` (src/agent/tool-outcome.ts); Stop adds `stop_hook_active` (and, in newer versions,
  *   `last_assistant_message`).
  * - output: exit 0 with JSON on stdout. SessionStart, UserPromptSubmit and PreToolUse add text
  *   to the model's context with `{"hookSpecificOutput": {"hookEventName": <event>,
@@ -15,23 +15,22 @@
  *   never keeps the agent from stopping. PostToolUse and PostToolUseFailure only record (the
  *   red -> green state) and answer nothing. An empty stdout with exit 0 is the neutral answer.
  */
-import fs from 'node:fs';
-import type { IndexEntry } from '../index/build.js';
-import type { Policy } from '../policy/policy.js';
-import { formatLessons } from './format.js';
-import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from './health.js';
-import { obj, str, toolAction, type HookInput, type HookRun } from './input.js';
-import { sessionStart } from './moments.js';
-import { selectForRequest } from '../preflight/command.js';
-import type { SelectedLesson as Selected } from '../preflight/report.js';
-import { TOOL_CALL_LIMIT } from './format.js';
-import { readSession, updateSession } from './session.js';
-import { correctionPhrase, recordInstruction } from './correction.js';
+import type { IndexEntry } from '../../index/build.js';
+import type { Policy } from '../../policy/policy.js';
+import { formatLessons, TOOL_CALL_LIMIT } from '../../agent/format.js';
+import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
+import { obj, str, toolAction, type HookInput, type HookRun } from '../../agent/input.js';
+import { sessionStart } from '../../agent/moments.js';
+import { readSession, updateSession } from '../../agent/session.js';
+import { correctionPhrase, recordInstruction } from '../../agent/correction.js';
+import { readTextOrUndefined } from '../../io/fs.js';
+import { selectForRequest } from '../../preflight/command.js';
+import type { SelectedLesson as Selected } from '../../preflight/report.js';
+import type { CLAUDE } from './declaration.js';
 
 export type Dialect = 'claude' | 'codex';
 
-export const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'] as const;
-export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
+type ClaudeEvent = keyof typeof CLAUDE.events;
 
 const PROMPT_LIMIT = 5;
 
@@ -86,7 +85,7 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
     }
     case 'PostToolUse':
     case 'PostToolUseFailure': {
-      const { recordToolOutcome } = await import('./tool-outcome.js');
+      const { recordToolOutcome } = await import('../../agent/tool-outcome.js');
       await recordToolOutcome(dialect, event, input, run, sessionId, hookPolicy(run.root, problems));
       return undefined;
     }
@@ -136,27 +135,21 @@ async function criticalGate(run: HookRun, sessionId: string, gated: readonly str
 }
 
 async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessionId: string | undefined, entries: IndexEntry[], policy: Policy): Promise<Answer | undefined> {
-  const { assistantTexts, formatUncovered, uncoveredItems } = await import('./stop.js');
+  const { assistantTexts, formatUncovered, uncoveredItems } = await import('../../agent/stop.js');
   const transcriptPath = str(input, 'transcript_path');
   // Codex's transcript is its own rollout format, not Claude's JSONL: there only the
   // documented `last_assistant_message` is read.
-  let texts: string[] = [];
-  if (dialect === 'claude' && transcriptPath) {
-    try {
-      texts = assistantTexts(fs.readFileSync(transcriptPath, 'utf8'));
-    } catch {
-      texts = [];
-    }
-  }
+  const transcript = dialect === 'claude' && transcriptPath ? readTextOrUndefined(transcriptPath) : undefined;
+  const texts = transcript === undefined ? [] : assistantTexts(transcript);
   const lastMessage = str(input, 'last_assistant_message');
   if (lastMessage && texts[texts.length - 1] !== lastMessage) texts.push(lastMessage);
   const notes: string[] = [];
 
-  const { captureBlocks, capturedNote } = await import('./capture.js');
+  const { captureBlocks, capturedNote } = await import('../../agent/capture.js');
   const captured = capturedNote(await captureBlocks(run, sessionId, texts.join('\n')));
   if (captured !== '') notes.push(captured);
 
-  const { draftRedGreen } = await import('./red-green-draft.js');
+  const { draftRedGreen } = await import('../../agent/red-green-draft.js');
   const drafted = await draftRedGreen(run, sessionId, policy);
   if (drafted !== '') notes.push(drafted);
 

@@ -12,20 +12,17 @@
  * - `beforeSubmitPrompt` (`prompt`): `{"continue": true}` (no documented context field);
  * - `afterAgentResponse` (`text`): `[LESSON]` blocks in the agent's answer are captured; `{}`;
  * - `afterFileEdit`, `stop` and any other event: `{}`.
- * Every answer is the allowing one: a hook that errs still prints it (see neutralAnswer).
+ * Every answer is the allowing one: a hook that errs still prints it (declaration.ts).
  */
-import { formatLessons } from './format.js';
-import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from './health.js';
-import { str, type HookInput, type HookRun } from './input.js';
-import { sessionStart } from './moments.js';
-import { selectForRequest } from '../preflight/command.js';
-import { TOOL_CALL_LIMIT } from './format.js';
-import { updateSession } from './session.js';
-import { neutralAnswer } from './neutral.js';
+import { formatLessons, TOOL_CALL_LIMIT } from '../../agent/format.js';
+import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
+import { str, type HookInput, type HookRun } from '../../agent/input.js';
+import { sessionStart } from '../../agent/moments.js';
+import { updateSession } from '../../agent/session.js';
+import { selectForRequest } from '../../preflight/command.js';
+import { neutralAnswer } from '../registry.js';
 
-export const CURSOR_EVENTS = ['sessionStart', 'beforeSubmitPrompt', 'beforeShellExecution', 'beforeReadFile', 'afterFileEdit', 'afterAgentResponse', 'stop'] as const;
-
-export function cursorNeutral(event: string): string {
+function cursorNeutral(event: string): string {
   return neutralAnswer('cursor', event);
 }
 
@@ -53,7 +50,7 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
       return `${JSON.stringify({ permission: 'allow', ...shown, agent_message: text })}\n`;
     }
     case 'afterAgentResponse': {
-      const { captureBlocks } = await import('./capture.js');
+      const { captureBlocks } = await import('../../agent/capture.js');
       await captureBlocks(run, sessionId, str(input, 'text') ?? '');
       return cursorNeutral(event);
     }

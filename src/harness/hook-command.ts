@@ -1,8 +1,9 @@
 /**
  * The command an agent harness runs for a lessons hook. Like husky's and the pre-commit
  * framework's hook scripts, it finds the binary where teams install it: the project's
- * `node_modules/.bin/lessons` first (the project being `$CLAUDE_PROJECT_DIR` under Claude Code,
- * else the git top level, else the working directory), then `lessons` on PATH.
+ * `node_modules/.bin/lessons` first (the project being the harness's own variable where it sets
+ * one, `$CLAUDE_PROJECT_DIR` under Claude Code, else the git top level, else the working
+ * directory), then `lessons` on PATH.
  *
  * When neither exists it says so on stderr and exits 1. Every harness treats exit 1 as a
  * non-blocking error and shows its stderr (Claude Code: "hook error" with the stderr text in the
@@ -10,7 +11,7 @@
  * Code and Codex read it as "block" (PreToolUse denies the call, UserPromptSubmit erases the
  * prompt, Stop keeps the agent going) and Cursor as "deny".
  */
-import type { Harness } from '../agent/neutral.js';
+import { harnessNamed, type Harness } from './registry.js';
 
 /** What a hook says when it cannot find the binary; also what `lessons doctor` looks for. */
 export const NOT_FOUND_MESSAGE =
@@ -18,7 +19,8 @@ export const NOT_FOUND_MESSAGE =
 
 function projectDir(harness: Harness): string {
   const top = '$(git rev-parse --show-toplevel 2>/dev/null || pwd)';
-  return harness === 'claude' ? `\${CLAUDE_PROJECT_DIR:-${top}}` : top;
+  const variable = harnessNamed(harness).projectDirVariable;
+  return variable ? `\${${variable}:-${top}}` : top;
 }
 
 /** The shell command (POSIX sh, one line) a harness runs for `event`. */
@@ -41,4 +43,10 @@ export function runsLessonsHook(command: string, harness: string): boolean {
  */
 export function isGeneratedCommand(command: string, harness: Harness, event: string): boolean {
   return command === `lessons hook ${harness} ${event}` || command === agentHookCommand(harness, event);
+}
+
+/** A handler this command wrote: its command runs `lessons hook <harness>`. */
+export function isOurHandler(handler: unknown, harness: string): boolean {
+  if (!handler || typeof handler !== 'object' || typeof (handler as { command?: unknown }).command !== 'string') return false;
+  return runsLessonsHook((handler as { command: string }).command, harness);
 }
