@@ -1,7 +1,8 @@
 import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
 import { expandTerm, type Dictionary } from '../search/expand.js';
-import { Workspace, TABLE, type KernelKind, type Run, type ScoreInput } from '../search/kernels.js';
+import { Workspace, type KernelKind, type Run } from '../search/kernels.js';
+import { TABLE, type ScoreInput } from '../search/score-signals.js';
 import { LINEAGE, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
 import { FIELD_BIT, FIELDS, postingBytes, type Field, type LessonSignals, type PostingPart, type PostingPlan, type SearchIndex, type TriggerRow } from '../search/search-index.js';

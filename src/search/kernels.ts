@@ -1,4 +1,6 @@
+import { jsScore, type ScoreKernel } from './kernels-score-js.js';
 import { KERNELS_WASM } from './kernels-wasm.js';
+import { SCORE_INPUTS, TABLE, TABLES_LENGTH, type ScoreInput, type ScoreInputSpec } from './score-signals.js';
 
 /**
  * The ranking's per-lesson arrays and the loops over them (rank.ts): the sums a query's
@@ -9,7 +11,7 @@ import { KERNELS_WASM } from './kernels-wasm.js';
  * WebAssembly may not be compiled (node --jitless, --disallow-code-generation-from-strings)
  * the same loops run as the JavaScript below, which mirrors kernels.wat operation for operation
  * over the same memory layout, so both give the same scores to the last bit (a test compares
- * them).
+ * them). The score loop is written in both from one table, score-signals.ts.
  */
 
 /** One run of a term's postings: lesson numbers (from `offset`), stored scores, field bits. */
@@ -46,41 +48,8 @@ export interface KernelOps {
   kthLargest(values: number, count: number, k: number, heap: number): number;
   atLeast(ids: number, values: number, count: number, threshold: number, positive: number, marked: number, out: number, outValues: number): number;
   fieldsOf(pDocs: number, pFields: number, len: number, offset: number, kept: number, count: number, out: number): void;
-  score(
-    docs: number,
-    count: number,
-    text: number,
-    evidence: number,
-    coverage: number,
-    tags: number,
-    keywords: number,
-    triggered: number,
-    shadowed: number,
-    information: number,
-    lessonFloor: number,
-    coordinationFloor: number,
-    tagWeight: number,
-    keywordWeight: number,
-    metaLocal: number,
-    metaSources: number,
-    localLessons: number,
-    level: number,
-    status: number,
-    severity: number,
-    source: number,
-    confidence: number,
-    transferability: number,
-    occurrences: number,
-    today: number,
-    staleDays: number,
-    recency: number,
-    projectInPlay: number,
-    localProject: number,
-    sourcesProject: number,
-    sameProject: number,
-    scored: number,
-    values: number,
-  ): number;
+  /** The score loop: its parameters are SCORE_INPUTS, in order. */
+  score: ScoreKernel;
 }
 
 /** What this file uses of the WebAssembly JavaScript API (the TypeScript libraries this project builds with do not declare it). */
@@ -364,84 +333,35 @@ export class Workspace {
   }
 
   /**
-   * Scores every candidate that may be shown (kernels.wat, score), and returns those among the
-   * `k` best (ties included) or triggered, in candidate order, with their scores.
+   * Scores every candidate that may be shown (the score loop, score-kernel.ts), and returns
+   * those among the `k` best (ties included) or triggered, in candidate order, with their scores.
    */
   score(k: number, input: ScoreInput): { docs: number[]; scores: number[] } {
     const { at } = this;
     if (k > HEAP_MAX) throw new Error(`k ${k} is larger than the heap's ${HEAP_MAX}`);
-    const t = at.tables!;
-    const scored = this.ops.score(
-      at.docs!,
-      this.count,
-      at.text!,
-      at.evidence!,
-      at.coverage!,
-      at.tags!,
-      at.keywords!,
-      at.triggered!,
-      at.shadowed!,
-      input.information,
-      input.lessonFloor,
-      input.coordinationFloor,
-      input.tagWeight,
-      input.keywordWeight,
-      at.localRows!,
-      at.sourceRows!,
-      input.localLessons,
-      t + 8 * TABLE.level,
-      t + 8 * TABLE.status,
-      t + 8 * TABLE.severity,
-      t + 8 * TABLE.source,
-      t + 8 * TABLE.confidence,
-      t + 8 * TABLE.transferability,
-      t + 8 * TABLE.occurrences,
-      input.today,
-      input.staleDays,
-      input.recency,
-      input.project === undefined ? 0 : 1,
-      input.project?.local ?? -1,
-      input.project?.sources ?? -1,
-      input.sameProject,
-      at.scored!,
-      at.values!,
-    );
+    const scored = this.ops.score(...(SCORE_INPUTS.map((spec) => this.argument(spec, input)) as Parameters<ScoreKernel>));
     const threshold = this.ops.kthLargest(at.values!, scored, k, at.heap!);
     const n = this.ops.atLeast(at.scored!, at.values!, scored, threshold, 0, at.triggered!, at.out!, at.outValues!);
     return { docs: Array.from(new Int32Array(this.buffer, at.out, n)), scores: Array.from(new Float64Array(this.buffer, at.outValues, n)) };
   }
+
+  /** The value of one of the score loop's parameters (score-signals.ts says where each comes from). */
+  private argument(spec: ScoreInputSpec, input: ScoreInput): number {
+    switch (spec.from) {
+      case 'array':
+        return this.at['array' in spec ? spec.array : spec.name]!;
+      case 'count':
+        return this.count;
+      case 'input':
+        return input[spec.name];
+      case 'table':
+        return this.at.tables! + 8 * TABLE[spec.name];
+      case 'project':
+        return spec.side === 'inPlay' ? (input.project === undefined ? 0 : 1) : (input.project?.[spec.side] ?? -1);
+    }
+  }
 }
 
-/** What score() needs beyond the arrays (rank.ts fills the metadata factor tables first). */
-export interface ScoreInput {
-  information: number;
-  lessonFloor: number;
-  coordinationFloor: number;
-  tagWeight: number;
-  keywordWeight: number;
-  localLessons: number;
-  today: number;
-  staleDays: number;
-  recency: number;
-  /** The project in play, as each side's project code (-1: no lesson of that side has it). */
-  project: { local: number; sources: number } | undefined;
-  sameProject: number;
-}
-
-/** Where each table starts in Workspace.tables (in f64s): by field bits (7 fields), and by metadata code. */
-export const TABLE = {
-  proofOf: 0,
-  coverageOf: 128,
-  level: 256,
-  status: 264,
-  severity: 272,
-  source: 280,
-  confidence: 288,
-  transferability: 544,
-  /** By occurrences, 0 to 8 (8 stands for 8 and more). */
-  occurrences: 800,
-} as const;
-const TABLES_LENGTH = 816;
 
 /** kernels.wat in JavaScript, over the same memory: used where WebAssembly cannot be compiled. */
 export function jsKernels(buffer: ArrayBuffer): KernelOps {
@@ -526,46 +446,6 @@ export function jsKernels(buffer: ArrayBuffer): KernelOps {
         u8[out + k] = bits;
       }
     },
-    score(docs, count, text, evidence, coverage, tags, keywords, triggered, shadowed, information, lessonFloor, coordinationFloor, tagWeight, keywordWeight, metaLocal, metaSources, localLessons, level, status, severity, source, confidence, transferability, occurrences, today, staleDays, recency, projectInPlay, localProject, sourcesProject, sameProject, scored, values) {
-      let n = 0;
-      for (let i = 0; i < count; i++) {
-        const doc = i32[(docs >> 2) + i]!;
-        if (f64[(evidence >> 3) + doc]! < lessonFloor && u8[triggered + doc] === 0) continue;
-        if (u8[shadowed + doc] !== 0) continue;
-        const mine = doc < localLessons;
-        const row = mine ? metaLocal + doc * ROW : metaSources + (doc - localLessons) * ROW;
-        let same = false;
-        if (projectInPlay !== 0) {
-          const code = u16[(row + 8) >> 1]!;
-          if (code !== 0xffff) {
-            if (code !== (mine ? localProject : sourcesProject)) continue;
-            same = true;
-          }
-        }
-        const share = information > 0 ? f64[(coverage >> 3) + doc]! / information : 0;
-        const day = i32[(row + 12) >> 2]!;
-        const age = day === -1 ? staleDays : Math.max(0, today - day);
-        const occurrences_ = u16[(row + 6) >> 1]!;
-        let factor =
-          f64[(level >> 3) + u8[row]!]! *
-          f64[(status >> 3) + u8[row + 1]!]! *
-          f64[(severity >> 3) + u8[row + 2]!]! *
-          f64[(source >> 3) + u8[row + 3]!]! *
-          f64[(confidence >> 3) + u8[row + 4]!]! *
-          f64[(transferability >> 3) + u8[row + 5]!]! *
-          f64[(occurrences >> 3) + Math.min(occurrences_, 8)]! *
-          (1 - recency * Math.min(1, age / staleDays));
-        if (same) factor *= sameProject;
-        const score =
-          f64[(text >> 3) + doc]! *
-          Math.sqrt(coordinationFloor + share) *
-          (1 + tagWeight * u8[tags + doc]!) *
-          (1 + keywordWeight * u8[keywords + doc]!) *
-          factor;
-        f64[(values >> 3) + n] = score;
-        i32[(scored >> 2) + n++] = doc;
-      }
-      return n;
-    },
+    score: jsScore(u8, u16, i32, f64),
   };
 }

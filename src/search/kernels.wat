@@ -8,7 +8,8 @@
 ;; multiples of 4, u8 arrays anywhere. The arithmetic is kernels.ts's JavaScript fallback's, in
 ;; the same order, so both give the same scores to the last bit.
 ;;
-;; scripts/build-kernels.mjs assembles this file into src/search/kernels-wasm.ts.
+;; scripts/build-kernels.mjs assembles this file, with the score loop written in at `;; @score`,
+;; into src/search/kernels-wasm.ts (`node scripts/build-kernels.mjs --wat` prints it whole).
 (module
   (import "env" "memory" (memory 1))
 
@@ -164,90 +165,10 @@
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $next))))
 
-  ;; The score of every candidate lesson that may be shown (kernels.ts, score): its text score
-  ;; times coordination, tag and keyword overlap, and what the lesson is (its metadata row of 16
-  ;; bytes: u8 level, status, severity, source, confidence, transferability; u16 occurrences at 6,
-  ;; project at 8; i32 validated day at 12). A lesson below the evidence floor and not triggered,
-  ;; of another project, or shadowed, is left out. The lessons scored go, in order, to `scored`
-  ;; and their scores to `values`. Returns how many.
-  (func (export "score")
-    (param $docs i32) (param $count i32) (param $text i32) (param $evidence i32) (param $coverage i32) (param $tags i32) (param $keywords i32)
-    (param $triggered i32) (param $shadowed i32)
-    (param $information f64) (param $lessonFloor f64) (param $coordinationFloor f64) (param $tagWeight f64) (param $keywordWeight f64)
-    (param $metaLocal i32) (param $metaSources i32) (param $localLessons i32)
-    (param $level i32) (param $status i32) (param $severity i32) (param $source i32) (param $confidence i32) (param $transferability i32) (param $occurrences i32)
-    (param $today i32) (param $staleDays f64) (param $recency f64)
-    (param $projectInPlay i32) (param $localProject i32) (param $sourcesProject i32) (param $sameProject f64)
-    (param $scored i32) (param $values i32)
-    (result i32)
-    (local $i i32) (local $n i32) (local $doc i32) (local $at i32) (local $row i32) (local $mine i32) (local $code i32)
-    (local $same i32) (local $day i32) (local $age f64) (local $share f64) (local $factor f64) (local $score f64)
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
-        (block $skip
-          (local.set $doc (i32.load (i32.add (local.get $docs) (i32.shl (local.get $i) (i32.const 2)))))
-          (local.set $at (i32.shl (local.get $doc) (i32.const 3)))
-          (br_if $skip (i32.and
-            (f64.lt (f64.load (i32.add (local.get $evidence) (local.get $at))) (local.get $lessonFloor))
-            (i32.eqz (i32.load8_u (i32.add (local.get $triggered) (local.get $doc))))))
-          (br_if $skip (i32.load8_u (i32.add (local.get $shadowed) (local.get $doc))))
-          (local.set $mine (i32.lt_u (local.get $doc) (local.get $localLessons)))
-          (local.set $row (select
-            (i32.add (local.get $metaLocal) (i32.shl (local.get $doc) (i32.const 4)))
-            (i32.add (local.get $metaSources) (i32.shl (i32.sub (local.get $doc) (local.get $localLessons)) (i32.const 4)))
-            (local.get $mine)))
-          (local.set $same (i32.const 0))
-          (if (local.get $projectInPlay)
-            (then
-              (local.set $code (i32.load16_u offset=8 (local.get $row)))
-              (if (i32.ne (local.get $code) (i32.const 0xffff))
-                (then
-                  (br_if $skip (i32.ne (local.get $code) (select (local.get $localProject) (local.get $sourcesProject) (local.get $mine))))
-                  (local.set $same (i32.const 1))))))
-          (local.set $share (select
-            (f64.div (f64.load (i32.add (local.get $coverage) (local.get $at))) (local.get $information))
-            (f64.const 0)
-            (f64.gt (local.get $information) (f64.const 0))))
-          (local.set $day (i32.load offset=12 (local.get $row)))
-          (local.set $age (select
-            (local.get $staleDays)
-            (f64.convert_i32_s (select (i32.sub (local.get $today) (local.get $day)) (i32.const 0) (i32.gt_s (i32.sub (local.get $today) (local.get $day)) (i32.const 0))))
-            (i32.eq (local.get $day) (i32.const -1))))
-          (local.set $factor
-            (f64.mul
-              (f64.mul
-                (f64.mul
-                  (f64.mul
-                    (f64.mul
-                      (f64.mul
-                        (f64.mul
-                          (f64.load (i32.add (local.get $level) (i32.shl (i32.load8_u (local.get $row)) (i32.const 3))))
-                          (f64.load (i32.add (local.get $status) (i32.shl (i32.load8_u offset=1 (local.get $row)) (i32.const 3)))))
-                        (f64.load (i32.add (local.get $severity) (i32.shl (i32.load8_u offset=2 (local.get $row)) (i32.const 3)))))
-                      (f64.load (i32.add (local.get $source) (i32.shl (i32.load8_u offset=3 (local.get $row)) (i32.const 3)))))
-                    (f64.load (i32.add (local.get $confidence) (i32.shl (i32.load8_u offset=4 (local.get $row)) (i32.const 3)))))
-                  (f64.load (i32.add (local.get $transferability) (i32.shl (i32.load8_u offset=5 (local.get $row)) (i32.const 3)))))
-                (f64.load (i32.add (local.get $occurrences)
-                  (i32.shl (select (i32.load16_u offset=6 (local.get $row)) (i32.const 8) (i32.lt_u (i32.load16_u offset=6 (local.get $row)) (i32.const 8))) (i32.const 3)))))
-              (f64.sub (f64.const 1) (f64.mul (local.get $recency) (f64.min (f64.const 1) (f64.div (local.get $age) (local.get $staleDays)))))))
-          (if (local.get $same) (then (local.set $factor (f64.mul (local.get $factor) (local.get $sameProject)))))
-          (local.set $score
-            (f64.mul
-              (f64.mul
-                (f64.mul
-                  (f64.mul
-                    (f64.load (i32.add (local.get $text) (local.get $at)))
-                    (f64.sqrt (f64.add (local.get $coordinationFloor) (local.get $share))))
-                  (f64.add (f64.const 1) (f64.mul (local.get $tagWeight) (f64.convert_i32_u (i32.load8_u (i32.add (local.get $tags) (local.get $doc)))))))
-                (f64.add (f64.const 1) (f64.mul (local.get $keywordWeight) (f64.convert_i32_u (i32.load8_u (i32.add (local.get $keywords) (local.get $doc)))))))
-              (local.get $factor)))
-          (f64.store (i32.add (local.get $values) (i32.shl (local.get $n) (i32.const 3))) (local.get $score))
-          (i32.store (i32.add (local.get $scored) (i32.shl (local.get $n) (i32.const 2))) (local.get $doc))
-          (local.set $n (i32.add (local.get $n) (i32.const 1))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $next)))
-    (local.get $n))
+  ;; The score of every candidate lesson that may be shown (kernels.ts, score): written here by
+  ;; scripts/build-kernels.mjs from the table of the score's signals (score-signals.ts,
+  ;; score-kernel.ts has how each kind of signal is written).
+  ;; @score
 
   ;; termScore() of each of `len` postings, operation for operation as scoreNext() in
   ;; search-merge.ts computes it: field bits u8 from $pFields, their varints (a frequency and a
