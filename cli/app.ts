@@ -1,7 +1,18 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { resolveCwd } from '../src/io/repo.js';
-import { outcome, type GlobalArgs } from './command.js';
+import { UsageError } from '../src/errors.js';
+import { commandName, io, outcome, type Command, type GlobalArgs } from './command.js';
 import { setupColor } from './format.js';
+import { helpText } from './help-text.js';
+import { GLOBAL_OPTIONS } from './options.js';
+import { yargsCommand, yargsOptions } from './yargs-command.js';
+import { commandWord } from './fast/args.js';
+import { usageMessage } from './usage-message.js';
+import preflightCommand from './commands/preflight.js';
+import guardCommand from './commands/guard.js';
+import hooksCommand from './commands/hooks.js';
+import indexCommand from './commands/index.js';
+import hookCommand from './commands/hook.js';
 import initCommand from './commands/init.js';
 import lintCommand from './commands/lint.js';
 import listCommand from './commands/list.js';
@@ -21,25 +32,14 @@ import evalCommand from './commands/eval.js';
 import doctorCommand from './commands/doctor.js';
 import sourcesCommand from './commands/sources.js';
 import specCommand from './commands/spec.js';
-import { UsageError } from '../src/errors.js';
-import { GLOBAL_OPTIONS, applyTable, yargsOptions, type CommandTable } from './options.js';
-import { GUARD } from './tables/guard.js';
-import { HOOK } from './tables/hook.js';
-import { HOOKS } from './tables/hooks.js';
-import { INDEX } from './tables/index.js';
-import { PREFLIGHT } from './tables/preflight.js';
 
-/** A fast command as yargs knows it: its table, for --help and completion; it never runs here. */
-function tableOnly(table: CommandTable): CommandModule {
-  return { command: table.command, describe: table.describe, builder: (yargs) => applyTable(yargs, table), handler: () => undefined };
-}
-import { commandWord } from './fast/args.js';
-import { usageMessage } from './usage-message.js';
-
-/** The fast commands: they run before yargs is loaded (cli/lessons.ts FAST_COMMANDS); here for --help and completion. */
-const FAST_TABLES: CommandTable[] = [PREFLIGHT, GUARD, HOOKS, INDEX, HOOK];
-
-const YARGS_COMMANDS: Pick<CommandModule, 'command'>[] = [
+/** Every command, in the order `lessons --help` lists them: the ones on the hot path first. */
+const COMMANDS = [
+  preflightCommand,
+  guardCommand,
+  hooksCommand,
+  indexCommand,
+  hookCommand,
   lintCommand,
   newCommand,
   showCommand,
@@ -59,27 +59,37 @@ const YARGS_COMMANDS: Pick<CommandModule, 'command'>[] = [
   doctorCommand,
   sourcesCommand,
   specCommand,
-];
+] as Command<unknown>[];
 
 /** Each command word and its usage (`show <id>`), for messages. */
-const USAGES: Record<string, string> = Object.fromEntries(
-  [...FAST_TABLES.map((table) => table.command), ...YARGS_COMMANDS.map((module) => String(module.command))].map((usage) => [usage.split(' ')[0]!, usage]),
-);
+const USAGES: Record<string, string> = Object.fromEntries(COMMANDS.map((command) => [commandName(command), command.command]));
+
+/** `--help` or `-h` before any `--`: yargs would show its help whatever else the line says. */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.includes('--') ? args.indexOf('--') : args.length;
+  return args.slice(0, end).some((arg) => arg === '--help' || arg === '-h');
+}
 
 /** Every command that is not on the hot path, parsed by yargs. Returns the exit code. */
 export async function runYargs(args: string[]): Promise<0 | 1 | 2> {
   setupColor(args);
   outcome.exitCode = 0;
+  // A command's help is the same page whichever parser reads its command line (cli/help-text.ts).
+  const asked = COMMANDS.find((command) => commandName(command) === commandWord(args));
+  if (asked !== undefined && asksForHelp(args)) {
+    io.out(helpText(asked));
+    return 0;
+  }
   const base = yargs(args)
     .scriptName('lessons')
     .usage('$0 <command> [options]\n\nA git-native lessons repository: the right lessons before the work starts.')
     // --no-color is yargs's negation of --color, and --help its own.
     .options(yargsOptions({ C: GLOBAL_OPTIONS.C, debug: GLOBAL_OPTIONS.debug, color: GLOBAL_OPTIONS.color })) as unknown as Argv<GlobalArgs>;
-  const parser = YARGS_COMMANDS.reduce(
-    (argv, module) => argv.command(module as CommandModule<GlobalArgs, GlobalArgs>),
-    FAST_TABLES.reduce((argv, table) => argv.command(tableOnly(table) as CommandModule<GlobalArgs, GlobalArgs>), base.middleware((argv) => {
+  const parser = COMMANDS.reduce(
+    (argv, command) => argv.command(yargsCommand(command) as CommandModule<GlobalArgs, GlobalArgs>),
+    base.middleware((argv) => {
       if (argv.C !== undefined) argv.C = resolveCwd(String(argv.C));
-    })),
+    }),
   )
     .completion('completion', 'Print a bash or zsh completion script (add its output to your shell profile)')
     .example('lessons preflight "bump the version and publish the release"', 'the lessons for a task, before it starts')

@@ -8,7 +8,8 @@
  */
 import { bundledCommand, isBundledCommand } from './fast/bundle.js';
 import { commandWord } from './fast/args.js';
-import { main, stopQuietlyOnClosedPipe, type FastCommand } from './main.js';
+import type { FastCommand } from './command.js';
+import { main, stopQuietlyOnClosedPipe } from './main.js';
 
 const args = process.argv.slice(2);
 const word = commandWord(args);
@@ -21,7 +22,8 @@ if (isBundledCommand(word)) {
     fast: (name) => {
       if (name !== word) return undefined;
       const command = bundledCommand(word, args, require);
-      return command ? Promise.resolve(command) : (esm(`./fast/${name}.js`) as Promise<FastCommand>);
+      // Not built (a source checkout): the command's declaration, module by module.
+      return command ? Promise.resolve(command) : esm(`./commands/${name}.js`).then((module) => (module as { default: FastCommand }).default);
     },
     yargs: async () => ({ run: ((await esm('./app.js')) as typeof import('./app.js')).runYargs }),
   }).then((code) => {

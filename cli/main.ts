@@ -1,5 +1,5 @@
 import { UsageError, environmentError, errorMessage, isLessonsError } from '../src/errors.js';
-import { io } from './command.js';
+import { io, type FastCommand } from './command.js';
 import { commandWord } from './fast/args.js';
 
 /**
@@ -7,12 +7,6 @@ import { commandWord } from './fast/args.js';
  * launcher): the command word, global options, and the one place that turns results and errors
  * into an exit code.
  */
-
-/** import() of a module by URL, for code that cannot call it itself (cli/fast/bundle.ts). */
-export type ImportModule = (url: string) => Promise<unknown>;
-
-/** A command that skips yargs; `cacheable` says whether its run is one to save the V8 code cache of (cli/fast/bundle.ts). */
-export type FastCommand = { run: (args: string[], importModule?: ImportModule) => Promise<0 | 1 | 2>; cacheable?: () => boolean };
 
 /** Where a command's code comes from: a fast command (no yargs) for the words that have one, else the yargs application. */
 export interface CommandSource {

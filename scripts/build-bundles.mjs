@@ -139,7 +139,8 @@ const common = {
 // Earlier builds' bundles must not outlive their sources.
 fs.rmSync(path.join(dist, 'fast'), { recursive: true, force: true });
 const { BUNDLED_COMMANDS } = await import(path.join(dist, 'cli/fast/bundle.js'));
-const entries = (names) => ({ entryPoints: Object.fromEntries(names.map((name) => [name, path.join(dist, `cli/fast/${name}.js`)])), outdir: path.join(dist, 'fast'), outExtension: { '.js': '.cjs' } });
+// A bundle's entry is the command's declaration, whose default export runs it (cli/command.ts defineCommand).
+const entries = (names) => ({ entryPoints: Object.fromEntries(names.map((name) => [name, path.join(dist, `cli/commands/${name}.js`)])), outdir: path.join(dist, 'fast'), outExtension: { '.js': '.cjs' } });
 // Packages stay in node_modules, but for js-yaml in the commands that parse lessons: in their bundle V8's code cache holds
 // it (required from node_modules it cost about 17 ms of each such run). Preflight and the hook read no lesson file on their
 // usual runs, and 70 KB more of bundle cost them 2-6 ms.

@@ -11,7 +11,7 @@ export default defineCommand<{ id: string; canonical: boolean; json: boolean }>(
     canonical: { type: 'boolean', default: false, describe: 'Make it canonical: proven, the reference form' },
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { acceptLesson } = await import('../../src/lifecycle/accept.js');
     const result = await acceptLesson({ cwd: argv.C ?? process.cwd(), id: String(argv.id), canonical: argv.canonical, now: new Date() });
     if (argv.json) io.out(JSON.stringify(result, null, 2));

@@ -13,7 +13,7 @@ export default defineCommand<{ id: string; context: string; ref: string; date?: 
     date: { type: 'string', requiresArg: true, describe: 'When it was validated, YYYY-MM-DD (default: today)' },
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const id = String(argv.id);
     const applyPattern = id.includes(':') ? (await import('../../src/lifecycle/apply-source.js')).applySourcePattern : (await import('../../src/lifecycle/apply.js')).applyPattern;
     const result = await applyPattern({ cwd: argv.C ?? process.cwd(), id: String(argv.id), context: String(argv.context), ref: String(argv.ref), date: argv.date, now: new Date() });

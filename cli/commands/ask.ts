@@ -25,7 +25,7 @@ export default defineCommand<AskArgs>({
     answer: { type: 'string', describe: 'With --record: the answer the human gave (at least 20 characters)' },
     provenance: { type: 'string', describe: 'With --record: who answered and where (default: a person, recorded with lessons ask --record)' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const cwd = argv.C ?? process.cwd();
     if (argv.record) {
       const { UsageError } = await import('../../src/errors.js');

@@ -1,6 +1,7 @@
 import { UsageError } from '../../src/errors.js';
 import { escalation } from './capture-outcome.js';
 import { defineCommand } from '../command.js';
+import { parseLikeYargs } from '../fast/like-yargs.js';
 
 const SAY_WHAT = 'say what to capture: lessons capture <transcript|-> (lesson blocks in text), lessons capture --from-error <log|->, or lessons capture --from-success <log|->';
 
@@ -16,7 +17,9 @@ export default defineCommand<{ file?: string; fromError?: string; fromSuccess?: 
     'from-success': { type: 'string', requiresArg: true, describe: 'A log of work that succeeded (or - for stdin) to draw a best practice from' },
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
-  run: async (argv, io) => {
+  // Read without yargs: it runs from a bundle of its own (cli/fast/bundle.ts).
+  fast: parseLikeYargs,
+  handler: async (argv, io) => {
     if (argv.fromError !== undefined && argv.fromSuccess !== undefined) throw new UsageError('pass --from-error <log> or --from-success <log>, not both');
     const log = argv.fromError ?? argv.fromSuccess;
     if (log !== undefined) {

@@ -7,7 +7,7 @@ export default defineCommand<{ json: boolean }>({
   options: {
     json: { type: 'boolean', default: false, describe: 'Print the checks as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { doctor } = await import('../../src/doctor/doctor.js');
     const report = await doctor({ cwd: argv.C ?? process.cwd(), pathValue: process.env.PATH });
     const { doctorReporters } = await import('../../src/doctor/reporter.js');

@@ -10,7 +10,7 @@ export default defineCommand<{ file?: string; json: boolean }>({
   options: {
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { runEval } = await import('../../src/eval/command.js');
     const { result, warning } = await runEval({ cwd: argv.C ?? process.cwd(), file: argv.file, now: new Date() });
     if (warning) io.err(`lessons: warning: ${warning}`);

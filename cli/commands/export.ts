@@ -9,7 +9,7 @@ export default defineCommand<{ to: string; json: boolean; check: boolean }>({
     check: { type: 'boolean', default: false, describe: 'Write nothing; exit 1 when the export is stale and name the files' },
     json: { type: 'boolean', default: false, describe: 'Print what was written as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { exportLessons, isStale } = await import('../../src/export/command.js');
     const result = await exportLessons({ cwd: argv.C ?? process.cwd(), to: argv.to as 'cursor' | 'claude' | 'agents-md', check: argv.check });
     const code = argv.check && isStale(result) ? 1 : 0;

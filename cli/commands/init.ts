@@ -8,7 +8,7 @@ export default defineCommand<{ force: boolean; json: boolean }>({
     force: { type: 'boolean', default: false, describe: 'Replace files (and the AGENTS.md block) that differ from what init writes' },
     json: { type: 'boolean', default: false, describe: 'Print what was created, updated and skipped as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { initRepo } = await import('../../src/init/init.js');
     const result = await initRepo({ cwd: argv.C ?? process.cwd(), force: argv.force });
     if (argv.json) {

@@ -1,4 +1,5 @@
 import { defineCommand } from '../command.js';
+import { parseLikeYargs } from '../fast/like-yargs.js';
 
 export default defineCommand<{ json: boolean; quiet: boolean }>({
   command: 'lint',
@@ -8,7 +9,9 @@ export default defineCommand<{ json: boolean; quiet: boolean }>({
     json: { type: 'boolean', default: false, describe: 'Print findings as JSON' },
     quiet: { type: 'boolean', default: false, describe: 'No progress on the terminal (shown only on a terminal, never with --json or NO_COLOR)' },
   },
-  run: async (argv, io) => {
+  // Read without yargs: it runs from a bundle of its own (cli/fast/bundle.ts).
+  fast: parseLikeYargs,
+  handler: async (argv, io) => {
     const { lint } = await import('../../src/lint/command.js');
     const { lintReporters } = await import('../../src/lint/reporter.js');
     const { renderStdout } = await import('../../src/render/registry.js');

@@ -14,7 +14,7 @@ export default defineCommand<{ level?: Level; status?: Status; tag?: string; kin
     insight: { type: 'string', choices: INSIGHTS, describe: 'Only lessons of this insight type' },
     json: { type: 'boolean', default: false, describe: 'Print the lessons as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { listLessons } = await import('../../src/store/query.js');
     const entries = await listLessons({ cwd: argv.C ?? process.cwd(), level: argv.level, status: argv.status, tag: argv.tag, kind: argv.kind, insight: argv.insight });
     if (argv.json) {

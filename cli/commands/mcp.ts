@@ -7,7 +7,7 @@ export default defineCommand<{ 'allow-write': boolean }>({
   options: {
     'allow-write': { type: 'boolean', default: false, describe: 'Let the capture tool write candidate lessons (read-only otherwise)' },
   },
-  run: async (argv) => {
+  handler: async (argv) => {
     const { serveStdio } = await import('../../src/mcp/server.js');
     const fs = await import('node:fs');
     const { packageFile } = await import('../../src/package-root.js');

@@ -15,7 +15,7 @@ export default defineCommand<{ title: string; level: Level; tags: string | strin
     force: { type: 'boolean', default: false, describe: 'Write the lesson even when an existing one reads alike' },
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { newLesson } = await import('../../src/lifecycle/new.js');
     const result = await newLesson({ cwd: argv.C ?? process.cwd(), title: String(argv.title), level: argv.level, tags: splitList(argv.tags), severity: argv.severity, force: argv.force, now: new Date() });
     if (argv.json) {

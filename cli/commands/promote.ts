@@ -14,7 +14,7 @@ export default defineCommand<{ ids: string[]; to: 'pattern' | 'principle'; title
     'to-source': { type: 'string', requiresArg: true, describe: "Write it into a new branch of this source's checkout (ready to push, never pushed) instead of here" },
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     if (argv.toSource !== undefined) {
       const { promoteToSource } = await import('../../src/lifecycle/promote-source.js');
       const result = await promoteToSource({ cwd: argv.C ?? process.cwd(), ids: argv.ids.map(String), to: argv.to, title: String(argv.title), id: argv.id, source: argv.toSource, now: new Date() });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineCommand } from '../command.js';
+import { parseLikeYargs } from '../fast/like-yargs.js';
 
 const FORMATS = ['text', 'json', 'markdown'] as const;
 
@@ -13,7 +14,9 @@ export default defineCommand<{ json: boolean; format: (typeof FORMATS)[number] |
     html: { type: 'string', requiresArg: true, describe: 'Also write the report as one self-contained HTML page to <file>' },
     now: { type: 'string', requiresArg: true, describe: 'The date the report describes, YYYY-MM-DD (default: today, UTC)' },
   },
-  run: async (argv, io) => {
+  // Read without yargs: it runs from a bundle of its own (cli/fast/bundle.ts).
+  fast: parseLikeYargs,
+  handler: async (argv, io) => {
     const { parseReportDate, reportLessons, retrievalHealth, writeHtmlReport } = await import('../../src/report/command.js');
     const cwd = argv.C ?? process.cwd();
     const now = argv.now === undefined ? new Date() : parseReportDate(argv.now);

@@ -12,7 +12,7 @@ export default defineCommand<{ id: string; supersededBy?: string; reason?: strin
     reason: { type: 'string', requiresArg: true, describe: 'Why it no longer holds' },
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { retireLesson } = await import('../../src/lifecycle/retire.js');
     const result = await retireLesson({ cwd: argv.C ?? process.cwd(), id: String(argv.id), supersededBy: argv.supersededBy, reason: argv.reason, now: new Date() });
     if (argv.json) {

@@ -8,7 +8,7 @@ export default defineCommand<{ base?: string; json: boolean }>({
     base: { type: 'string', requiresArg: true, describe: 'Also review what the branch committed since <ref> (default in a pull request: origin/$GITHUB_BASE_REF)' },
     json: { type: 'boolean', default: false, describe: 'Print the review as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { review } = await import('../../src/review/command.js');
     const { reviewReporters } = await import('../../src/review/reporter.js');
     const { renderStdout } = await import('../../src/render/registry.js');

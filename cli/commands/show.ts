@@ -10,7 +10,7 @@ export default defineCommand<{ id: string; json: boolean }>({
   options: {
     json: { type: 'boolean', default: false, describe: 'Print its index entry and body as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { showLesson } = await import('../../src/store/query.js');
     const result = await showLesson({ cwd: argv.C ?? process.cwd(), id: String(argv.id) });
     io.out(argv.json ? JSON.stringify({ ...result.entry, text: result.text }, null, 2) : `${result.entry.path}\n\n${result.text}`);

@@ -24,7 +24,7 @@ export default defineCommand<SourcesArgs>({
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
     quiet: { type: 'boolean', default: false, describe: 'No progress on the terminal' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     if (argv.action === 'status') {
       const { sourcesStatus, statusExitCode } = await import('../../src/sources/status.js');
       const result = await sourcesStatus({ cwd: argv.C ?? process.cwd() });

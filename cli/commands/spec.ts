@@ -11,7 +11,7 @@ export default defineCommand<{ action: string; feature: string; json: boolean }>
   options: {
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
-  run: async (argv, io) => {
+  handler: async (argv, io) => {
     const { newSpec } = await import('../../src/spec/command.js');
     const result = await newSpec({ cwd: argv.C ?? process.cwd(), feature: String(argv.feature), now: new Date() });
     if (argv.json) {

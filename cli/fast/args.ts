@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../src/errors.js';
+import { HELP, type FastParser, type GlobalArgs } from '../command.js';
+import { helpText } from '../help-text.js';
 import { GLOBAL_OPTIONS, type OptionTable } from '../options.js';
 
 /**
@@ -15,6 +17,23 @@ export function parseFastArgs<T extends OptionTable>(args: string[], options: T,
   } catch (error) {
     throw new UsageError(`${parseError(error as Error & { code?: string }, commandWord(args) ?? '')}\n${hint}`);
   }
+}
+
+/** What a flags parser hands its command's handler: the flags as node:util gives them, the words after the command word, and what its usage errors add (`hint`). */
+export type Flags<T extends OptionTable> = ReturnType<typeof parseFastArgs<T>> & { hint: string } & GlobalArgs;
+
+/**
+ * The parser of a fast command whose handler checks its own flags and words (guard, hooks,
+ * index, preflight): its usage errors show `hint`, by default the command's help.
+ */
+export function flagsParser<T extends OptionTable>(hint?: string): FastParser<Flags<T>> {
+  return (args, command) => {
+    const shown = hint ?? helpText(command);
+    const parsed = parseFastArgs(args, command.options as T, shown);
+    const globals = parsed.values as { help?: boolean; C?: string; debug?: boolean };
+    if (globals.help) return HELP;
+    return { ...parsed, hint: shown, C: globals.C, debug: globals.debug === true };
+  };
 }
 
 /** node:util's parse errors in the words the other commands use (node's own mention its API). */

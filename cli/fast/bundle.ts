@@ -6,11 +6,11 @@ import { pathInside } from '../../src/io/inside.js';
 import { lessonsRootAbove, STATE_DIR } from '../../src/io/repo.js';
 import { ensureStateDir } from '../../src/io/state.js';
 import { packageFile } from '../../src/package-root.js';
-import type { FastCommand } from '../main.js';
+import type { FastCommand } from '../command.js';
 
 /**
- * The commands that skip yargs each run from a bundle of their own (dist/fast/<name>.cjs,
- * scripts/build-bundles.mjs), compiled with V8's code cache: loaded one module at a time, a
+ * The commands that skip yargs each run from a bundle of their own (dist/fast/<name>.cjs, made
+ * from its declaration, cli/commands/<name>.ts, by scripts/build-bundles.mjs), compiled with V8's code cache: loaded one module at a time, a
  * command such as capture or guard spent 50-90 ms of every run in Node's ESM loader. A run runs
  * most of its code once, so compiling it (each function the first time it is called) costs about
  * as much as running it; the cache holds the bytecode of every function a run compiled, and the
@@ -166,8 +166,9 @@ export function bundledCommand(name: BundledCommand, args: readonly string[], lo
     filename: file,
     ...(cached ? { cachedData: cached.data } : {}),
   });
-  const module = { exports: {} as FastCommand };
+  const module = { exports: {} as { default: Required<Pick<FastCommand, 'run'>> & FastCommand } };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, load, module, file, path.dirname(file));
+  const command = module.exports.default;
   const kind = runKind(args);
   // V8 keeps what it read from the cache compiled, so a cache written again holds both runs' functions.
   const runs = cached && script.cachedDataRejected !== true ? cached.runs : [];
@@ -175,9 +176,9 @@ export function bundledCommand(name: BundledCommand, args: readonly string[], lo
     run: async (argv) => {
       // Code compiled from the cache cannot call import() on Node 20 (V8 11 drops the script's
       // host options when it deserializes), so the bundle's one import() (preflight --rerank) is ours.
-      const code = await module.exports.run(argv, (url) => import(url));
+      const code = await command.run(argv, (url) => import(url));
       // A run that did one-off work (rebuilt the search cache) would put its code in every later run's cache: the next one saves it.
-      if (!runs.includes(kind) && root !== undefined && module.exports.cacheable?.() !== false) saveCache(root, cacheName, bundle, script, [...runs, kind].sort());
+      if (!runs.includes(kind) && root !== undefined && command.cacheable?.() !== false) saveCache(root, cacheName, bundle, script, [...runs, kind].sort());
       return code;
     },
   };

@@ -1,14 +1,10 @@
 import fs from 'node:fs';
-import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { checkStageFlags, disabledBy } from '../../src/guard/stages.js';
 import { io } from '../command.js';
-import { helpText } from '../options.js';
-import { GUARD } from '../tables/guard.js';
+import type { GuardFlags } from '../commands/guard.js';
 import type { GitRepo } from '../../src/io/git/repo.js';
-
-const USAGE = helpText(GUARD);
 
 async function openRepoOf(cwd: string): Promise<GitRepo> {
   const { openRepo } = await import('../../src/io/git/repo.js');
@@ -21,15 +17,10 @@ async function stagedTreeOf(repo: Promise<GitRepo>): Promise<string> {
   return stagedTree(await repo);
 }
 
-/** `lessons guard`: on the commit path, so it skips yargs and loads only what its gates use. */
-export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals } = parseFastArgs(args, GUARD.options, USAGE);
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
-  const profile = checkStageFlags(values.stage, values, USAGE);
+/** `lessons guard`: on the commit path, so it loads only what its gates use. */
+export async function guardCommand({ values, positionals, hint }: GuardFlags): Promise<0 | 1 | 2> {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${hint}`);
+  const profile = checkStageFlags(values.stage, values, hint);
   if (disabledBy(profile, process.env)) {
     io.err(`lessons: LESSONS_DISABLE=1: skipping the ${profile.stage} guard`);
     return 0;

@@ -6,16 +6,14 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { HookArgs } from '../commands/hook.js';
+import { helpText } from '../help-text.js';
 import { GLOBAL_OPTIONS } from '../options.js';
-import { HOOK } from '../tables/hook.js';
 import { sleepSync } from '../../src/util/sleep.js';
 import { didYouMean } from '../../src/util/suggest.js';
-import { isUsualRun } from '../../src/io/run-state.js';
 
 export const DEFAULT_TIMEOUT_MS = 2000;
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
-
-const USAGE = `usage: lessons ${HOOK.usage[0]}\n\n${HOOK.epilog}\n\nexample: ${HOOK.example}`;
 
 function write(text: string): void {
   if (text === '') return;
@@ -100,10 +98,8 @@ function readPipe(deadline: number): string | typeof TIMED_OUT | undefined {
   }
 }
 
-/** Whether this run is one to save the code cache of (cli/fast/bundle.ts): not one that rebuilt the search cache. */
-export const cacheable = isUsualRun;
-
-export async function run(args: string[]): Promise<0 | 1 | 2> {
+/** `lessons hook`; its help and usage errors go to stderr: stdout is the harness's answer. */
+export async function hookCommand({ args, command }: HookArgs): Promise<0 | 1 | 2> {
   let harness: string | undefined;
   let event: string | undefined;
   let debug = args.includes('--debug');
@@ -120,16 +116,16 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
       args,
       allowPositionals: true,
       strict: false,
-      options: { C: GLOBAL_OPTIONS.C, debug: GLOBAL_OPTIONS.debug, ...HOOK.options },
+      options: { C: GLOBAL_OPTIONS.C, debug: GLOBAL_OPTIONS.debug, ...command.options },
     });
     debug = values.debug === true;
     [, harness, event] = positionals;
     if (harness === undefined || harness === 'help' || args.includes('--help') || args.includes('-h')) {
-      process.stderr.write(`${USAGE}\n`);
+      process.stderr.write(helpText(command));
       return 0;
     }
     if (!isHarness(harness)) {
-      process.stderr.write(`lessons: unknown harness \`${harness}\`${didYouMean(harness, HARNESS_NAMES, (name) => `lessons hook ${name}`)}\n${USAGE}\n`);
+      process.stderr.write(`lessons: unknown harness \`${harness}\`${didYouMean(harness, HARNESS_NAMES, (name) => `lessons hook ${name}`)}\n${helpText(command)}`);
       return 0;
     }
     if (process.env.LESSONS_DISABLE === '1') {

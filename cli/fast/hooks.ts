@@ -1,13 +1,9 @@
-import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { didYouMean } from '../../src/util/suggest.js';
 import { resolveCwd } from '../../src/io/repo.js';
 import { io } from '../command.js';
-import { helpText } from '../options.js';
-import { HOOKS } from '../tables/hooks.js';
+import type { HooksFlags } from '../commands/hooks.js';
 import { HARNESS_NAMES, harnessNamed, type Harness } from '../../src/harness/registry.js';
-
-const USAGE = helpText(HOOKS);
 
 const LABELS: Record<string, string> = {
   installed: 'installed',
@@ -21,14 +17,9 @@ const LABELS: Record<string, string> = {
   absent: 'not installed',
 };
 
-/** `lessons hooks`: prepare-commit-msg and commit-msg run on every commit, so no yargs here. */
-export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals } = parseFastArgs(args, HOOKS.options, USAGE);
+/** `lessons hooks`: prepare-commit-msg and commit-msg run it on every commit. */
+export async function hooksCommand({ values, positionals, hint }: HooksFlags): Promise<0 | 1 | 2> {
   const [action, ...rest] = positionals;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
   const cwd = resolveCwd(values.C);
   if (action === 'prepare-commit-msg' || action === 'commit-msg') {
     const [file, source] = rest;
@@ -65,13 +56,13 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
     return 0;
   }
   if (action !== 'install' && action !== 'uninstall' && action !== 'status') {
-    if (action === undefined) throw new UsageError(`lessons hooks needs an action: install, uninstall or status\n${USAGE}`);
-    throw new UsageError(`unknown hooks action '${action}'${didYouMean(action, ['install', 'uninstall', 'status'], (name) => `lessons hooks ${name}`)}\n${USAGE}`);
+    if (action === undefined) throw new UsageError(`lessons hooks needs an action: install, uninstall or status\n${hint}`);
+    throw new UsageError(`unknown hooks action '${action}'${didYouMean(action, ['install', 'uninstall', 'status'], (name) => `lessons hooks ${name}`)}\n${hint}`);
   }
-  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'\n${USAGE}`);
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'\n${hint}`);
   const harnesses = HARNESS_NAMES.filter((name) => (values as Record<string, unknown>)[name] === true);
   if (harnesses.length > 0) {
-    if (action === 'status') throw new UsageError(`--${harnesses[0]} goes with \`lessons hooks install\` or \`uninstall\` (\`lessons doctor\` checks the agent settings)\n${USAGE}`);
+    if (action === 'status') throw new UsageError(`--${harnesses[0]} goes with \`lessons hooks install\` or \`uninstall\` (\`lessons doctor\` checks the agent settings)\n${hint}`);
     return agentHooks(action, cwd, harnesses, values.json === true);
   }
   const { installHooks, uninstallHooks, hooksStatus } = await import('../../src/githooks/install.js');

@@ -5,21 +5,12 @@ import type { IndexedTree } from '../../src/store/index-write.js';
 import { findRepoRoot, resolveCwd } from '../../src/io/repo.js';
 import { plural } from '../../src/util/plural.js';
 import { io } from '../command.js';
-import { parseFastArgs } from './args.js';
-import { helpText } from '../options.js';
-import { INDEX } from '../tables/index.js';
+import type { IndexFlags } from '../commands/index.js';
 
-const USAGE = helpText(INDEX);
-
-/** `lessons index`: run after every lesson change and in CI, so it skips yargs (about 60 ms). */
-export async function run(args: string[]): Promise<0 | 1 | 2> {
-  const { values, positionals } = parseFastArgs(args, INDEX.options, USAGE);
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  if (values.merge) return merge(positionals, values.json === true);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${USAGE}`);
+/** `lessons index`: run after every lesson change and in CI. */
+export async function indexCommand({ values, positionals, hint }: IndexFlags): Promise<0 | 1 | 2> {
+  if (values.merge) return merge(positionals, values.json === true, hint);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'\n${hint}`);
   const cwd = resolveCwd(values.C);
   const { writeIndex, checkIndex } = await import('../../src/store/index-write.js');
   const { progressFor } = await import('../../src/io/progress.js');
@@ -62,10 +53,10 @@ export async function run(args: string[]): Promise<0 | 1 | 2> {
 }
 
 /** `lessons index --merge %O %A %B %P`: git runs it at the top of the working tree during a merge. */
-async function merge(positionals: string[], json: boolean): Promise<0 | 1> {
+async function merge(positionals: string[], json: boolean, hint: string): Promise<0 | 1> {
   const [base, ours, theirs, shown = 'lessons/index.json', ...extra] = positionals;
   if (base === undefined || ours === undefined || theirs === undefined || extra.length > 0) {
-    throw new UsageError(`lessons index --merge takes the three versions git passes: <base> <ours> <theirs> [<path>]\n${USAGE}`);
+    throw new UsageError(`lessons index --merge takes the three versions git passes: <base> <ours> <theirs> [<path>]\n${hint}`);
   }
   const { mergeIndexFiles } = await import('../../src/store/index-write.js');
   const result = await mergeIndexFiles({ base, ours, theirs });

@@ -1,21 +1,13 @@
-import { parseFastArgs } from './args.js';
 import { UsageError } from '../../src/errors.js';
 import { resolveCwd } from '../../src/io/repo.js';
-import { io } from '../command.js';
-import { helpText } from '../options.js';
-import { PREFLIGHT } from '../tables/preflight.js';
+import { io, type ImportModule } from '../command.js';
+import type { PreflightFlags } from '../commands/preflight.js';
 import { OUTPUT_FORMATS, isOutputFormat } from '../../src/render/registry.js';
 import { listWords } from '../../src/util/plural.js';
-import type { ImportModule } from '../main.js';
-import { isUsualRun } from '../../src/io/run-state.js';
 
-const USAGE = helpText(PREFLIGHT);
-
-const HELP_HINT = 'run `lessons preflight --help` for the options';
-
-function positiveInteger(flag: string, value: string | undefined): number | undefined {
+function positiveInteger(flag: string, value: string | undefined, hint: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`${flag} takes a positive whole number, got '${value}'\n${HELP_HINT}`);
+  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`${flag} takes a positive whole number, got '${value}'\n${hint}`);
   return Number(value);
 }
 
@@ -33,25 +25,18 @@ async function reranker(cwd: string, task: string, importModule: ImportModule): 
   return repositoryReranker(cwd, task);
 }
 
-/** Whether this run is one to save the code cache of (cli/fast/bundle.ts): not one that rebuilt the search cache. */
-export const cacheable = isUsualRun;
-
-export async function run(args: string[], importModule: ImportModule = (url) => import(url)): Promise<0 | 1 | 2> {
-  const { values, positionals: words } = parseFastArgs(args, PREFLIGHT.options, HELP_HINT);
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+/** `lessons preflight`: before every task and, in hook mode, every tool call. */
+export async function preflightCommand({ values, positionals: words, hint }: PreflightFlags, importModule: ImportModule): Promise<0 | 1 | 2> {
   const format = values.json ? 'json' : (values.format ?? 'text');
-  if (!isOutputFormat(format)) throw new UsageError(`--format must be ${listWords(OUTPUT_FORMATS, 'or')}, got '${format}'\n${HELP_HINT}`);
+  if (!isOutputFormat(format)) throw new UsageError(`--format must be ${listWords(OUTPUT_FORMATS, 'or')}, got '${format}'\n${hint}`);
   const task = words.join(' ');
   const paths = values.path ?? [];
   if (task.trim() === '' && paths.length === 0 && values.tool === undefined && values.command === undefined) {
-    throw new UsageError(`give the task as text, or a --tool, --path or --command for hook mode\n${HELP_HINT}`);
+    throw new UsageError(`give the task as text, or a --tool, --path or --command for hook mode\n${hint}`);
   }
-  if (values.rerank && task.trim() === '') throw new UsageError(`--rerank needs the task as text: it is not for hook mode\n${HELP_HINT}`);
-  const budget = positiveInteger('--budget', values.budget);
-  const limit = positiveInteger('--limit', values.limit);
+  if (values.rerank && task.trim() === '') throw new UsageError(`--rerank needs the task as text: it is not for hook mode\n${hint}`);
+  const budget = positiveInteger('--budget', values.budget, hint);
+  const limit = positiveInteger('--limit', values.limit, hint);
   const cwd = resolveCwd(values.C);
   const { preflight } = await import('../../src/preflight/command.js');
   const result = await preflight({

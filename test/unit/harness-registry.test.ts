@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { run } from '../../cli/fast/hook.js';
+import HOOK from '../../cli/commands/hook.js';
+import { hookCommand } from '../../cli/fast/hook.js';
 import { HARNESSES, HARNESS_NAMES, isHarness, neutralAnswer } from '../../src/harness/registry.js';
 
 describe('the harness registry', () => {
@@ -42,7 +43,7 @@ describe('the harness registry', () => {
       return true;
     });
     try {
-      expect(await run(['hook', '--help'])).toBe(0);
+      expect(await hookCommand({ args: ['hook', '--help'], command: HOOK })).toBe(0);
     } finally {
       spy.mockRestore();
     }

@@ -1,4 +1,6 @@
-import type { CommandTable, OptionSpec } from '../options.js';
+import { defineCommand } from '../command.js';
+import { flagsParser, type Flags } from '../fast/args.js';
+import type { OptionSpec, OptionTable } from '../options.js';
 import { HARNESSES, HARNESS_NAMES } from '../../src/harness/registry.js';
 
 const FLAGS = HARNESS_NAMES.map((name) => `--${name}`).join('|');
@@ -12,16 +14,21 @@ const HARNESS_OPTIONS: Record<string, OptionSpec> = Object.fromEntries(
   }),
 );
 
-export const HOOKS = {
+const options = {
+  json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
+  ...HARNESS_OPTIONS,
+} as const satisfies OptionTable;
+
+export type HooksFlags = Flags<typeof options>;
+
+/** prepare-commit-msg and commit-msg run it on every commit, so it skips yargs (cli/fast/hooks.ts). */
+export default defineCommand<HooksFlags>({
   command: 'hooks <action>',
   describe: `Install, remove or show the git hooks (or ${FLAGS} agent hooks)`,
   example: 'lessons hooks install && lessons hooks install --claude',
   usage: ['hooks install|uninstall|status [--json] [-C <dir>]', `hooks install|uninstall ${FLAGS} [--json] [-C <dir>]`],
   positionals: { action: { describe: 'install, uninstall or status', required: true } },
-  options: {
-    json: { type: 'boolean', default: false, describe: 'print the result as JSON' },
-    ...HARNESS_OPTIONS,
-  },
+  options,
   epilog:
     '  install     write pre-commit, prepare-commit-msg, commit-msg, pre-push, post-merge, post-checkout\n' +
     '              and post-rewrite hooks where git runs hooks from (core.hooksPath aware); a hook\n' +
@@ -35,4 +42,6 @@ export const HOOKS = {
     'merge, checkout or rewrite, `lessons hooks refresh` to bring the search cache up to date\n' +
     '(in the background for a large index) so the next preflight and agent hook find it fresh.\n' +
     'LESSONS_DISABLE=1 turns every hook into a no-op.',
-} as const satisfies CommandTable;
+  fast: flagsParser<typeof options>(),
+  handler: async (argv) => (await import('../fast/hooks.js')).hooksCommand(argv),
+});
