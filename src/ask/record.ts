@@ -4,10 +4,10 @@
  * same question (same slug) is written beside the older ones, which are kept and marked
  * `Superseded:` so `lessons ask` shows only the newest. Writes are atomic and serialised by a lock.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
-import { createInRepo, toPosixRelative, writeInRepo } from '../io/fs.js';
+import { createInRepo, readText, toPosixRelative, writeInRepo } from '../io/fs.js';
+import { listDirIfExists } from '../io/paths.js';
 import { withLock } from '../io/lock.js';
 import { findRepoRoot } from '../io/repo.js';
 import { slugify } from '../lifecycle/new.js';
@@ -70,9 +70,9 @@ export async function recordAnswer(options: { cwd: string; question: string; ans
   const answered = toIsoDate(options.now);
   return withLock(root, 'answers', () => {
     const dir = path.join(root, ANSWERS_DIR);
-    const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name === `${slug}.md` || new RegExp(`^${slug}-\\d+\\.md$`).test(name)) : [];
+    const names = listDirIfExists(dir).filter((name) => name === `${slug}.md` || new RegExp(`^${slug}-\\d+\\.md$`).test(name));
     const previous = names
-      .map((name) => ({ rel: `${ANSWERS_DIR}/${name}`, text: fs.readFileSync(path.join(dir, name), 'utf8') }))
+      .map((name) => ({ rel: `${ANSWERS_DIR}/${name}`, text: readText(path.join(dir, name)) }))
       .sort((a, b) => compareStrings(a.rel, b.rel));
     const current = previous.filter((note) => supersededBy(note.text) === undefined);
     const same = current.find((note) => answerText(note.text) === answer);

@@ -3,10 +3,9 @@
  * fetched sources' ones included, and every markdown section under references/ (recorded
  * answers included), as plain documents.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
-import { walkFiles } from '../io/fs.js';
+import { readText, walkFiles } from '../io/fs.js';
 
 export const REFERENCES_DIR = 'references';
 
@@ -63,7 +62,7 @@ export function referenceFiles(root: string): string[] {
 /** The sections of every reference file; a recorded answer a newer one superseded is left out (it stays on disk). */
 export function referenceDocs(root: string): SourceDoc[] {
   return referenceFiles(root).flatMap((rel) => {
-    const text = fs.readFileSync(path.join(root, rel), 'utf8');
+    const text = readText(path.join(root, rel));
     return /^Superseded: \d{4}-\d{2}-\d{2} by \S+$/m.test(text) ? [] : markdownSections(rel, text);
   });
 }

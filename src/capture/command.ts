@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
+import { readText } from '../io/fs.js';
 import { findRepoRoot } from '../io/repo.js';
 import { extractDrafts } from './blocks.js';
 import { storeDrafts, type CaptureOutcome } from './store.js';
@@ -32,7 +32,7 @@ export async function captureLessons(options: CaptureOptions): Promise<CaptureRe
 
 function readInput(file: string, shown: string): string {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UsageError(`cannot read ${shown}: no such file (pass a transcript file, or - to read standard input)`);

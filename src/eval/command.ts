@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
+import { readText } from '../io/fs.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { openSearch } from '../search/cache.js';
@@ -30,7 +30,7 @@ function readEvals(root: string, cwd: string, file: string | undefined): { text:
   const absolute = file === undefined ? path.join(root, EVALS_FILE) : path.resolve(cwd, file);
   const name = displayName(root, absolute);
   try {
-    return { text: fs.readFileSync(absolute, 'utf8'), name };
+    return { text: readText(absolute), name };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && file === undefined) {

@@ -1,9 +1,9 @@
 /** `lessons export --to cursor|claude|agents-md`: one source of truth in lessons/, rendered for each tool. */
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { buildIndex, type IndexEntry } from '../index/build.js';
 import { readTextIfExists, writeInRepo } from '../io/fs.js';
+import { listDirIfExists, removeFile } from '../io/paths.js';
 import { pathInside } from '../io/inside.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
@@ -47,7 +47,7 @@ function readIfExists(file: string): string | undefined {
 export function exportedTargets(root: string): ExportTarget[] {
   const targets: ExportTarget[] = [];
   const dir = path.join(root, CURSOR_RULES_DIR);
-  const names = fs.existsSync(dir) ? sortStrings(fs.readdirSync(dir)) : [];
+  const names = sortStrings(listDirIfExists(dir));
   if (names.some((name) => name.startsWith(CURSOR_RULE_PREFIX) && name.endsWith('.mdc') && (readIfExists(path.join(dir, name)) ?? '').includes(CURSOR_GENERATED))) targets.push('cursor');
   if ((readIfExists(path.join(root, 'CLAUDE.md')) ?? '').includes(BEGIN_MARKER)) targets.push('claude');
   if ((readIfExists(path.join(root, 'AGENTS.md')) ?? '').includes(BEGIN_MARKER)) targets.push('agents-md');
@@ -90,13 +90,13 @@ export async function exportLessons(options: { cwd: string; to: ExportTarget; ch
       put(rel, renderCursorRule(entry));
     }
     const dir = path.join(root, CURSOR_RULES_DIR);
-    const names = fs.existsSync(dir) ? sortStrings(fs.readdirSync(dir)) : [];
+    const names = sortStrings(listDirIfExists(dir));
     for (const name of names) {
       const rel = `${CURSOR_RULES_DIR}/${name}`;
       if (!name.startsWith(CURSOR_RULE_PREFIX) || !name.endsWith('.mdc') || wanted.has(rel)) continue;
       // Only rules this command wrote are removed: a hand-written lessons-*.mdc stays.
       if (!(readIfExists(path.join(root, rel)) ?? '').includes(CURSOR_GENERATED)) continue;
-      if (!check) fs.rmSync(path.join(root, rel));
+      if (!check) removeFile(path.join(root, rel));
       result.removed.push(rel);
     }
     return result;

@@ -6,9 +6,9 @@
  * prepare-commit-msg adds the trailer only for the tree the guard saw. commit-msg, which
  * --no-verify also skips, clears it.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../io/fs.js';
+import { readText, writeFileAtomic } from '../io/fs.js';
+import { removeIfExists } from '../io/paths.js';
 import { stagedTree } from '../io/git/changes.js';
 import type { GitRepo } from '../io/git/repo.js';
 import { STATE_DIR } from '../io/repo.js';
@@ -25,7 +25,7 @@ export async function markPreCommitChecked(root: string, tree: Promise<string>):
 export async function preCommitChecked(root: string, repo: GitRepo): Promise<boolean> {
   let mark: string;
   try {
-    mark = fs.readFileSync(path.join(root, MARK_FILE), 'utf8').trim();
+    mark = readText(path.join(root, MARK_FILE)).trim();
   } catch {
     return false;
   }
@@ -33,5 +33,5 @@ export async function preCommitChecked(root: string, repo: GitRepo): Promise<boo
 }
 
 export function clearPreCommitMark(root: string): void {
-  fs.rmSync(path.join(root, MARK_FILE), { force: true });
+  removeIfExists(path.join(root, MARK_FILE));
 }

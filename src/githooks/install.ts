@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../io/fs.js';
+import { readText, writeFileAtomic } from '../io/fs.js';
+import { makeDir, makeExecutable, movePath, pathKind, removeFile } from '../io/paths.js';
 import { configValue, hooksDir, openRepo } from '../io/git/repo.js';
 import { MANAGED_HOOKS, MANAGED_MARKER, PREVIOUS_SUFFIX, hookScript, type ManagedHook } from './scripts.js';
 
@@ -42,7 +42,7 @@ export interface HookStatus {
 
 function readHook(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -54,11 +54,7 @@ function readHook(file: string): string | undefined {
 }
 
 function isLink(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
+  return pathKind(file) === 'symlink';
 }
 
 function exists(file: string): boolean {
@@ -71,7 +67,7 @@ export function isManaged(text: string | undefined): boolean {
 
 function writeHook(file: string, text: string): void {
   writeFileAtomic(file, text);
-  fs.chmodSync(file, 0o755);
+  makeExecutable(file);
 }
 
 async function locate(cwd: string): Promise<{ dir: string; hooksPath: string | null; notes: string[] }> {
@@ -106,7 +102,7 @@ function installOne(dir: string, hook: ManagedHook): HookResult {
       message: `${hook} was not written by lessons and ${hook}${PREVIOUS_SUFFIX} already exists: merge them by hand, or call \`lessons guard\` from your hook (see references/git-hooks.md)`,
     };
   }
-  fs.renameSync(file, previous);
+  movePath(file, previous);
   writeHook(file, script);
   return { hook, action: 'chained', message: `the existing hook moved to ${hook}${PREVIOUS_SUFFIX}; it runs first` };
 }
@@ -114,7 +110,7 @@ function installOne(dir: string, hook: ManagedHook): HookResult {
 /** Installs the lessons hooks where git runs hooks from; never overwrites a hook it did not write. */
 export async function installHooks(options: { cwd: string }): Promise<HooksResult> {
   const { dir, hooksPath, notes } = await locate(options.cwd);
-  fs.mkdirSync(dir, { recursive: true });
+  makeDir(dir);
   return { dir, hooksPath, notes, hooks: MANAGED_HOOKS.map((hook) => installOne(dir, hook)) };
 }
 
@@ -123,16 +119,16 @@ function uninstallOne(dir: string, hook: ManagedHook): HookResult {
   const previous = `${file}${PREVIOUS_SUFFIX}`;
   const current = readHook(file);
   if (current === undefined && exists(previous)) {
-    fs.renameSync(previous, file);
+    movePath(previous, file);
     return { hook, action: 'restored', message: 'the hook that was there before is back' };
   }
   if (current === undefined) return { hook, action: 'absent' };
   if (!isManaged(current)) return { hook, action: 'left-alone', message: `${hook} was not written by lessons` };
   if (exists(previous)) {
-    fs.renameSync(previous, file);
+    movePath(previous, file);
     return { hook, action: 'restored', message: 'the hook that was there before is back' };
   }
-  fs.rmSync(file);
+  removeFile(file);
   return { hook, action: 'removed' };
 }
 

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { readTextIfExists } from '../io/fs.js';
+import { pathExists } from '../io/paths.js';
 import { addTrailerIfAbsent } from '../io/git/log.js';
 import { stagedChanges } from '../io/git/changes.js';
 import { configValue, gitPath, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
@@ -50,7 +50,7 @@ async function commentChar(repo: GitRepo): Promise<string> {
 /** git is concluding a merge or a squash (commit-msg gets no source argument, so it asks the repository). */
 async function mergeOrSquashInProgress(repo: GitRepo): Promise<boolean> {
   if (await resolveCommit(repo, 'MERGE_HEAD')) return true;
-  return fs.existsSync(await gitPath(repo, 'SQUASH_MSG'));
+  return pathExists(await gitPath(repo, 'SQUASH_MSG'));
 }
 
 export interface TrailerOptions {

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { readRegularFile, toPosixRelative } from '../io/fs.js';
+import { filesAndLinksBelow, realPath } from '../io/paths.js';
 import type { GitRepo } from '../io/git/repo.js';
 import { indexFiles, readBlobs, treeFiles, type TreeFile } from '../io/git/tree.js';
 import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
@@ -80,8 +80,7 @@ export async function worktreeSnapshot(root: string, cache: LessonFileCache, wan
   const readOne = (rel: string): Uint8Array | undefined => {
     if (loaded.bytes.has(rel)) return loaded.bytes.get(rel);
     try {
-      const file = path.join(root, rel);
-      return fs.statSync(file).isFile() ? fs.readFileSync(file) : undefined;
+      return readRegularFile(path.join(root, rel));
     } catch {
       return undefined;
     }
@@ -98,7 +97,7 @@ export async function worktreeSnapshot(root: string, cache: LessonFileCache, wan
   const listFolder = async (folder: string): Promise<string[]> => {
     try {
       // Links too: readFiles follows them, as it reads any path it is given.
-      return fs.readdirSync(path.join(root, folder), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() || entry.isSymbolicLink()).map((entry) => toPosixRelative(root, path.join(entry.parentPath, entry.name)));
+      return filesAndLinksBelow(path.join(root, folder)).map((file) => toPosixRelative(root, file));
     } catch {
       return [];
     }
@@ -131,7 +130,7 @@ function worktreeCopy(root: string, rel: string, blob: string): Buffer | undefin
 
 /** Where the lessons root sits inside the git top level, as a path prefix (`''` or `sub/dir/`). */
 export function gitPrefix(repo: GitRepo, root: string): string {
-  const rel = toPosixRelative(repo.topLevel, fs.realpathSync(root));
+  const rel = toPosixRelative(repo.topLevel, realPath(root));
   return rel === '' ? '' : `${rel}/`;
 }
 

@@ -3,7 +3,8 @@ import { addFacts, type FactsWanted } from '../lesson/facts.js';
 import type { LoadedTree } from '../lesson/load.js';
 import { transitionFindings, type LessonAt } from '../lesson/transitions.js';
 import type { Finding } from '../lesson/finding.js';
-import { lintRows, readTable, SideFacts, tableKey, treeRows, untilLoaded, writeTable, type Table, type TableKey } from '../lint/table.js';
+import { readTable, tableKey, writeTable, type Table, type TableKey } from '../store/lint-table.js';
+import { lintRows, SideFacts, treeRows, untilLoaded } from '../lint/table.js';
 import type { Policy } from '../policy/policy.js';
 import { compareStrings } from '../util/compare.js';
 import type { LessonSecrets } from '../secrets/scan.js';
@@ -11,8 +12,8 @@ import { lessonPathLevel, type GitSide, type LessonFileRef, type Snapshot } from
 
 /**
  * The staged tree (pre-commit), or a pushed commit (pre-push, ci), checked in proportion to the
- * change, through the guard's table of the last tree it checked (lint/table.ts: its lint errors
- * and secret matches per file). The base (HEAD, or the range's base) is not listed: git's diff
+ * change, through the guard's table of the last tree it checked (store/lint-table.ts: its lint
+ * errors and secret matches per file). The base (HEAD, or the range's base) is not listed: git's diff
  * of the two sides gives the base's blob of each changed lesson, and the lifecycle rules run on
  * the ids those touch, looking lessons up in the whole head tree.
  */

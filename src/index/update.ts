@@ -1,5 +1,4 @@
 import type { LoadedLesson } from '../lesson/load.js';
-import fs from 'node:fs';
 import { compareStrings } from '../util/compare.js';
 import type { Chunks } from '../util/digest.js';
 import { ENTRY_SEPARATOR, INDEX_HEAD, INDEX_TAIL, entryLine, entryOf, sourcesOf } from './build.js';
@@ -74,23 +73,6 @@ export const WINDOW = 1 << 20;
 
 export function bytesInMemory(bytes: Buffer, windowSize = WINDOW): IndexBytes {
   return { length: bytes.length, windowSize, window: (start, end) => bytes.subarray(start, end) };
-}
-
-/** The first `length` bytes of the open file `fd`, read at their positions (the file's offset is not used). */
-export function bytesOfFile(fd: number, length: number, windowSize = WINDOW): IndexBytes {
-  const buffer = Buffer.allocUnsafe(windowSize);
-  return {
-    length,
-    windowSize,
-    window(start, end) {
-      for (let done = 0; done < end - start; ) {
-        const read = fs.readSync(fd, buffer, done, end - start - done, start + done);
-        if (read === 0) throw new Error('the index file was cut short while it was read');
-        done += read;
-      }
-      return buffer.subarray(0, end - start);
-    },
-  };
 }
 
 /** The bytes [start, end) of an index, copied out of its windows. */

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { buildIndex, serializeIndex } from '../index/build.js';
 import { GITATTRIBUTES_FILE, MERGE_ATTRIBUTE_LINE, configureMergeDriver, withMergeAttribute } from '../index/merge-driver.js';
-import { readTextIfExists, writeInRepo } from '../io/fs.js';
+import { readText, readTextIfExists, writeInRepo } from '../io/fs.js';
+import { listDir } from '../io/paths.js';
 import { openRepo } from '../io/git/repo.js';
 import { INDEX_FILE, LESSONS_DIR, POLICY_FILE, STATE_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
@@ -62,10 +62,10 @@ function lessonsInPackageJson(root: string): boolean {
 function plan(root: string, force: boolean): Planned[] {
   const planned: Planned[] = [];
   for (const level of LEVELS) planned.push(owned(`${LESSONS_DIR}/${LEVEL_FOLDERS[level]}/.gitkeep`, '', false));
-  const schemas = fs.readdirSync(packageFile('schemas')).filter((name) => name.endsWith('.schema.json')).sort(compareStrings);
-  for (const name of schemas) planned.push(owned(`schemas/${name}`, fs.readFileSync(packageFile('schemas', name), 'utf8'), force));
-  planned.push(owned(POLICY_FILE, fs.readFileSync(packageFile(POLICY_FILE), 'utf8'), force));
-  for (const rel of BLOCK_REFERENCES) planned.push(owned(rel, fs.readFileSync(packageFile(rel), 'utf8'), force));
+  const schemas = listDir(packageFile('schemas')).filter((name) => name.endsWith('.schema.json')).sort(compareStrings);
+  for (const name of schemas) planned.push(owned(`schemas/${name}`, readText(packageFile('schemas', name)), force));
+  planned.push(owned(POLICY_FILE, readText(packageFile(POLICY_FILE)), force));
+  for (const rel of BLOCK_REFERENCES) planned.push(owned(rel, readText(packageFile(rel)), force));
   planned.push(owned(WORKFLOW_FILE, workflowYaml({ inPackageJson: lessonsInPackageJson(root), version: packageVersion() }), force));
   planned.push({
     path: GITIGNORE,

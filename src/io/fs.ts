@@ -251,6 +251,26 @@ export function readRegularFile(file: string): Buffer {
   }
 }
 
+/** A regular file's text read only up to a bound: the open's error is data, so the caller can say what was there. */
+export type BoundedText = { kind: 'text'; text: string } | { kind: 'too-large'; size: number } | { kind: 'unopened'; error: NodeJS.ErrnoException };
+
+/** The text of a regular file (see openRegularFile) that holds at most `maxBytes`, else its size; one that cannot be opened, or is refused, is `unopened`. */
+export function readRegularTextWithin(file: string, maxBytes: number): BoundedText {
+  let fd: number;
+  try {
+    fd = openRegularFile(file);
+  } catch (error) {
+    return { kind: 'unopened', error: error as NodeJS.ErrnoException };
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size > maxBytes) return { kind: 'too-large', size };
+    return { kind: 'text', text: fs.readFileSync(fd, 'utf8') };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** How much of a file readRecords() reads at a time. */
 const RECORDS_CHUNK = 1 << 20;
 
@@ -292,6 +312,20 @@ export function readRecords(file: string, separator: string): string[] {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * A file's bytes as readFileSync reads them, a link followed, with its errors: for files that
+ * lessons, git or the package put there, and for a path a user names (their messages quote
+ * these errors). A path anyone can plant is read with readRegularFile().
+ */
+export function readBytes(file: string): Buffer {
+  return fs.readFileSync(file);
+}
+
+/** readBytes() of `file`, as UTF-8 text. */
+export function readText(file: string): string {
+  return fs.readFileSync(file, 'utf8');
 }
 
 /** A regular file's text, undefined when there is nothing at `file`; a FIFO or device is an error, never a hang. */

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { indexTextOf } from '../store/index-write.js';
@@ -7,9 +6,10 @@ import { LESSONS_LOCK, withLock } from '../io/lock.js';
 import { INDEX_FILE, LESSONS_DIR, findRepoRoot } from '../io/repo.js';
 import { commitChanges, recoverChanges, type CommitHooks, type FileChange } from '../io/transaction.js';
 import { readMarkdownEntry } from '../io/fs.js';
+import { setFileTimes } from '../io/paths.js';
 import { loadWorktreeFacts, openLessonCache, rememberWrittenListing, treeDigest, type LessonFileCache } from '../store/worktree.js';
 import { rememberEditedIndex, rememberIndex, rememberedTree, type TreePairs } from '../store/index-memo.js';
-import { statMark } from '../store/file-cache.js';
+import { statMarkOf } from '../store/file-cache.js';
 import { blobIdOf, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
 import { parseRead, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
@@ -142,7 +142,7 @@ function noteWritten(root: string, cache: LessonFileCache, written: readonly Fil
   const blobs = new Map(written.map((file) => [file.path, blobIdOf(file.content)]));
   for (const [file, blob] of blobs) {
     try {
-      cache.noteStat(file, blob, statMark(fs.statSync(path.join(root, file), { bigint: true })));
+      cache.noteStat(file, blob, statMarkOf(path.join(root, file)));
     } catch {
       // Gone again: the next run reads it.
     }
@@ -160,7 +160,7 @@ export function newerThanLessons(root: string): void {
   try {
     // A millisecond past the newest folder: mtimes are compared in milliseconds, and set through a float of seconds.
     const seconds = Math.max(Date.now(), Math.ceil(lessonFoldersMtime(root)) + 1) / 1000;
-    fs.utimesSync(file, seconds, seconds);
+    setFileTimes(file, seconds);
   } catch {
     // Not ours to date (another owner): preflight checks the content instead.
   }

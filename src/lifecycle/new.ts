@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
 import { lessonsLike, stemmedRelatives } from '../search/text-model.js';
 import { readThesaurusText } from '../search/update.js';
 import { toPosixRelative } from '../io/fs.js';
+import { pathExists } from '../io/paths.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { levelDir, lessonDirs } from '../lesson/model.js';
 import { changeLessons, freeId, type TreeState } from './change.js';
@@ -75,7 +75,7 @@ export const TEMPLATE_BODY = `## Situation
 `;
 
 function idTaken(root: string, id: string): boolean {
-  return lessonDirs(root).some(({ dir }) => fs.existsSync(path.join(dir, `${id}.md`)));
+  return lessonDirs(root).some(({ dir }) => pathExists(path.join(dir, `${id}.md`)));
 }
 
 /** A new lesson that repeats one already there is refused, naming it: add to that one instead. */

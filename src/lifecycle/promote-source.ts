@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
 import { withLock } from '../io/lock.js';
 import { writeFileAtomic } from '../io/fs.js';
+import { removeIfExists } from '../io/paths.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { ID_MAX_LENGTH, ID_PATTERN, LEVEL_FOLDERS, type Lesson } from '../lesson/model.js';
@@ -105,7 +105,7 @@ export async function promoteToSource(options: PromoteToSourceOptions): Promise<
     try {
       commit = await commitOnNewBranch(dir, branch, locked, [rel], message);
     } catch (error) {
-      fs.rmSync(file, { force: true });
+      removeIfExists(file);
       if (error instanceof SourceGitError) throw new LessonsError('GIT', `cannot commit to the checkout of \`${source.name}\`: ${error.message}`);
       throw error;
     }

@@ -11,7 +11,8 @@ import { gitBlobId, sha256 } from '../util/digest.js';
 import { readSourceApplications, withLocalApplications } from '../sources/applications.js';
 import { loadSourceLessons, type SourceLessons } from '../sources/load.js';
 import { fileFindings, lintResult, lintTree, sourceContext, type LintResult } from './lint.js';
-import { lintRows, readTable, SideFacts, tableKey, treeRows, writeTable, type Table } from './table.js';
+import { readTable, tableKey, writeTable, type Table } from '../store/lint-table.js';
+import { lintRows, SideFacts, treeRows } from './table.js';
 import { compareStrings } from '../util/compare.js';
 import { rememberedIndexDigest, rememberedPairs } from '../store/index-memo.js';
 

@@ -1,11 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
 import { compileIncidentPatterns } from '../guard/commits.js';
 import { listSessions } from '../agent/session.js';
 import { buildIndex } from '../index/build.js';
 import { FILE_CACHE_DIR } from '../store/file-cache.js';
-import { readTextIfExists, walkFiles, writeFileAtomic, writeInRepo } from '../io/fs.js';
+import { readText, readTextIfExists, walkFiles, writeFileAtomic, writeInRepo } from '../io/fs.js';
+import { isDirectory, pathExists } from '../io/paths.js';
 import { pathInside } from '../io/inside.js';
 import { ensureStateDir } from '../io/state.js';
 import { changesBetweenDates, commitLog, repositoryFiles } from '../io/git/log.js';
@@ -39,7 +39,7 @@ export interface ReportOptions {
  */
 export async function retrievalHealth(options: { cwd: string; now: Date }): Promise<RetrievalHealth | undefined> {
   const root = findRepoRoot(options.cwd);
-  if (!fs.existsSync(path.join(root, EVALS_FILE))) return undefined;
+  if (!pathExists(path.join(root, EVALS_FILE))) return undefined;
   const { runEval } = await import('../eval/command.js');
   let result;
   try {
@@ -97,7 +97,7 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
     files: files ?? walkFiles(root, { skipFolder: (name) => name.startsWith('.') || name === 'node_modules' }),
     scripts: packageScripts(root),
     recent,
-    evalsFile: fs.existsSync(path.join(root, EVALS_FILE)),
+    evalsFile: pathExists(path.join(root, EVALS_FILE)),
     retrieval: options.retrieval,
     code: new Map(lessons.filter((item) => chosen.has(item.path)).map((item) => [item.lesson.id, item.precomputed?.code ?? { spans: [], lines: [] }])),
   });
@@ -130,7 +130,7 @@ function rememberLikeness(root: string, cache: LessonFileCache, key: string, lik
 /** The script names of the root package.json; undefined without a readable one. */
 function packageScripts(root: string): Set<string> | undefined {
   try {
-    const data = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown };
+    const data = JSON.parse(readText(path.join(root, 'package.json'))) as { scripts?: unknown };
     return new Set(data.scripts !== null && typeof data.scripts === 'object' ? Object.keys(data.scripts) : []);
   } catch {
     return undefined;
@@ -149,7 +149,7 @@ export function parseReportDate(value: string): Date {
  */
 export function writeHtmlReport(file: string, report: Report): void {
   const folder = path.dirname(file);
-  if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`cannot write ${file}: no folder ${folder}; create it first or choose another path`);
-  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`cannot write ${file}: it is a folder; give a file name such as ${path.join(file, 'lessons-report.html')}`);
+  if (!isDirectory(folder)) throw new UsageError(`cannot write ${file}: no folder ${folder}; create it first or choose another path`);
+  if (isDirectory(file)) throw new UsageError(`cannot write ${file}: it is a folder; give a file name such as ${path.join(file, 'lessons-report.html')}`);
   writeFileAtomic(file, renderHtml(report));
 }

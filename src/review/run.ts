@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { packageFile } from '../package-root.js';
-import { NOT_REGULAR, openRegularFile } from '../io/fs.js';
+import { NOT_REGULAR, readRegularTextWithin } from '../io/fs.js';
+import { makeTempDir, removeTree } from '../io/paths.js';
 import { runBounded, type RunOutcome } from '../io/subprocess.js';
 import type { ReviewPolicy } from '../policy/policy.js';
 import { validateAgainst, type SchemaName } from '../schema/validate.js';
@@ -36,7 +35,7 @@ export function expandCommand(command: readonly string[], values: { schema: stri
  * and what to do; nothing the reviewer prints is ever executed.
  */
 export async function askReviewer(call: ReviewerCall): Promise<ReviewerAnswer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-reviewer-'));
+  const dir = makeTempDir('lessons-reviewer-');
   const output = path.join(dir, 'answer.json');
   const argv = expandCommand(call.review.command, { schema: schemaPath(call.schema), output, root: call.root });
   const usesOutputFile = call.review.command.some((arg) => arg.includes('{output}'));
@@ -54,40 +53,29 @@ export async function askReviewer(call: ReviewerCall): Promise<ReviewerAnswer> {
     if ('problem' in answer) return { ok: false, problem: answer.problem };
     return parseAnswer(answer.text, call.schema, usesOutputFile ? 'the output file' : 'stdout', outcome.stderr);
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    removeTree(dir);
   }
 }
 
 /** The {output} file, read only when it is a regular file (a FIFO the reviewer left would block the read). */
 function readAnswerFile(file: string, maxBytes: number): { text: string } | { problem: ReviewerProblem } {
-  let fd: number;
-  try {
-    fd = openRegularFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+  const read = readRegularTextWithin(file, maxBytes);
+  if (read.kind === 'unopened') {
+    const { code } = read.error;
     if (code === 'ENOENT') return { problem: silent('the reviewer exited without writing its answer to the {output} file') };
-    return { problem: silent(`the reviewer's {output} is not a regular file (${code === NOT_REGULAR ? 'a FIFO, socket or device' : (error as Error).message}): its answer was not read`) };
+    return { problem: silent(`the reviewer's {output} is not a regular file (${code === NOT_REGULAR ? 'a FIFO, socket or device' : read.error.message}): its answer was not read`) };
   }
-  try {
-    return readOpenAnswer(fd, maxBytes);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-function readOpenAnswer(fd: number, maxBytes: number): { text: string } | { problem: ReviewerProblem } {
-  const size = fs.fstatSync(fd).size;
-  if (size > maxBytes) {
+  if (read.kind === 'too-large') {
     return {
       problem: {
         rule: 'reviewer-output-too-large',
-        message: `the reviewer wrote ${size} bytes, over review.max_output_bytes (${maxBytes}): its answer was not read`,
+        message: `the reviewer wrote ${read.size} bytes, over review.max_output_bytes (${maxBytes}): its answer was not read`,
         fix: 'raise review.max_output_bytes in policy/workflow-policy.json, or check that the reviewer answers with the JSON object alone',
         evidence: '',
       },
     };
   }
-  return { text: fs.readFileSync(fd, 'utf8') };
+  return { text: read.text };
 }
 
 function silent(message: string, evidence = ''): ReviewerProblem {

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { readBytes } from '../io/fs.js';
 import { packageFile } from '../package-root.js';
 import { sha256 } from '../util/digest.js';
 
@@ -24,7 +24,7 @@ let ajv: Ajv2020 | undefined;
 const AJV_OPTIONS = { allErrors: true, strict: true, useDefaults: false, validateSchema: false } as const;
 
 function schemaText(name: SchemaName): Buffer {
-  return fs.readFileSync(packageFile('schemas', `${name}.schema.json`));
+  return readBytes(packageFile('schemas', `${name}.schema.json`));
 }
 
 export function readSchema(name: SchemaName): Record<string, unknown> {

@@ -1,5 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { readText } from '../io/fs.js';
+import { makeDir, pathExists } from '../io/paths.js';
 
 /**
  * Every git call the sources make, in one module: argv only, never a shell, never a prompt.
@@ -57,8 +58,8 @@ export function fetchUrl(root: string, url: string): string {
 
 /** Makes `dir` a repository fetching from `url` whose work tree holds only `folders`. */
 export async function prepareCheckout(dir: string, url: string, folders: readonly string[]): Promise<void> {
-  if (!fs.existsSync(path.join(dir, '.git'))) {
-    fs.mkdirSync(dir, { recursive: true });
+  if (!pathExists(path.join(dir, '.git'))) {
+    makeDir(dir);
     await must(dir, ['init', '-q']);
   }
   const remote = await git(dir, ['config', '--get', 'remote.origin.url']);
@@ -118,7 +119,7 @@ export async function checkoutCommit(dir: string, commit: string): Promise<void>
 
 /** The commit checked out in `dir`, or undefined when there is no checkout. */
 export async function headCommit(dir: string): Promise<string | undefined> {
-  if (!fs.existsSync(path.join(dir, '.git'))) return undefined;
+  if (!pathExists(path.join(dir, '.git'))) return undefined;
   const outcome = await git(dir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
   return outcome.ok ? outcome.stdout.trim() : undefined;
 }
@@ -159,7 +160,7 @@ export async function branchExists(dir: string, branch: string): Promise<boolean
  */
 export function checkedOutCommit(dir: string): string | undefined {
   try {
-    const head = fs.readFileSync(path.join(dir, '.git', 'HEAD'), 'utf8').trim();
+    const head = readText(path.join(dir, '.git', 'HEAD')).trim();
     return /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(head) ? head : undefined;
   } catch {
     return undefined;

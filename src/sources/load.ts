@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { listMarkdownFiles, readMarkdownEntry, toPosixRelative } from '../io/fs.js';
+import { pathKind } from '../io/paths.js';
 import type { Progress } from '../io/progress.js';
 import { addLessonFile, fileStem, type LoadedLesson, type LoadedTree } from '../lesson/load.js';
 import { LEVEL_FOLDERS } from '../lesson/model.js';
@@ -137,14 +137,10 @@ function insideCheckout(dir: string, relPath: string): string | { refused: strin
   let current = dir;
   for (const part of relPath.split('/')) {
     current = path.join(current, part);
-    let stat: fs.Stats;
-    try {
-      stat = fs.lstatSync(current);
-    } catch {
-      return current;
-    }
-    if (stat.isSymbolicLink()) return { refused: `refused: \`${relPath}\` goes through a symbolic link (${part})` };
-    if (!stat.isDirectory()) return { refused: `refused: \`${relPath}\` is not a folder` };
+    const kind = pathKind(current);
+    if (kind === 'missing') return current;
+    if (kind === 'symlink') return { refused: `refused: \`${relPath}\` goes through a symbolic link (${part})` };
+    if (kind !== 'directory') return { refused: `refused: \`${relPath}\` is not a folder` };
   }
   return current;
 }

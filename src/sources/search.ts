@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { writeInRepo } from '../io/fs.js';
+import { readText, writeInRepo } from '../io/fs.js';
+import { removeIfExists } from '../io/paths.js';
 import { silentProgress, type Progress } from '../io/progress.js';
 import { ensureStateDir } from '../io/state.js';
 import { packageVersion } from '../package-root.js';
@@ -48,7 +48,7 @@ function buildKey(root: string, policy: Policy): string {
  */
 export function sourcesSearchIsCurrent(root: string, policy: Policy): boolean {
   try {
-    if (fs.readFileSync(path.join(root, SOURCES_BUILT_FILE), 'utf8') !== buildKey(root, policy)) return false;
+    if (readText(path.join(root, SOURCES_BUILT_FILE)) !== buildKey(root, policy)) return false;
     const { segment, close } = openSources(root);
     close();
     return segment !== undefined;
@@ -60,11 +60,11 @@ export function sourcesSearchIsCurrent(root: string, policy: Policy): boolean {
 /** Builds (or, without sources, removes) the sources segment of the repository at `root`. */
 export async function buildSourcesSearch(root: string, policy: Policy, progress: Progress = silentProgress): Promise<SourcesSearch> {
   const file = path.join(root, SOURCES_CACHE_FILE);
-  fs.rmSync(path.join(root, SOURCES_BUILT_FILE), { force: true });
+  removeIfExists(path.join(root, SOURCES_BUILT_FILE));
   const { entries, loaded } = sourceIndexEntries(root, policy, progress);
   const { fetched, problems } = loaded;
   if (fetched.length === 0) {
-    fs.rmSync(file, { force: true });
+    removeIfExists(file);
     return { lessons: 0, sources: [], problems };
   }
   const bodies = new Map<string, string>();

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { readText } from '../io/fs.js';
 import { scanText, type CompiledRule, type SecretMatch } from '../secrets/rules.js';
 import type { Policy } from '../policy/policy.js';
 import { loadSourceLessons } from './load.js';
@@ -13,5 +13,5 @@ export function sourceSecrets(root: string, policy: Policy, rules: readonly Comp
   if (policy.sources.length === 0) return [];
   const allowlist = new Set(policy.secrets.allowlist);
   const { files } = loadSourceLessons(root, policy, { schemaErrors: () => [] });
-  return files.flatMap((file) => scanText(file, fs.readFileSync(path.join(root, file), 'utf8'), rules, allowlist));
+  return files.flatMap((file) => scanText(file, readText(path.join(root, file)), rules, allowlist));
 }

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
 import { createInRepo, toPosixRelative } from '../io/fs.js';
+import { pathExists, removeIfExists } from '../io/paths.js';
 import { findRepoRoot } from '../io/repo.js';
 import { slugify } from '../lifecycle/new.js';
 import { loadPolicy } from '../policy/validate-policy.js';
@@ -28,7 +28,7 @@ export async function newSpec(options: { cwd: string; feature: string; now: Date
   const root = findRepoRoot(options.cwd);
   const dir = path.join(root, SPECS_DIR, slugify(feature));
   const files = SPEC_DOCUMENTS.map((name) => path.join(dir, `${name}.md`));
-  const existing = files.filter((file) => fs.existsSync(file)).map((file) => toPosixRelative(root, file));
+  const existing = files.filter((file) => pathExists(file)).map((file) => toPosixRelative(root, file));
   if (existing.length > 0) {
     throw new LessonsError('REFUSED', `${existing.join(', ')} already ${existing.length === 1 ? 'exists' : 'exist'}: edit ${existing.length === 1 ? 'it' : 'them'}, or give the feature another name; nothing was written`, 1);
   }
@@ -43,7 +43,7 @@ export async function newSpec(options: { cwd: string; feature: string; now: Date
     }
   } catch (error) {
     // All three or none: a half-written spec would pass for a finished one.
-    for (const file of written) fs.rmSync(file, { force: true });
+    for (const file of written) removeIfExists(file);
     throw new LessonsError('IO', `cannot write the spec under ${toPosixRelative(root, dir)}: ${(error as Error).message}; nothing was written`);
   }
   return { dir: toPosixRelative(root, dir), files: written.map((file) => toPosixRelative(root, file)), lessons: selected.map((lesson) => lesson.id) };

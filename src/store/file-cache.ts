@@ -44,6 +44,11 @@ export function statMark(stat: fs.BigIntStats): StatMark {
   return { identity: statIdentity(stat), mtimeNs: stat.mtimeNs };
 }
 
+/** The stat mark of the file at `file`, a link followed; throws when there is nothing there. */
+export function statMarkOf(file: string): StatMark {
+  return statMark(fs.statSync(file, { bigint: true }));
+}
+
 export const FILE_CACHE_DIR = `${STATE_DIR}/cache/files`;
 const META = 'meta.json';
 const STATS = 'stats.json';

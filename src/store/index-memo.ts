@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { LessonsError } from '../errors.js';
-import { FILE_CACHE_DIR, statMark } from './file-cache.js';
+import { FILE_CACHE_DIR, statMark, statMarkOf } from './file-cache.js';
 import { openRegularFile, readRecords, readRegularFile, writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { INDEX_FILE } from '../io/repo.js';
@@ -10,7 +10,7 @@ import { INDEX_MEMO, listingPairs, treeDigest, type LessonFileCache, type Worktr
 import { blobIdOf, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
 import { TreeRecords } from './tree-records.js';
-import { bytesOfFile, type IndexBytes, type IndexLines } from '../index/update.js';
+import { WINDOW, type IndexBytes, type IndexLines } from '../index/update.js';
 
 /**
  * What the file cache remembers of the last index written or found fresh: the memo
@@ -45,7 +45,7 @@ export function rememberedIndexOf(cache: LessonFileCache, digest: string): { blo
 export function indexFileIs(root: string, cache: LessonFileCache, blob: string): boolean {
   try {
     // Vouched for by its stat, the file is not opened.
-    const trusted = cache.trustedBlob(INDEX_FILE, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
+    const trusted = cache.trustedBlob(INDEX_FILE, statMarkOf(`${root}/${INDEX_FILE}`));
     if (trusted !== undefined) return trusted === blob;
   } catch {
     return false;
@@ -59,6 +59,23 @@ export function indexFileIs(root: string, cache: LessonFileCache, blob: string):
 export interface OpenIndex {
   bytes: IndexBytes;
   close(): void;
+}
+
+/** The first `length` bytes of the open file `fd`, read at their positions (the file's offset is not used). */
+export function bytesOfFile(fd: number, length: number, windowSize = WINDOW): IndexBytes {
+  const buffer = Buffer.allocUnsafe(windowSize);
+  return {
+    length,
+    windowSize,
+    window(start, end) {
+      for (let done = 0; done < end - start; ) {
+        const read = fs.readSync(fd, buffer, done, end - start - done, start + done);
+        if (read === 0) throw new Error('the index file was cut short while it was read');
+        done += read;
+      }
+      return buffer.subarray(0, end - start);
+    },
+  };
 }
 
 /**
@@ -295,7 +312,7 @@ function writePairs(root: string, delta: () => boolean, records: () => string, m
 /** Pins lessons/index.json's stat to `blob`, the bytes just written or found there. */
 function noteIndexStat(root: string, cache: LessonFileCache, blob: string): void {
   try {
-    cache.noteStat(INDEX_FILE, blob, statMark(fs.statSync(`${root}/${INDEX_FILE}`, { bigint: true })));
+    cache.noteStat(INDEX_FILE, blob, statMarkOf(`${root}/${INDEX_FILE}`));
   } catch {
     // Gone again: the next run reads it.
   }
