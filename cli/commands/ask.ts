@@ -30,14 +30,14 @@ export default defineCommand<AskArgs>({
     if (argv.record) {
       const { UsageError } = await import('../../src/errors.js');
       if (argv.question === undefined || argv.answer === undefined) throw new UsageError('--record needs --question "<question>" and --answer "<answer>"');
-      const { recordAnswer } = await import('../../src/ask/command.js');
+      const { recordAnswer } = await import('../../src/ask/ask.js');
       const result = await recordAnswer({ cwd, question: argv.question, answer: argv.answer, provenance: argv.provenance, now: new Date() });
       if (argv.json) io.out(JSON.stringify(result, null, 2));
       else if (result.outcome === 'exists') io.out(`already recorded in ${result.path}: nothing written`);
       else io.out([`recorded ${result.path}`, ...result.superseded.map((old) => `superseded ${old} (kept, marked)`)].join('\n'));
       return 0;
     }
-    const [{ askQuestions }, { foundLines }] = await Promise.all([import('../../src/ask/command.js'), import('../../src/ask/search.js')]);
+    const [{ askQuestions }, { foundLines }] = await Promise.all([import('../../src/ask/ask.js'), import('../../src/ask/search.js')]);
     const result = await askQuestions({ cwd, questions: (argv.questions ?? []).map(String), ...(argv.reviewer === undefined ? {} : { reviewer: argv.reviewer }) });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));

@@ -27,7 +27,7 @@ export default defineCommand<{ file?: string; fromError?: string; fromSuccess?: 
       const { runFromError } = await import('./capture-from-error.js');
       return runFromError({ ...argv, fromError: log, outcome: argv.fromError !== undefined ? 'error' : 'success' }, io);
     }
-    const { captureLessons } = await import('../../src/capture/command.js');
+    const { captureLessons } = await import('../../src/capture/capture.js');
     // yargs reads a lone `-` positional as ''.
     const source = argv.file === '' ? '-' : argv.file;
     const result = await captureLessons({ cwd: argv.C ?? process.cwd(), source, now: new Date(), stdin: () => readStdin(source === undefined) });

@@ -11,7 +11,7 @@ export default defineCommand<{ file?: string; json: boolean }>({
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
   handler: async (argv, io) => {
-    const { runEval } = await import('../../src/eval/command.js');
+    const { runEval } = await import('../../src/eval/eval.js');
     const { result, warning } = await runEval({ cwd: argv.C ?? process.cwd(), file: argv.file, now: new Date() });
     if (warning) io.err(`lessons: warning: ${warning}`);
     const { evalReporters } = await import('../../src/eval/reporter.js');

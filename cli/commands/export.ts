@@ -10,7 +10,7 @@ export default defineCommand<{ to: string; json: boolean; check: boolean }>({
     json: { type: 'boolean', default: false, describe: 'Print what was written as JSON' },
   },
   handler: async (argv, io) => {
-    const { exportLessons, isStale } = await import('../../src/export/command.js');
+    const { exportLessons, isStale } = await import('../../src/export/export.js');
     const result = await exportLessons({ cwd: argv.C ?? process.cwd(), to: argv.to as 'cursor' | 'claude' | 'agents-md', check: argv.check });
     const code = argv.check && isStale(result) ? 1 : 0;
     if (argv.json) {

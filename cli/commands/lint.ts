@@ -12,7 +12,7 @@ export default defineCommand<{ json: boolean; quiet: boolean }>({
   // Read without yargs: it runs from a bundle of its own (cli/fast/bundle.ts).
   fast: parseLikeYargs,
   handler: async (argv, io) => {
-    const { lint } = await import('../../src/lint/command.js');
+    const { lint } = await import('../../src/lint/lint-repository.js');
     const { lintReporters } = await import('../../src/lint/reporter.js');
     const { renderStdout } = await import('../../src/render/registry.js');
     const { progressFor } = await import('../../src/io/progress.js');

@@ -17,7 +17,7 @@ export default defineCommand<{ json: boolean; format: (typeof FORMATS)[number] |
   // Read without yargs: it runs from a bundle of its own (cli/fast/bundle.ts).
   fast: parseLikeYargs,
   handler: async (argv, io) => {
-    const { parseReportDate, reportLessons, retrievalHealth, writeHtmlReport } = await import('../../src/report/command.js');
+    const { parseReportDate, reportLessons, retrievalHealth, writeHtmlReport } = await import('../../src/report/report-lessons.js');
     const cwd = argv.C ?? process.cwd();
     const now = argv.now === undefined ? new Date() : parseReportDate(argv.now);
     const format = argv.format ?? (argv.json ? 'json' : 'text');

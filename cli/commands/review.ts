@@ -9,7 +9,7 @@ export default defineCommand<{ base?: string; json: boolean }>({
     json: { type: 'boolean', default: false, describe: 'Print the review as JSON' },
   },
   handler: async (argv, io) => {
-    const { review } = await import('../../src/review/command.js');
+    const { review } = await import('../../src/review/review.js');
     const { reviewReporters } = await import('../../src/review/reporter.js');
     const { renderStdout } = await import('../../src/render/registry.js');
     const pullRequestBase = process.env.GITHUB_BASE_REF ? `origin/${process.env.GITHUB_BASE_REF}` : undefined;

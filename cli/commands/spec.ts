@@ -12,7 +12,7 @@ export default defineCommand<{ action: string; feature: string; json: boolean }>
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
   handler: async (argv, io) => {
-    const { newSpec } = await import('../../src/spec/command.js');
+    const { newSpec } = await import('../../src/spec/new-spec.js');
     const result = await newSpec({ cwd: argv.C ?? process.cwd(), feature: String(argv.feature), now: new Date() });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));

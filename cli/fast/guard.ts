@@ -25,7 +25,7 @@ export async function guardCommand({ values, positionals, hint }: GuardFlags): P
     io.err(`lessons: LESSONS_DISABLE=1: skipping the ${profile.stage} guard`);
     return 0;
   }
-  const { runGuard } = await import('../../src/guard/command.js');
+  const { runGuard } = await import('../../src/guard/guard.js');
   // The staged tree for the mark that tells prepare-commit-msg this commit was checked (not made
   // with --no-verify): git writes it while the gates run (at 100,000 lessons ~0.3 s). The guard
   // changes nothing staged, so it is the tree the gates check.

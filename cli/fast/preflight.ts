@@ -18,7 +18,7 @@ function positiveInteger(flag: string, value: string | undefined, hint: string):
  * `importModule` is the loader's import(): code compiled from V8's code cache cannot call
  * import() itself on Node 20 (cli/fast/bundle.ts).
  */
-async function reranker(cwd: string, task: string, importModule: ImportModule): Promise<NonNullable<Parameters<typeof import('../../src/preflight/command.js').preflight>[0]['rerank']>> {
+async function reranker(cwd: string, task: string, importModule: ImportModule): Promise<NonNullable<Parameters<typeof import('../../src/preflight/preflight.js').preflight>[0]['rerank']>> {
   const fromBundle = import.meta.url.includes('/dist/fast/');
   const file = fromBundle ? '../src/review/rerank.js' : '../../src/review/rerank.js';
   const { repositoryReranker } = (await importModule(new URL(file, import.meta.url).href)) as typeof import('../../src/review/rerank.js');
@@ -38,7 +38,7 @@ export async function preflightCommand({ values, positionals: words, hint }: Pre
   const budget = positiveInteger('--budget', values.budget, hint);
   const limit = positiveInteger('--limit', values.limit, hint);
   const cwd = resolveCwd(values.C);
-  const { preflight } = await import('../../src/preflight/command.js');
+  const { preflight } = await import('../../src/preflight/preflight.js');
   const result = await preflight({
     cwd,
     now: new Date(),

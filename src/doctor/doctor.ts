@@ -109,7 +109,7 @@ async function searchCacheCheck(root: string): Promise<Check> {
 }
 
 async function exportsCheck(root: string): Promise<Check> {
-  const { exportLessons, exportedTargets, isStale } = await import('../export/command.js');
+  const { exportLessons, exportedTargets, isStale } = await import('../export/export.js');
   const targets = exportedTargets(root);
   if (targets.length === 0) return check('exports', 'skip', 'no exports (.cursor/rules, CLAUDE.md or AGENTS.md sections from `lessons export`)');
   try {

@@ -1,6 +1,6 @@
 import { LessonsError } from '../errors.js';
 import type { Policy } from '../policy/policy.js';
-import { selectFromIndex } from '../preflight/command.js';
+import { selectFromIndex } from '../preflight/preflight.js';
 import { placeLessons, type Placement } from '../preflight/placement.js';
 import { isHookMode } from '../preflight/query.js';
 import type { SearchIndex } from '../search/search-index.js';

@@ -9,7 +9,7 @@ import { applyLevel, type GuardFinding } from './finding.js';
 
 export async function staleExportFindings(root: string, level: GateLevel): Promise<GuardFinding[]> {
   if (level === 'off') return [];
-  const { exportLessons, exportedTargets, isStale } = await import('../export/command.js');
+  const { exportLessons, exportedTargets, isStale } = await import('../export/export.js');
   const findings: GuardFinding[] = [];
   for (const target of exportedTargets(root)) {
     const result = await exportLessons({ cwd: root, to: target, check: true });

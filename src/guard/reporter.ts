@@ -1,4 +1,4 @@
-import type { GuardReport } from './command.js';
+import type { GuardReport } from './guard.js';
 import type { GuardFinding } from './finding.js';
 import { GATE_REGISTRY } from './gates/registry.js';
 import { STAGE_PROFILES } from './stages.js';

@@ -8,11 +8,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { askQuestions, recordAnswer } from '../ask/command.js';
+import { askQuestions, recordAnswer } from '../ask/ask.js';
 import { foundLines } from '../ask/search.js';
 import { errorMessage, isLessonsError } from '../errors.js';
 import { extractDrafts } from '../capture/blocks.js';
-import { selectForRequest } from '../preflight/command.js';
+import { selectForRequest } from '../preflight/preflight.js';
 import { formatLessons } from '../agent/format.js';
 // REPLACE at merge: storeDrafts from src/capture/store.ts.
 import { storeDrafts } from '../capture/store.js';

@@ -1,6 +1,6 @@
 /**
  * Retrieval health: what the report shows of a `lessons eval` run over lessons/evals.json.
- * The command computes the run and passes it in (src/report/command.ts, `retrievalHealth`).
+ * The command computes the run and passes it in (src/report/report-lessons.ts, `retrievalHealth`).
  */
 import { byKey } from '../util/compare.js';
 

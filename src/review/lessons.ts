@@ -1,4 +1,4 @@
-import { selectForRequest } from '../preflight/command.js';
+import { selectForRequest } from '../preflight/preflight.js';
 import type { Policy } from '../policy/policy.js';
 import type { ReviewLesson } from './prompt.js';
 

@@ -1,6 +1,6 @@
 import { annotationLine, type AnnotationLevel } from '../render/github.js';
 import { joinLines, jsonReporter, type Reporters } from '../render/registry.js';
-import type { ReviewResult } from './command.js';
+import type { ReviewResult } from './review.js';
 import { isBlocking, type ReviewFinding } from './findings.js';
 
 function where(finding: ReviewFinding): string {

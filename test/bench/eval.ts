@@ -5,7 +5,7 @@ import { loadLessons } from '../../src/lesson/load.js';
 import { emptyTriggers, type Lesson } from '../../src/lesson/model.js';
 import { packageFile, packageRoot } from '../../src/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
-import { selectFromIndex } from '../../src/preflight/command.js';
+import { selectFromIndex } from '../../src/preflight/preflight.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
 import { buildSearchIndex, narrative } from '../../src/search/build.js';
 import { parseThesaurus, THESAURUS_FILES } from '../../src/search/update.js';

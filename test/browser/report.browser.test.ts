@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LEVELS } from '../../src/lesson/model.js';
-import { reportLessons } from '../../src/report/command.js';
+import { reportLessons } from '../../src/report/report-lessons.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { Report } from '../../src/report/report.js';
 import { generateRepo } from '../bench/synthetic.js';

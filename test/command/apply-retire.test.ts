@@ -5,7 +5,7 @@ import { applyPattern } from '../../src/lifecycle/apply.js';
 import { retireLesson } from '../../src/lifecycle/retire.js';
 import { listLessons, showLesson } from '../../src/store/query.js';
 import { loadLessons } from '../../src/lesson/load.js';
-import { lint } from '../../src/lint/command.js';
+import { lint } from '../../src/lint/lint-repository.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { tempLessonsRepo } from '../helpers/repo.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { askQuestions, recordAnswer } from '../../src/ask/command.js';
+import { askQuestions, recordAnswer } from '../../src/ask/ask.js';
 import { MAX_TOTAL_CHARS, answerQuestions } from '../../src/ask/search.js';
 import { markdownSections } from '../../src/ask/sources.js';
 import { MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFromError } from '../../cli/commands/capture-from-error.js';
 import type { Io } from '../../cli/command.js';
-import { lint } from '../../src/lint/command.js';
+import { lint } from '../../src/lint/lint-repository.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { tempLessonsRepo } from '../helpers/repo.js';
 import { fakeReviewer } from '../helpers/reviewer.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { captureLessons } from '../../src/capture/command.js';
+import { captureLessons } from '../../src/capture/capture.js';
 import { storeDrafts, type Draft } from '../../src/capture/store.js';
 import { writeIndex } from '../../src/store/index-write.js';
 import { loadLessons } from '../../src/lesson/load.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportLessons } from '../../src/export/command.js';
+import { exportLessons } from '../../src/export/export.js';
 import { spliceSection } from '../../src/export/render.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, SECRETS_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';

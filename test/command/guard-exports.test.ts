@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGuard } from '../../src/guard/command.js';
+import { runGuard } from '../../src/guard/guard.js';
 import { CASE_ID, commitAll, committedLessonsRepo } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { git, runCli, writeFiles } from '../helpers/repo.js';

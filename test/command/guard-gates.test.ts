@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGuard, type GuardReport } from '../../src/guard/command.js';
+import { runGuard, type GuardReport } from '../../src/guard/guard.js';
 import { secretFingerprint } from '../../src/secrets/rules.js';
 import type { Stage } from '../../src/policy/policy.js';
 import { CASE_ID, commitAll, committedLessonsRepo, fakeToken, stageIndex, writeReceipt } from '../helpers/guard.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGuard } from '../../src/guard/command.js';
+import { runGuard } from '../../src/guard/guard.js';
 import { changesBetween, stagedChanges } from '../../src/io/git/changes.js';
 import { commitsInRange } from '../../src/io/git/log.js';
 import { hooksDir, openRepo } from '../../src/io/git/repo.js';

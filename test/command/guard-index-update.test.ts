@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { runGuard, type GuardReport } from '../../src/guard/command.js';
+import { runGuard, type GuardReport } from '../../src/guard/guard.js';
 import { writeIndex } from '../../src/store/index-write.js';
 import { committedLessonsRepo, stageIndex } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGuard, type GuardReport } from '../../src/guard/command.js';
+import { runGuard, type GuardReport } from '../../src/guard/guard.js';
 import type { Stage } from '../../src/policy/policy.js';
 import { commitAll, committedLessonsRepo, fakeToken, stageIndex } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runGuard, type GuardReport } from '../../src/guard/command.js';
+import { runGuard, type GuardReport } from '../../src/guard/guard.js';
 import { scanIndexText } from '../../src/secrets/index-scan.js';
 import { compileSecretRules, type CompiledRule } from '../../src/secrets/rules.js';
 import { storeDrafts } from '../../src/capture/store.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { runGuard } from '../../src/guard/command.js';
+import { runGuard } from '../../src/guard/guard.js';
 import { compileSecretRules } from '../../src/secrets/rules.js';
 import { lessonSecretScan, lessonSecrets, scanSecrets } from '../../src/secrets/scan.js';
 import * as snapshot from '../../src/guard/snapshot.js';

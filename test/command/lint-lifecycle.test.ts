@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lint } from '../../src/lint/command.js';
+import { lint } from '../../src/lint/lint-repository.js';
 import { writeIndex } from '../../src/store/index-write.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { tempLessonsRepo } from '../helpers/repo.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import * as cachedLoad from '../../src/store/worktree.js';
 import { FILE_CACHE_DIR } from '../../src/store/file-cache.js';
-import { lint } from '../../src/lint/command.js';
+import { lint } from '../../src/lint/lint-repository.js';
 import { fileFindings, lintTree } from '../../src/lint/lint.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { validateAgainst } from '../../src/schema/validate.js';

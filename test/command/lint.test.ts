@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lint } from '../../src/lint/command.js';
+import { lint } from '../../src/lint/lint-repository.js';
 import type { Finding } from '../../src/lesson/finding.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkIndex } from '../../src/store/index-write.js';
-import { lint } from '../../src/lint/command.js';
+import { lint } from '../../src/lint/lint-repository.js';
 import { newLesson, slugify } from '../../src/lifecycle/new.js';
 import { listLessons, showLesson } from '../../src/store/query.js';
 import { lessonFile } from '../helpers/lessons.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildIndex, serializeIndex } from '../../src/index/build.js';
 import { writeIndex } from '../../src/store/index-write.js';
 import { loadLessons } from '../../src/lesson/load.js';
-import { preflight, type PreflightOptions } from '../../src/preflight/command.js';
+import { preflight, type PreflightOptions } from '../../src/preflight/preflight.js';
 import { readReceiptText } from '../../src/io/receipt-file.js';
 import { RECEIPT_FILE } from '../../src/io/repo.js';
 import { receiptFromText } from '../../src/preflight/receipt.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promoteLessons } from '../../src/lifecycle/promote.js';
-import { lint } from '../../src/lint/command.js';
+import { lint } from '../../src/lint/lint-repository.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
 import { tempLessonsRepo } from '../helpers/repo.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprint, similarity } from '../../src/search/similarity.js';
-import { reportLessons } from '../../src/report/command.js';
+import { reportLessons } from '../../src/report/report-lessons.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { lessonFile } from '../helpers/lessons.js';

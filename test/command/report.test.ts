@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportLessons } from '../../src/report/command.js';
+import { reportLessons } from '../../src/report/report-lessons.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { git, initGitRepo, tempLessonsRepo } from '../helpers/repo.js';
 

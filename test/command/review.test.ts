@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { review, runSemanticLane } from '../../src/review/command.js';
+import { review, runSemanticLane } from '../../src/review/review.js';
 import { changedWords, selectForReview } from '../../src/review/lessons.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { lessonFile } from '../helpers/lessons.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeIndex, type IndexedTree } from '../../src/store/index-write.js';
 import { packageVersion } from '../../src/package-root.js';
 import { resolvePolicy } from '../../src/policy/policy.js';
-import { selectFromIndex } from '../../src/preflight/command.js';
+import { selectFromIndex } from '../../src/preflight/preflight.js';
 import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch, searchFromLessons, updateSearch } from '../../src/search/cache.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { lessonFoldersMtime } from '../../src/search/files.js';

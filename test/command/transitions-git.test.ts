@@ -5,7 +5,7 @@ import { acceptLesson } from '../../src/lifecycle/accept.js';
 import { applyPattern } from '../../src/lifecycle/apply.js';
 import { promoteLessons } from '../../src/lifecycle/promote.js';
 import { retireLesson } from '../../src/lifecycle/retire.js';
-import { runGuard } from '../../src/guard/command.js';
+import { runGuard } from '../../src/guard/guard.js';
 import type { Stage } from '../../src/policy/policy.js';
 import { storeDrafts } from '../../src/capture/store.js';
 import { lessonFile } from '../helpers/lessons.js';

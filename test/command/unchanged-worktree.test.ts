@@ -7,7 +7,7 @@ import { startGitListing } from '../../src/io/git/vouched.js';
 import { checkIndex, writeIndex } from '../../src/store/index-write.js';
 import { INDEX_TREE_DELTA, INDEX_TREE_FILE, rememberedPairs } from '../../src/store/index-memo.js';
 import { storeDrafts } from '../../src/capture/store.js';
-import { lint } from '../../src/lint/command.js';
+import { lint } from '../../src/lint/lint-repository.js';
 import { gitBlobId } from '../../src/util/digest.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { pick, seededRandom } from '../helpers/random.js';

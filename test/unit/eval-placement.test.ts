@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy.js';
-import { selectFromIndex } from '../../src/preflight/command.js';
+import { selectFromIndex } from '../../src/preflight/preflight.js';
 import { placeLessons } from '../../src/preflight/placement.js';
 import { indexEntry, NOW, searchIndexOf, searchIndexWithSources, taskInput } from '../helpers/preflight.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GuardReport } from '../../src/guard/command.js';
+import type { GuardReport } from '../../src/guard/guard.js';
 import { escapeData, escapeProperty } from '../../src/render/github.js';
 import { annotations, reportText, stepSummary } from '../../src/guard/reporter.js';
 

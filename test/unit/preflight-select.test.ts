@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy.js';
-import { selectFromIndex } from '../../src/preflight/command.js';
+import { selectFromIndex } from '../../src/preflight/preflight.js';
 import { buildQuery } from '../../src/preflight/query.js';
 import { rankLessons } from '../../src/preflight/rank.js';
 import { readThesaurus } from '../../src/search/update.js';

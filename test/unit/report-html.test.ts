@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { escapeHtml, escapeMarkdown } from '../../src/report/markup.js';
-import { reportLessons } from '../../src/report/command.js';
+import { reportLessons } from '../../src/report/report-lessons.js';
 import { barChart, graphChart } from '../../src/report/svg.js';
 import { HOSTILE, hostileRepo, REPORT_TAGS } from '../helpers/report.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findingsFromReview, isBlocked, problemFinding, type ReviewFinding } from '../../src/review/findings.js';
 import { reviewAnnotations, reviewText } from '../../src/review/reporter.js';
-import type { ReviewResult } from '../../src/review/command.js';
+import type { ReviewResult } from '../../src/review/review.js';
 import { expandCommand } from '../../src/review/run.js';
 import { annotationLine, escapeData, escapeProperty } from '../../src/render/github.js';
 

@@ -24,7 +24,7 @@ import { sessionStart } from '../../agent/moments.js';
 import { readSession, updateSession } from '../../agent/session.js';
 import { correctionPhrase, recordInstruction } from '../../agent/correction.js';
 import { readTextOrUndefined } from '../../io/fs.js';
-import { selectForRequest } from '../../preflight/command.js';
+import { selectForRequest } from '../../preflight/preflight.js';
 import type { SelectedLesson as Selected } from '../../preflight/report.js';
 import type { CLAUDE } from './declaration.js';
 

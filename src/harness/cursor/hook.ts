@@ -19,7 +19,7 @@ import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../a
 import { str, type HookInput, type HookRun } from '../../agent/input.js';
 import { sessionStart } from '../../agent/moments.js';
 import { updateSession } from '../../agent/session.js';
-import { selectForRequest } from '../../preflight/command.js';
+import { selectForRequest } from '../../preflight/preflight.js';
 import { neutralAnswer } from '../registry.js';
 
 function cursorNeutral(event: string): string {

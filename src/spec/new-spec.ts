@@ -5,7 +5,7 @@ import { pathExists, removeIfExists } from '../io/paths.js';
 import { findRepoRoot } from '../io/repo.js';
 import { slugify } from '../lifecycle/new.js';
 import { loadPolicy } from '../policy/validate-policy.js';
-import { selectForRequest } from '../preflight/command.js';
+import { selectForRequest } from '../preflight/preflight.js';
 import { SPEC_DOCUMENTS, specDocuments } from './documents.js';
 
 export const SPECS_DIR = 'specs';

@@ -88,7 +88,7 @@ async function plan(options: GuardOptions): Promise<GuardPlan> {
 /** The semantic lane after the deterministic one; it never throws (its problems are findings). */
 async function semanticReview(plan: GuardPlan, gathered: Gathered): Promise<GuardFinding[]> {
   if (!plan.profile.semanticReview || !plan.policy.review.enabled) return [];
-  const { runSemanticLane } = await import('../review/command.js');
+  const { runSemanticLane } = await import('../review/review.js');
   const lane = await runSemanticLane({ cwd: plan.root, policy: plan.policy, base: gathered.range?.base, now: plan.now });
   return lane.findings.map((finding) => semanticFinding(finding, plan.policy));
 }

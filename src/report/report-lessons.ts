@@ -40,7 +40,7 @@ export interface ReportOptions {
 export async function retrievalHealth(options: { cwd: string; now: Date }): Promise<RetrievalHealth | undefined> {
   const root = findRepoRoot(options.cwd);
   if (!pathExists(path.join(root, EVALS_FILE))) return undefined;
-  const { runEval } = await import('../eval/command.js');
+  const { runEval } = await import('../eval/eval.js');
   let result;
   try {
     ({ result } = await runEval({ cwd: root, now: options.now }));
