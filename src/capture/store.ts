@@ -1,11 +1,10 @@
-import { UsageError } from '../errors.js';
+import { UsageError, LessonsError } from '../errors.js';
 import { checklistItems, firstParagraph } from '../lesson/body.js';
 import { DEFAULTS, INSIGHTS, KINDS, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Insight, type Kind, type Lesson, type Severity, type Triggers } from '../lesson/model.js';
 import { TAG_PATTERN, baseId } from '../lifecycle/new.js';
 import type { LoadedLesson } from '../lesson/load.js';
 import { normaliseBody } from '../lesson/parse.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
-import { LessonsError } from '../errors.js';
 import { changeLessons, firstFreeId, refuse, type LessonWrite, type TreeState } from '../lifecycle/change.js';
 import { changeIndexedLessons, newLessonPath, type IndexedPlan, type IndexedState, type PlacedWrite } from '../lifecycle/indexed-change.js';
 import type { Policy } from '../policy/policy.js';

@@ -5,12 +5,11 @@ import { buildIndex, type IndexEntry } from '../index/build.js';
 import { readTextIfExists, writeInRepo } from '../io/fs.js';
 import { listDirIfExists, removeFile } from '../io/paths.js';
 import { pathInside } from '../io/inside.js';
-import { findRepoRoot } from '../io/repo.js';
+import { findRepoRoot, CURSOR_RULE_PREFIX, CURSOR_RULES_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { sortStrings } from '../util/compare.js';
 import { BEGIN_MARKER, CURSOR_GENERATED, END_MARKER, cursorRuleFile, exportableLessons, renderCursorRule, renderSection, spliceSection } from './render.js';
-import { CURSOR_RULE_PREFIX, CURSOR_RULES_DIR } from '../io/repo.js';
 
 export const EXPORT_TARGETS = ['cursor', 'claude', 'agents-md'] as const;
 export type ExportTarget = (typeof EXPORT_TARGETS)[number];

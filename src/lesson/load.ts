@@ -1,9 +1,8 @@
 import type { CodeSnippets } from './body.js';
 import { MAX_LESSON_BYTES, listMarkdownFiles, readMarkdownEntry, type FileRead, type MarkdownEntry } from '../io/fs.js';
-import { lessonDirs } from './model.js';
+import { lessonDirs, type Level, type Lesson } from './model.js';
 import type { Finding } from './finding.js';
 import type { SchemaError } from '../schema/validate.js';
-import { type Level, type Lesson } from './model.js';
 import { decodeUtf8, parseLessonText, toLesson, type ParsedFile } from './parse.js';
 
 export interface LoadedLesson {

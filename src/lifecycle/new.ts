@@ -5,9 +5,8 @@ import { readThesaurusText } from '../search/update.js';
 import { toPosixRelative } from '../io/fs.js';
 import { pathExists } from '../io/paths.js';
 import { INDEX_FILE } from '../io/repo.js';
-import { levelDir, lessonDirs } from '../lesson/model.js';
+import { levelDir, lessonDirs, CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Level, type Severity } from '../lesson/model.js';
 import { changeLessons, freeId, type TreeState } from './change.js';
-import { CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Level, type Severity } from '../lesson/model.js';
 
 export interface NewLessonOptions {
   cwd: string;

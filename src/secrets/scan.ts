@@ -3,8 +3,7 @@
  * its YAML decodes to), the generated files lessons are copied into, and with scope `change`
  * every other changed file. The scanning itself is pure (secrets.ts).
  */
-import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX } from '../io/repo.js';
-import { INDEX_FILE } from '../io/repo.js';
+import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX, INDEX_FILE } from '../io/repo.js';
 import { ID_PATTERN } from '../lesson/model.js';
 import { resolvePolicy, type Policy } from '../policy/policy.js';
 import type { LessonFileCache } from '../store/worktree.js';

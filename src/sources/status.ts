@@ -1,9 +1,8 @@
-import { findRepoRoot } from '../io/repo.js';
+import { findRepoRoot, LOCK_FILE } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { checkedOutCommit, fetchUrl, remoteCommit, rewrittenSince, SourceGitError } from './git.js';
 import { policySources, readLock } from './lock-file.js';
 import { checkoutDir, lockMatches } from './model.js';
-import { LOCK_FILE } from '../io/repo.js';
 
 export type SourceState = 'current' | 'behind' | 'rewritten' | 'missing' | 'unlocked' | 'unreachable' | 'not-in-policy';
 

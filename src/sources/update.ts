@@ -1,11 +1,10 @@
-import { findRepoRoot } from '../io/repo.js';
+import { findRepoRoot, LOCK_FILE } from '../io/repo.js';
 import { withLock } from '../io/lock.js';
 import { silentProgress, type Progress } from '../io/progress.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { checkoutCommit, fetchCommit, fetchRef, fetchUrl, followsFrom, prepareCheckout, SourceGitError } from './git.js';
 import { policySources, readLock, writeLock } from './lock-file.js';
 import { SOURCES_LOCK, checkoutDir, lockMatches, sparseFolders, type LockEntry, type Source } from './model.js';
-import { LOCK_FILE } from '../io/repo.js';
 
 export interface UpdateOptions {
   cwd: string;
