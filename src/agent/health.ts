@@ -10,7 +10,7 @@ import { INDEX_FILE, POLICY_FILE } from '../io/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { DEFAULT_POLICY, resolvePolicy, type Policy } from '../policy/policy.js';
 import { parseIndexEntries } from '../index/read.js';
-import { pathExists } from '../io/fs.js';
+import { pathExists } from '../io/paths.js';
 import { readIndexText } from '../io/index-file.js';
 import { isUsableEntry } from './index-read.js';
 import { readSession, updateSession } from './session.js';

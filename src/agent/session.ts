@@ -9,7 +9,8 @@
  * Writes are atomic and serialised by a lock file, so two hooks firing at once lose nothing.
  */
 import path from 'node:path';
-import { folderNames, modifiedTimeMs, readRegularFile, writeInRepo } from '../io/fs.js';
+import { readRegularFile, writeInRepo } from '../io/fs.js';
+import { listDir, modifiedTimeMs } from '../io/paths.js';
 import { withLock } from '../io/lock.js';
 import { STATE_DIR } from '../io/repo.js';
 import { formatJson } from '../util/json.js';
@@ -118,7 +119,7 @@ export function listSessions(root: string): SessionRecord[] {
   const dir = path.join(root, STATE_DIR, 'sessions');
   let names: string[];
   try {
-    names = folderNames(dir).filter((name) => name.endsWith('.json')).sort(compareStrings);
+    names = listDir(dir).filter((name) => name.endsWith('.json')).sort(compareStrings);
   } catch {
     return [];
   }

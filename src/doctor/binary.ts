@@ -1,6 +1,6 @@
 /** Where the hooks would find the `lessons` binary, looked up the way their commands look it up. */
 import path from 'node:path';
-import { isExecutableFile } from '../io/fs.js';
+import { isExecutableFile } from '../io/paths.js';
 
 /** `name` in the directories of a PATH value, as `command -v` finds it; undefined when absent. */
 export function findOnPath(name: string, pathValue: string | undefined): string | undefined {

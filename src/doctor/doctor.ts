@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
 import { CHECK_HOOKS } from '../githooks/scripts.js';
-import { pathExists, readTextOrUndefined } from '../io/fs.js';
+import { readTextOrUndefined } from '../io/fs.js';
+import { pathExists } from '../io/paths.js';
 import { findRepoRoot } from '../io/repo.js';
 import type { Policy } from '../policy/policy.js';
 import { checkAllAgentSettings } from './agent-settings.js';

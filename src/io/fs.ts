@@ -347,31 +347,6 @@ export function readTextOrUndefined(file: string): string | undefined {
   }
 }
 
-/** Whether anything is at `file` (following links). */
-export function pathExists(file: string): boolean {
-  return fs.existsSync(file);
-}
-
-/** Whether `file` is a regular file this process may run, as `command -v` finds one. */
-export function isExecutableFile(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The names in a folder, in no particular order; throws when it cannot be read. */
-export function folderNames(dir: string): string[] {
-  return fs.readdirSync(dir);
-}
-
-/** When `file` was last written, in milliseconds since the epoch; throws when it is absent. */
-export function modifiedTimeMs(file: string): number {
-  return fs.statSync(file).mtimeMs;
-}
-
 export interface WalkOptions {
   /** The folder to walk, relative to `root` (default: `root` itself). */
   under?: string;

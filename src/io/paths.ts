@@ -17,6 +17,21 @@ export function isDirectory(file: string): boolean {
   return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
+/** Whether `file` is a regular file this process may run, as `command -v` finds one. */
+export function isExecutableFile(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** When `file` was last written, in milliseconds since the epoch; throws when it is absent. */
+export function modifiedTimeMs(file: string): number {
+  return fs.statSync(file).mtimeMs;
+}
+
 export type PathKind = 'missing' | 'file' | 'directory' | 'symlink' | 'other';
 
 /** What is at `file` itself, a link not followed; `missing` when it cannot be looked at. */

@@ -1,9 +1,10 @@
 import type { Level, Severity } from '../lesson/model.js';
 
 /**
- * The guard's gates by name, in its order. The guard's registry (src/guard/gates/registry.ts)
- * declares each one with its check; the policy sits below the guard, so it keeps this list and
- * a unit test holds the two (names and default levels), the schema and the shipped policy file equal.
+ * The guard's gates by name, in its order, and (DEFAULT_POLICY.gates below) their default levels,
+ * written only here: the guard's registry (src/guard/gates/registry.ts) declares each gate with
+ * its check, and the policy sits below the guard. A unit test holds the registry, these names, the
+ * policy schema and the shipped policy file equal.
  */
 export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval', 'policy'] as const;
 export const STAGES = ['pre-commit', 'pre-push', 'ci', 'final'] as const;
@@ -133,7 +134,7 @@ export interface EvalPolicy {
 }
 
 /** A gate's level in each stage, given for the stages that can block (final only advises). */
-export const gateLevels = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
+const gateLevels = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
   'pre-commit': preCommit,
   'pre-push': prePush,
   ci,

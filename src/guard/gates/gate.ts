@@ -5,7 +5,7 @@
 import type { CommitInfo } from '../../io/git/log.js';
 import type { IndexDiff } from '../../index/diff.js';
 import type { Finding } from '../../lesson/finding.js';
-import type { Gate, GateLevel, Policy, Stage } from '../../policy/policy.js';
+import type { Gate, Policy, Stage } from '../../policy/policy.js';
 import type { RetrievalOutcome } from '../../eval/snapshot.js';
 import type { SecretMatch } from '../../secrets/rules.js';
 import type { IncidentPatterns } from '../commits.js';
@@ -60,12 +60,12 @@ export interface GateInput {
 
 export type GateCheck = (input: GateInput) => Issue[];
 
+/**
+ * A gate: its name and its check. Its level in each stage when the policy file leaves it out is
+ * DEFAULT_POLICY.gates in the policy module, written once there because resolving a policy (hooks,
+ * preflight, doctor) must not load the guard; test/unit/gate-registry.test.ts holds the names equal.
+ */
 export interface GateDeclaration {
   name: Gate;
-  /**
-   * Its level in each stage when the policy file leaves it out. The policy module keeps the
-   * same table for resolving a policy (it sits below the guard); a unit test holds them equal.
-   */
-  defaults: Record<Stage, GateLevel>;
   check: GateCheck;
 }

@@ -1,4 +1,3 @@
-import { gateLevels } from '../../policy/policy.js';
 import { incidentIssues } from '../commits.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
 
@@ -15,4 +14,4 @@ export const incidentLessonGate: GateCheck = (input) => {
   });
 };
 
-export const incidentLesson: GateDeclaration = { name: 'incident-lesson', defaults: gateLevels('off', 'warn', 'block'), check: incidentLessonGate };
+export const incidentLesson: GateDeclaration = { name: 'incident-lesson', check: incidentLessonGate };

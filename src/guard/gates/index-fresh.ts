@@ -3,7 +3,6 @@ import { parseIndexEntries } from '../../index/read.js';
 import { diffIndexes, indexStaleness, type IndexDiff } from '../../index/diff.js';
 import { INDEX_FILE } from '../../io/repo.js';
 import type { Finding } from '../../lesson/finding.js';
-import { gateLevels } from '../../policy/policy.js';
 import { STAGE_PROFILES } from '../stages.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
 
@@ -28,4 +27,4 @@ export const indexFreshGate: GateCheck = (input) => {
   return staleBy(diffIndexes(parseIndexEntries(index.text) ?? [], fresh.lessons));
 };
 
-export const indexFresh: GateDeclaration = { name: 'index-fresh', defaults: gateLevels('block', 'block', 'block'), check: indexFreshGate };
+export const indexFresh: GateDeclaration = { name: 'index-fresh', check: indexFreshGate };

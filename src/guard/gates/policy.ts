@@ -1,8 +1,7 @@
-import { gateLevels } from '../../policy/policy.js';
 import { policyChangeIssues } from '../trusted-policy.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
 
 /** A pushed or proposed change to the policy file, unless a maintainer accepted it (trusted-policy.ts). */
 export const policyGate: GateCheck = (input) => policyChangeIssues(input.policyChange);
 
-export const policy: GateDeclaration = { name: 'policy', defaults: gateLevels('off', 'warn', 'block'), check: policyGate };
+export const policy: GateDeclaration = { name: 'policy', check: policyGate };

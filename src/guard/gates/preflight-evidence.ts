@@ -1,4 +1,3 @@
-import { gateLevels } from '../../policy/policy.js';
 import { preflightTrailerIssues } from '../commits.js';
 import { STAGE_PROFILES } from '../stages.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
@@ -27,4 +26,4 @@ export const preflightEvidenceGate: GateCheck = (input) => {
   }
 };
 
-export const preflightEvidence: GateDeclaration = { name: 'preflight-evidence', defaults: gateLevels('warn', 'warn', 'warn'), check: preflightEvidenceGate };
+export const preflightEvidence: GateDeclaration = { name: 'preflight-evidence', check: preflightEvidenceGate };

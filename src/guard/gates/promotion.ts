@@ -1,5 +1,4 @@
 import { transitionFindings } from '../../lesson/transitions.js';
-import { gateLevels } from '../../policy/policy.js';
 import type { Snapshot } from '../snapshot.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
 import { fromLint } from './lint-issues.js';
@@ -11,4 +10,4 @@ export const promotionGate: GateCheck = (input) => {
   return fromLint(transitionFindings(side(input.base), side(input.head)));
 };
 
-export const promotion: GateDeclaration = { name: 'promotion', defaults: gateLevels('block', 'block', 'block'), check: promotionGate };
+export const promotion: GateDeclaration = { name: 'promotion', check: promotionGate };

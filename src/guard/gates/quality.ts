@@ -1,4 +1,3 @@
-import { gateLevels } from '../../policy/policy.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
 
 /** The policy's quality commands (gather.ts ran them): each one that failed. */
@@ -11,4 +10,4 @@ export const qualityGate: GateCheck = (input) =>
       message: `quality command \`${outcome.name}\` (${outcome.argv.join(' ')}) failed: ${outcome.detail}; fix it and run the guard again`,
     }));
 
-export const quality: GateDeclaration = { name: 'quality', defaults: gateLevels('off', 'off', 'warn'), check: qualityGate };
+export const quality: GateDeclaration = { name: 'quality', check: qualityGate };

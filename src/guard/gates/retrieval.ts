@@ -1,5 +1,4 @@
 import { describePlacement } from '../../eval/format.js';
-import { gateLevels } from '../../policy/policy.js';
 import type { Issue } from '../finding.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
 
@@ -24,4 +23,4 @@ export const retrievalGate: GateCheck = (input) => {
   return issues;
 };
 
-export const retrieval: GateDeclaration = { name: 'retrieval', defaults: gateLevels('off', 'off', 'block'), check: retrievalGate };
+export const retrieval: GateDeclaration = { name: 'retrieval', check: retrievalGate };

@@ -1,5 +1,4 @@
 import { lintTree } from '../../lint/lint.js';
-import { gateLevels } from '../../policy/policy.js';
 import type { SchemaError } from '../../schema/validate.js';
 import { toIsoDate } from '../../util/dates.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
@@ -16,4 +15,4 @@ export const schemaGate: GateCheck = (input) => {
   return fromLint(findings.filter((finding) => finding.severity === 'error'));
 };
 
-export const schema: GateDeclaration = { name: 'schema', defaults: gateLevels('block', 'block', 'block'), check: schemaGate };
+export const schema: GateDeclaration = { name: 'schema', check: schemaGate };

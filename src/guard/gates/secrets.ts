@@ -1,4 +1,3 @@
-import { gateLevels } from '../../policy/policy.js';
 import type { GateCheck, GateDeclaration } from './gate.js';
 
 /** The credentials the secret scan found (gather.ts ran it on the scope the policy names). */
@@ -13,4 +12,4 @@ export const secretsGate: GateCheck = (input) =>
       `and rewrite it out of unpushed history; if it is harmless, add "${match.fingerprint}" to secrets.allowlist in the policy`,
   }));
 
-export const secrets: GateDeclaration = { name: 'secrets', defaults: gateLevels('block', 'block', 'block'), check: secretsGate };
+export const secrets: GateDeclaration = { name: 'secrets', check: secretsGate };
