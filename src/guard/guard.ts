@@ -10,7 +10,7 @@ import { compileIncidentPatterns } from './commits.js';
 import { staleExportFindings } from './exports.js';
 import type { GuardFinding } from './finding.js';
 import { runGates, stageLevels } from './gates/run-gates.js';
-import { compiled, gather, type Gathered, type GuardPlan } from './gather.js';
+import { compiled, gatherGateInput, type Gathered, type GuardPlan } from './gate-input.js';
 import { openLessonCache, type LessonFileCache } from '../store/worktree.js';
 import { semanticFinding } from './semantic.js';
 import { stageProfile } from './stages.js';
@@ -110,12 +110,12 @@ function guardReport(plan: GuardPlan, { input, range }: Gathered, findings: Guar
 }
 
 /**
- * Runs the guard for a stage: plan (profile, policy) -> gather (every git and file read) ->
+ * Runs the guard for a stage: plan (profile, policy) -> gatherGateInput (every git and file read) ->
  * the gates (pure) -> the report, also written to .lessons/guard/<stage>-last.json.
  */
 export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   const guard = await plan(options);
-  const gathered = await gather(guard);
+  const gathered = await gatherGateInput(guard);
   const findings = runGates(gathered.input);
   if (guard.profile.checksExports) findings.push(...(await staleExportFindings(guard.root, guard.levels['index-fresh'])));
   await guard.cache.save();

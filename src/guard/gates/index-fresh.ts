@@ -17,7 +17,7 @@ export const indexFreshGate: GateCheck = (input) => {
     const { headline, details } = indexStaleness(false, diff);
     return [{ rule: 'index-stale', severity: 'error', file: INDEX_FILE, message: `${headline} (${details.join('; ')}): ${stageHint}` }];
   };
-  // Known stale, and how, from the staged check's update of the remembered index (gather.ts).
+  // Known stale, and how, from the staged check's update of the remembered index (gate-input.ts).
   if ('stale' in index) return staleBy(index.stale);
   const fresh = buildIndex(input.head.tree.lessons);
   if (index.text === serializeIndex(fresh)) return [];

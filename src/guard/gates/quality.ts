@@ -1,6 +1,6 @@
 import type { GateCheck, GateDeclaration } from './gate.js';
 
-/** The policy's quality commands (gather.ts ran them): each one that failed. */
+/** The policy's quality commands (gate-input.ts ran them): each one that failed. */
 export const qualityGate: GateCheck = (input) =>
   (input.quality ?? [])
     .filter((outcome) => !outcome.ok)

@@ -10,7 +10,7 @@ const noSchema = (): SchemaError[] => {
 
 /** Every lesson valid, ids unique, references resolved: lint's errors (its warnings stay with `lessons lint`). */
 export const schemaGate: GateCheck = (input) => {
-  // The head's lessons carry their file findings (gather asked for them): no schema is run here.
+  // The head's lessons carry their file findings (gatherGateInput asked for them): no schema is run here.
   const findings = input.checked?.lint ?? lintTree({ tree: input.head.tree, policy: input.policy, today: toIsoDate(input.now), schemaErrors: noSchema }).findings;
   return fromLint(findings.filter((finding) => finding.severity === 'error'));
 };

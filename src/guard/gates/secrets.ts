@@ -1,6 +1,6 @@
 import type { GateCheck, GateDeclaration } from './gate.js';
 
-/** The credentials the secret scan found (gather.ts ran it on the scope the policy names). */
+/** The credentials the secret scan found (gate-input.ts ran it on the scope the policy names). */
 export const secretsGate: GateCheck = (input) =>
   (input.secrets ?? []).map((match) => ({
     rule: match.rule,

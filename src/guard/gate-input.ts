@@ -65,9 +65,8 @@ function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): string
     .map((file) => file.path.slice(prefix.length));
 }
 
-
 /** What the head side's facts must hold for the gates that are on: the file rules' findings, the secret matches. */
-async function headWanted(plan: GuardPlan): Promise<FactsWanted> {
+async function headFactsWanted(plan: GuardPlan): Promise<FactsWanted> {
   const on = (gate: Gate): boolean => plan.levels[gate] !== 'off';
   const wanted: FactsWanted = {};
   if (on('schema')) {
@@ -169,7 +168,7 @@ async function runQuality(policy: Policy, root: string): Promise<QualityOutcome[
   return outcomes;
 }
 
-interface Sides {
+interface ComparedTrees {
   head: Snapshot;
   base?: Snapshot;
   range?: Range;
@@ -183,7 +182,7 @@ interface Sides {
  * lesson is read only when a gate on needs the whole tree: the diff of a stale index, the
  * retrieval evals.
  */
-async function stagedSides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): Promise<Sides> {
+async function stagedTrees(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): Promise<ComparedTrees> {
   const { repo, root, cache } = plan;
   // Independent git reads, run side by side.
   // The files the secrets gate reads beside the lessons are listed with them (one git call, not three).
@@ -245,14 +244,14 @@ async function baseDelta(repo: GitRepo, root: string, commit: string | undefined
 }
 
 /** Which trees the stage compares: the staged tree against HEAD, a pushed range, or the working tree. */
-async function sides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): Promise<Sides> {
+async function comparedTrees(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): Promise<ComparedTrees> {
   const { repo, root, cache, profile } = plan;
-  if (profile.base === 'HEAD') return stagedSides(plan, wantBase, wanted);
+  if (profile.base === 'HEAD') return stagedTrees(plan, wantBase, wanted);
   const range = await resolveRange(repo, { profile, base: plan.base, head: plan.head, env: plan.env });
   if (!range && profile.head === 'commit') {
     throw new LessonsError('GIT', `no commits yet: nothing for the ${profile.stage} guard to check; commit first`);
   }
-  if (profile.head === 'commit') return committedSides(plan, range!, wantBase, wanted);
+  if (profile.head === 'commit') return committedTrees(plan, range!, wantBase, wanted);
   const base = !wantBase ? undefined : range?.base ? await commitSnapshot(repo, root, range.base, cache, {}) : emptySnapshot();
   return { head: await worktreeSnapshot(root, cache, wanted), ...(base ? { base } : {}), ...(range ? { range } : {}), changed: await worktreeChanges(repo, range?.base) };
 }
@@ -262,7 +261,7 @@ async function sides(plan: GuardPlan, wantBase: boolean, wanted: FactsWanted): P
  * table (a pushed commit's tree is mostly the last staged tree checked), the base as git's diff
  * of the two commits.
  */
-async function committedSides(plan: GuardPlan, range: Range, wantBase: boolean, wanted: FactsWanted): Promise<Sides> {
+async function committedTrees(plan: GuardPlan, range: Range, wantBase: boolean, wanted: FactsWanted): Promise<ComparedTrees> {
   const { repo, root, cache } = plan;
   const listing = Promise.all([
     commitSide(repo, root, range.head),
@@ -278,10 +277,10 @@ async function committedSides(plan: GuardPlan, range: Range, wantBase: boolean, 
 }
 
 /** Every git and file read the gates need, and only those of the gates that are on. */
-export async function gather(plan: GuardPlan): Promise<Gathered> {
+export async function gatherGateInput(plan: GuardPlan): Promise<Gathered> {
   const { policy, profile, root, cache } = plan;
   const on = (gate: Gate): boolean => plan.levels[gate] !== 'off';
-  const { head, base, range, changed, staged } = await sides(plan, on('promotion'), await headWanted(plan));
+  const { head, base, range, changed, staged } = await comparedTrees(plan, on('promotion'), await headFactsWanted(plan));
   const paths = changedPaths(plan.repo, root, changed);
   const needCommits = on('incident-lesson') || (on('preflight-evidence') && profile.evidence === 'trailers');
   const commits = range && needCommits ? await commitsInRange(plan.repo, range.base, range.head) : undefined;
