@@ -39,7 +39,7 @@ export async function main(argv: string[], commands: CommandSource): Promise<num
     let args = argv;
     let word = commandWord(args);
     if (word === undefined && (args.includes('--version') || args.includes('-V'))) {
-      const { packageVersion } = await import('../src/package-root.js');
+      const { packageVersion } = await import('../src/io/package-root.js');
       io.out(packageVersion());
       return 0;
     }

@@ -10,7 +10,7 @@ export default defineCommand<{ 'allow-write': boolean }>({
   handler: async (argv) => {
     const { serveStdio } = await import('../../src/mcp/server.js');
     const fs = await import('node:fs');
-    const { packageFile } = await import('../../src/package-root.js');
+    const { packageFile } = await import('../../src/io/package-root.js');
     const { version } = JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
     await serveStdio({ cwd: argv.C ?? process.cwd(), allowWrite: argv['allow-write'], now: () => new Date(), version });
     return 0;

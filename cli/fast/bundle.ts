@@ -5,7 +5,7 @@ import { statIdentity, writeInRepo } from '../../src/io/fs.js';
 import { pathInside } from '../../src/io/inside.js';
 import { lessonsRootAbove, STATE_DIR } from '../../src/io/repo.js';
 import { ensureStateDir } from '../../src/io/state.js';
-import { packageFile } from '../../src/package-root.js';
+import { packageFile } from '../../src/io/package-root.js';
 import type { FastCommand } from '../command.js';
 
 /**

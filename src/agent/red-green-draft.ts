@@ -11,7 +11,7 @@ import { errorMessage } from '../errors.js';
 import { startDetached } from '../io/detached.js';
 import { writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
-import { packageFile } from '../package-root.js';
+import { packageFile } from '../io/package-root.js';
 import type { Policy } from '../policy/policy.js';
 import type { HookRun } from './input.js';
 import { pairLog, plainDraft, type RedGreenPair } from './red-green.js';

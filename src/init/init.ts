@@ -7,7 +7,7 @@ import { openRepo } from '../io/git/repo.js';
 import { INDEX_FILE, LESSONS_DIR, POLICY_FILE, STATE_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { LEVELS, LEVEL_FOLDERS } from '../lesson/model.js';
-import { packageFile, packageVersion } from '../package-root.js';
+import { packageFile, packageVersion } from '../io/package-root.js';
 import { compareStrings } from '../util/compare.js';
 import { BLOCK_REFERENCES, upsertAgentsBlock } from './agents-block.js';
 import { WORKFLOW_FILE, workflowYaml } from './workflow.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { packageFile } from '../package-root.js';
+import { packageFile } from '../io/package-root.js';
 import { NOT_REGULAR, readRegularTextWithin } from '../io/fs.js';
 import { makeTempDir, removeTree } from '../io/paths.js';
 import { runBounded, type RunOutcome } from '../io/subprocess.js';

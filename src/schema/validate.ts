@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { readBytes } from '../io/fs.js';
-import { packageFile } from '../package-root.js';
+import { packageFile } from '../io/package-root.js';
 import { sha256 } from '../util/digest.js';
 
 export const SCHEMA_NAMES = ['lesson', 'index', 'policy', 'semantic-review', 'lesson-draft', 'evals', 'sources-lock', 'source-applications', 'lesson-rerank', 'ask-answer'] as const;

@@ -8,7 +8,7 @@
  * that writes the acronym. Both sides read the same table, so they always agree.
  */
 import fs from 'node:fs';
-import { packageFile } from '../package-root.js';
+import { packageFile } from '../io/package-root.js';
 import { stem, words, type Acronyms } from './text.js';
 
 const ACRONYMS_FILE = 'data/thesaurus/stackoverflow-acronyms.tsv';

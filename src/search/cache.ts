@@ -78,7 +78,7 @@ export async function refreshSearch(root: string): Promise<boolean> {
 async function startBackgroundUpdate(root: string, command?: readonly string[]): Promise<boolean> {
   const { LOCKS_DIR } = await import('../io/lock.js');
   if (fs.existsSync(path.join(root, LOCKS_DIR, `${SEARCH_LOCK}.lock`))) return false;
-  const [{ spawn }, { packageFile }] = await Promise.all([import('node:child_process'), import('../package-root.js')]);
+  const [{ spawn }, { packageFile }] = await Promise.all([import('node:child_process'), import('../io/package-root.js')]);
   const [program, ...args] = command ?? [process.execPath, packageFile('dist/cli/fast/search-refresh.js')];
   try {
     const child = spawn(program!, [...args, root], { detached: true, stdio: 'ignore', cwd: root });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openRegularFile } from '../io/fs.js';
 import { INDEX_FILE, LOCK_FILE } from '../io/repo.js';
-import { packageVersion } from '../package-root.js';
+import { packageVersion } from '../io/package-root.js';
 import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
 import { CACHE_FILE, DELTA_FILE, lessonFoldersMtime } from './files.js';
 import { Segment } from './segment.js';

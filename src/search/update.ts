@@ -7,7 +7,7 @@ import { readRegularFile, writeInRepo } from '../io/fs.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import type { LoadedLesson } from '../lesson/load.js';
-import { packageVersion } from '../package-root.js';
+import { packageVersion } from '../io/package-root.js';
 import type { FileStamp, IndexLine, IndexLineSource } from './delta.js';
 import { memorySource, SearchIndex, type SearchSource } from './search-index.js';
 import type { Segment } from './segment.js';
@@ -122,7 +122,7 @@ export function parseThesaurus(text: string): Map<string, string[]> {
 
 /** The shipped thesauri's text, one file after the other (a word may be listed in each); '' when none is there. */
 export async function readThesaurusText(): Promise<string> {
-  const { packageFile } = await import('../package-root.js');
+  const { packageFile } = await import('../io/package-root.js');
   let text = '';
   for (const file of THESAURUS_FILES) {
     try {

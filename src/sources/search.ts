@@ -4,7 +4,7 @@ import { readText, writeInRepo } from '../io/fs.js';
 import { removeIfExists } from '../io/paths.js';
 import { silentProgress, type Progress } from '../io/progress.js';
 import { ensureStateDir } from '../io/state.js';
-import { packageVersion } from '../package-root.js';
+import { packageVersion } from '../io/package-root.js';
 import type { Policy } from '../policy/policy.js';
 import { buildSegment, narrative } from '../search/build.js';
 import { SEARCH_FORMAT_VERSION } from '../search/segment.js';

@@ -5,7 +5,7 @@ import { FileCache, RACY_MS, statMark, type StatMark } from './file-cache.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
 import { entryKind, listMarkdownFiles, readMarkdownEntry, statIdentity, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { pathInside, resolvesInside } from '../io/inside.js';
-import { packageFile } from '../package-root.js';
+import { packageFile } from '../io/package-root.js';
 import { POLICY_FILE } from '../io/repo.js';
 import { lessonDirs } from '../lesson/model.js';
 import { gitAnswersCheaply, gitIndexFile, gitVouchedBlobs, startGitListing, type GitListing } from '../io/git/vouched.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { buildIndex } from '../../src/index/build.js';
 import { loadLessons } from '../../src/lesson/load.js';
 import { emptyTriggers, type Lesson } from '../../src/lesson/model.js';
-import { packageFile, packageRoot } from '../../src/package-root.js';
+import { packageFile, packageRoot } from '../../src/io/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/preflight.js';
 import type { PreflightInput } from '../../src/preflight/query.js';

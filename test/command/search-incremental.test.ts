@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeIndex, type IndexedTree } from '../../src/store/index-write.js';
-import { packageVersion } from '../../src/package-root.js';
+import { packageVersion } from '../../src/io/package-root.js';
 import { resolvePolicy } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/preflight.js';
 import { CACHE_FILE, DELTA_FILE, INLINE_UPDATE_BYTES, openSearch, searchFromLessons, updateSearch } from '../../src/search/cache.js';

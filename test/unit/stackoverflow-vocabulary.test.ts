@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/package-root.js';
+import { packageRoot } from '../../src/io/package-root.js';
 import { parseAcronyms } from '../../src/search/acronyms.js';
 import { stem } from '../../src/search/text.js';
 
