@@ -61,7 +61,8 @@ export async function updateSources(options: UpdateOptions): Promise<UpdateResul
         updates.push(failed(entry.name, entry.commit, `is in ${LOCK_FILE} but not in the policy: run \`lessons sources update\` and commit the lock file`));
       }
     }
-    const lockWritten = options.locked ? false : writeLock(root, nextLock(sources, lock, updates));
+    // No sources: nothing to lock, and no lock file to commit.
+    const lockWritten = options.locked || sources.length === 0 ? false : writeLock(root, nextLock(sources, lock, updates));
     // Preflight and the hooks search the fetched lessons through a segment built here, never on
     // their hot path; when every source is at the commit the segment was built from, it stays.
     const search = await import('./search.js');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
-import { git, initGitRepo, runCli as run, tempLessonsRepo } from '../helpers/repo.js';
+import { git, initGitRepo, runCli as run, tempDir, tempLessonsRepo } from '../helpers/repo.js';
 
 const runCli = (args: string[], options: Parameters<typeof run>[1] = {}) => run(args, { timeoutMs: 30_000, ...options });
 
@@ -57,4 +57,31 @@ describe('a giant word is no word: every scan stays linear (#38 point 3)', () =>
     expect(hook.exitCode).toBe(0);
     expect(hook.stdout).toContain('case-2026-01-03-giant-word');
   }, 60_000);
+});
+
+/** `root`'s policy with one source at `url`. */
+function withSource(root: string, url: string): void {
+  const file = path.join(root, 'policy/workflow-policy.json');
+  const policy = JSON.parse(fs.readFileSync(file, 'utf8'));
+  policy.sources = [{ name: 'platform', url, ref: 'main', path: 'lessons' }];
+  fs.writeFileSync(file, `${JSON.stringify(policy, null, 2)}\n`);
+}
+
+describe('sources update writes a lock only when there is something to commit (#38 point 9, #37 point 12)', () => {
+  it('with no sources it writes nothing and says there are none', () => {
+    const root = committedRepo();
+    const result = runCli(['sources', 'update'], { cwd: root });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'no sources in the policy (add them under "sources" in policy/workflow-policy.json)\n', stderr: '' });
+    expect(fs.existsSync(path.join(root, 'lessons/sources.lock.json'))).toBe(false);
+  });
+
+  it('a failed update writes no empty lock and does not say "commit it"', () => {
+    const root = committedRepo();
+    withSource(root, path.join(tempDir(), 'nowhere.git'));
+    const result = runCli(['sources', 'update'], { cwd: root });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain('platform: failed: cannot fetch');
+    expect(result.stdout).not.toContain('commit it');
+    expect(fs.existsSync(path.join(root, 'lessons/sources.lock.json'))).toBe(false);
+  });
 });
