@@ -39,7 +39,7 @@ export function commitChanges(root: string, changes: readonly FileChange[], hook
   if (changes.length === 0) return;
   // Checked before anything is written: a lesson id or a linked level folder never leads out.
   const targets = changes.map((change) => pathInside(root, change.path, 'a lesson id'));
-  const dir = path.join(root, TRANSACTIONS_DIR, `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
+  const dir = pathInside(root, `${TRANSACTIONS_DIR}/${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, 'the transactions folder');
   fs.mkdirSync(dir, { recursive: true });
   const journal: JournalEntry[] = [];
   try {

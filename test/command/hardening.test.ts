@@ -2,11 +2,13 @@
  * Regressions of issue #38 "Hardening II": inputs that crashed, hung, wrote outside the
  * repository or went unanswered. Each case failed on the code before the fix.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
-import { git, initGitRepo, runCli as run, tempDir, tempLessonsRepo } from '../helpers/repo.js';
+import { PACKAGE_ROOT, git, initGitRepo, runCli as run, tempDir, tempLessonsRepo } from '../helpers/repo.js';
 
 const runCli = (args: string[], options: Parameters<typeof run>[1] = {}) => run(args, { timeoutMs: 30_000, ...options });
 
@@ -84,4 +86,75 @@ describe('sources update writes a lock only when there is something to commit (#
     expect(result.stdout).not.toContain('commit it');
     expect(fs.existsSync(path.join(root, 'lessons/sources.lock.json'))).toBe(false);
   });
+});
+
+describe('a committed .lessons link never has the CLI write outside the repository (#38 point 4)', () => {
+  it('index, sources update and the hook refuse before their first write; the link target stays empty', () => {
+    const root = committedRepo();
+    const platform = initGitRepo(tempLessonsRepo(lessonFile({ id: 'case-2026-02-01-platform', title: 'Platform lesson' })));
+    git(platform, 'add', '-A');
+    git(platform, 'commit', '-qm', 'platform');
+    withSource(root, platform);
+    const outside = tempDir();
+    fs.symlinkSync(outside, path.join(root, '.lessons'));
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'a .lessons link');
+    for (const args of [['index'], ['sources', 'update']]) {
+      const result = runCli(args, { cwd: root });
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toMatch(/^lessons: refusing to write \.lessons\/(locks|sources): a symbolic link on its way leads outside the repository; replace the link with a real folder or file\n$/);
+    }
+    expect(runCli(['hook', 'claude'], { cwd: root, input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'release bump', cwd: root }) }).exitCode).toBe(0);
+    expect(fs.readdirSync(outside)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a lock whose owner is gone is taken over at once (#38 point 11)', () => {
+  const lockFile = (root: string) => path.join(root, '.lessons/locks/lessons.lock');
+
+  /** Runs `lessons index` and says how long it took. */
+  const timedIndex = (root: string) => {
+    const started = Date.now();
+    const result = runCli(['index'], { cwd: root });
+    return { ...result, ms: Date.now() - started };
+  };
+
+  it('the lock of a process killed with SIGKILL while holding it', async () => {
+    const root = committedRepo();
+    const lockModule = path.join(PACKAGE_ROOT, 'dist/src/io/lock.js');
+    const holder = spawn(process.execPath, ['--input-type=module', '-e', `import { withLock } from ${JSON.stringify(lockModule)}; await withLock(${JSON.stringify(root)}, 'lessons', () => { console.log('held'); return new Promise(() => {}); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+    expect(JSON.parse(fs.readFileSync(lockFile(root), 'utf8'))).toMatchObject({ pid: holder.pid });
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const index = timedIndex(root);
+    expect(index.exitCode).toBe(0);
+    expect(index.ms).toBeLessThan(5_000);
+  }, 60_000);
+
+  it('an empty lock, as a kill between its create and its write left it, does not stall every command for 30 s', () => {
+    const root = committedRepo();
+    fs.mkdirSync(path.dirname(lockFile(root)), { recursive: true });
+    fs.writeFileSync(lockFile(root), '');
+    const old = new Date(Date.now() - 5_000);
+    fs.utimesSync(lockFile(root), old, old);
+    const index = timedIndex(root);
+    expect(index.stderr).toBe('');
+    expect(index.exitCode).toBe(0);
+    expect(index.ms).toBeLessThan(5_000);
+  }, 60_000);
+
+  it('a lock naming a live pid that started at another time (the pid was reused) is taken over', async () => {
+    const root = committedRepo();
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      fs.mkdirSync(path.dirname(lockFile(root)), { recursive: true });
+      fs.writeFileSync(lockFile(root), JSON.stringify({ pid: other.pid, host: os.hostname(), token: 'old', start: 1 }));
+      const index = timedIndex(root);
+      expect(index.exitCode).toBe(0);
+      expect(index.ms).toBeLessThan(5_000);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  }, 60_000);
 });
