@@ -192,9 +192,14 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | Chunks
   }
 }
 
-/** writeFileAtomic of `target` (repo-relative or absolute) once pathInside has checked it stays inside `root`. */
+/** writeFileAtomic of `target` (repo-relative or absolute) once pathInside has checked it stays inside `root`, and that no folder stands there. */
 export function writeInRepo(root: string, target: string, data: string | Uint8Array | Chunks, options: WriteOptions = {}): void {
-  writeFileAtomic(pathInside(root, target), data, options);
+  const file = pathInside(root, target);
+  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    const shown = path.isAbsolute(target) ? toPosixRelative(root, target) : target;
+    throw new LessonsError('REFUSED', `cannot write ${shown}: a folder stands at that path; remove it (\`git rm -r ${shown}\` if it is committed) and run the command again`, 1);
+  }
+  writeFileAtomic(file, data, options);
 }
 
 /** createFileExclusive of `target` once pathInside has checked it stays inside `root`. */

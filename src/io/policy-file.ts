@@ -2,6 +2,7 @@ import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { readRegularFile } from './fs.js';
 import { POLICY_FILE } from './repo.js';
+import { parseJsonWithin } from '../util/json-depth.js';
 
 export interface RawPolicy {
   path: string;
@@ -20,7 +21,7 @@ export function readPolicyFile(root: string): RawPolicy {
     throw new LessonsError('INVALID_POLICY', `cannot read ${POLICY_FILE}: ${(error as Error).message}`);
   }
   try {
-    return { path: POLICY_FILE, data: JSON.parse(text) as unknown, exists: true };
+    return { path: POLICY_FILE, data: parseJsonWithin(text), exists: true };
   } catch (error) {
     throw new LessonsError('INVALID_POLICY', `${POLICY_FILE} is not valid JSON: ${(error as Error).message}; fix the file or restore it with \`git checkout ${POLICY_FILE}\``);
   }

@@ -158,3 +158,69 @@ describe('a lock whose owner is gone is taken over at once (#38 point 11)', () =
     }
   }, 60_000);
 });
+
+describe('what later code compiles is checked first, and every parse is bounded (#38 point 7)', () => {
+  const withTriggers = (root: string, paths: string[]) =>
+    fs.writeFileSync(path.join(root, 'lessons/cases/case-2026-01-01-release-bump.md'), lessonText({ id: 'case-2026-01-01-release-bump', title: 'Release bump missed a manifest', tags: ['release', 'version'], triggers: { paths } }));
+
+  it('a trigger glob `{a,{b,{c` is a lint error; report and preflight do not crash on it', () => {
+    const root = committedRepo();
+    withTriggers(root, ['{a,{b,{c']);
+    const lint = runCli(['lint'], { cwd: root });
+    expect(lint.exitCode).toBe(1);
+    expect(lint.stdout).toContain('error [triggers] triggers.paths[0] "{a,{b,{c" has 3 `{` that are never closed');
+    for (const args of [['report'], ['preflight', '--path', 'b', 'release bump']]) {
+      const result = runCli(args, { cwd: root });
+      noStack(result.stderr);
+      expect(result.exitCode).toBe(0);
+    }
+  }, 60_000);
+
+  it('a glob that a regular expression would backtrack on for minutes matches at once', () => {
+    const root = committedRepo();
+    withTriggers(root, ['*a*a*a*a*a*a*b']);
+    const started = Date.now();
+    const preflight = runCli(['preflight', '--path', `${'a'.repeat(250)}c`, 'release bump'], { cwd: root });
+    expect(preflight.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 60_000);
+
+  it('a policy rule `(a+)+$` is a policy error naming the field, not a hung guard', () => {
+    const root = committedRepo();
+    const file = path.join(root, 'policy/workflow-policy.json');
+    const policy = JSON.parse(fs.readFileSync(file, 'utf8'));
+    policy.secrets = { ...policy.secrets, rules: [...(policy.secrets?.rules ?? []), { name: 'custom', pattern: '(a+)+$' }] };
+    fs.writeFileSync(file, JSON.stringify(policy, null, 2));
+    fs.appendFileSync(path.join(root, 'lessons/cases/case-2026-01-02-deploy-keystore.md'), `\n${'a'.repeat(40)}!\n`);
+    git(root, 'add', '-A');
+    for (const args of [['guard', '--stage', 'pre-commit'], ['lint']]) {
+      const result = runCli(args, { cwd: root, timeoutMs: 20_000 });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain('secrets.rules[');
+      expect(result.stderr).toContain('repeats a group that itself repeats without bound');
+    }
+  }, 60_000);
+
+  it('an index.json nested 200,000 levels deep is a broken index, not a stack overflow', () => {
+    const root = committedRepo();
+    expect(runCli(['index'], { cwd: root }).exitCode).toBe(0);
+    fs.writeFileSync(path.join(root, 'lessons/index.json'), `${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`);
+    git(root, 'add', '-A');
+    for (const args of [['guard', '--stage', 'pre-commit'], ['guard', '--stage', 'final'], ['index', '--check']]) {
+      const result = runCli(args, { cwd: root });
+      noStack(result.stderr);
+      // Blocked, or (final) warned: the index is stale, never a crash.
+      expect([0, 1]).toContain(result.exitCode);
+      expect(`${result.stdout}${result.stderr}`).toContain('lessons/index.json');
+    }
+  }, 60_000);
+
+  it('index.json as a folder: index says what to do', () => {
+    const root = committedRepo();
+    fs.mkdirSync(path.join(root, 'lessons/index.json'));
+    expect(runCli(['index'], { cwd: root })).toMatchObject({
+      exitCode: 1,
+      stderr: 'lessons: cannot write lessons/index.json: a folder stands at that path; remove it (`git rm -r lessons/index.json` if it is committed) and run the command again\n',
+    });
+  }, 60_000);
+});
