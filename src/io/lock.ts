@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LessonsError } from '../errors.js';
 import { STATE_DIR } from './repo.js';
-import { toPosixRelative } from './fs.js';
+import { readRegularFile, toPosixRelative } from './fs.js';
 import { pathInside } from './inside.js';
 
 export const LOCKS_DIR = `${STATE_DIR}/locks`;
@@ -110,7 +110,7 @@ function processStart(pid: number): number | undefined {
 
 function readOwner(file: string): Owner | undefined {
   try {
-    const owner = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Owner>;
+    const owner = JSON.parse(readRegularFile(file, 'state').toString('utf8')) as Partial<Owner>;
     return Number.isInteger(owner.pid) && typeof owner.host === 'string' && typeof owner.token === 'string' ? (owner as Owner) : undefined;
   } catch {
     return undefined;

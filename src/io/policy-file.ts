@@ -15,7 +15,7 @@ export function readPolicyFile(root: string): RawPolicy {
   const file = path.join(root, POLICY_FILE);
   let text: string;
   try {
-    text = readRegularFile(file).toString('utf8');
+    text = readRegularFile(file, 'policy').toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path: POLICY_FILE, data: {}, exists: false };
     throw new LessonsError('INVALID_POLICY', `cannot read ${POLICY_FILE}: ${(error as Error).message}`);

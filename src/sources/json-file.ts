@@ -10,7 +10,7 @@ import { parseJsonWithin } from '../util/json-depth.js';
  * restore the file (`restore`).
  */
 export function readSourcesJson(root: string, file: string, schema: SchemaName, restore: string): unknown {
-  const text = readTextIfExists(path.join(root, file));
+  const text = readTextIfExists(path.join(root, file), 'sources lock');
   if (text === undefined) return undefined;
   let data: unknown;
   try {

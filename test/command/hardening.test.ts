@@ -224,3 +224,39 @@ describe('what later code compiles is checked first, and every parse is bounded 
     });
   }, 60_000);
 });
+
+describe('every file the CLI reads goes through one reader that refuses special and oversize files (#38 point 2)', () => {
+  const policyFile = (root: string) => path.join(root, 'policy/workflow-policy.json');
+
+  it('a policy linked to /dev/zero: guard, report and preflight refuse it at once with what it is', () => {
+    const root = committedRepo();
+    fs.rmSync(policyFile(root));
+    fs.symlinkSync('/dev/zero', policyFile(root));
+    for (const args of [['guard', '--stage', 'final'], ['report'], ['lint'], ['preflight', 'release bump']]) {
+      const result = runCli(args, { cwd: root, timeoutMs: 15_000 });
+      expect(result).toMatchObject({ exitCode: 2, stderr: 'lessons: cannot read policy/workflow-policy.json: workflow-policy.json is not a regular file (a FIFO, socket or device)\n' });
+    }
+    // The file cache keys on the policy's bytes: index read it too, and did not hang either.
+    expect(runCli(['index'], { cwd: root, timeoutMs: 15_000 }).exitCode).toBe(0);
+  }, 60_000);
+
+  it('a policy over its size limit is refused with the size and the limit', () => {
+    const root = committedRepo();
+    fs.writeFileSync(policyFile(root), `{"x":"${'a'.repeat(5 * 1024 * 1024)}"}`);
+    const lint = runCli(['lint'], { cwd: root });
+    expect(lint).toMatchObject({ exitCode: 2, stderr: 'lessons: cannot read policy/workflow-policy.json: workflow-policy.json is 5 MiB, over the 4 MiB a policy file may have\n' });
+  }, 60_000);
+
+  it('a lesson linked to /dev/stdin is a lint error, and no command fails with an internal error', () => {
+    const root = committedRepo();
+    fs.symlinkSync('/dev/stdin', path.join(root, 'lessons/cases/case-2026-01-09-stdin.md'));
+    const lint = runCli(['lint'], { cwd: root, input: 'piped' });
+    expect(lint.exitCode).toBe(1);
+    expect(lint.stdout).toContain('lessons/cases/case-2026-01-09-stdin.md: error [file] is not a regular file (a socket, FIFO or device): remove it');
+    for (const args of [['index'], ['guard', '--stage', 'final'], ['report'], ['list'], ['preflight', 'release bump']]) {
+      const result = runCli(args, { cwd: root, input: 'piped' });
+      noStack(result.stderr);
+      expect([0, 1]).toContain(result.exitCode);
+    }
+  }, 60_000);
+});
