@@ -33,8 +33,9 @@ export function judgeLine(line: string): LineRejection | undefined {
     return { code: PARSE_ERROR, message: 'Parse error: the line is not JSON; send one JSON-RPC message per line', id: null };
   }
   if (Array.isArray(value)) return { code: INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not supported by MCP; send each message on its own line', id: null };
-  if (value === null || typeof value !== 'object' || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-    return { code: INVALID_REQUEST, message: 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"', id: null };
+  if (value === null || typeof value !== 'object') return { code: INVALID_REQUEST, message: 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"', id: null };
+  if ((value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+    return { code: INVALID_REQUEST, message: 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"', id: readableId(value as Record<string, unknown>) };
   }
   // The transport drops, without a reply, whatever its own schema refuses: an unknown top-level
   // field, a method that is not a string, an id that is not a string or an integer, params that are not an object.
