@@ -109,7 +109,8 @@ export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead 
   }
   let fd: number;
   try {
-    fd = openRegularFile(file);
+    // No stat before the open: a tree of 100,000 lessons would pay 100,000 of them, and the listing has typed the entry (or the non-blocking open and its fstat refuse what is not a file).
+    fd = openRegularFile(file, { statFirst: false });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === NOT_REGULAR) return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file (a socket, FIFO or device): remove it' };
@@ -264,10 +265,11 @@ function refusal(file: string, what: string, code: string): NodeJS.ErrnoExceptio
  * (O_NONBLOCK) and the fstat after it checks again, so a FIFO swapped in between is refused
  * too instead of hanging the process (a synchronous open of a FIFO with no writer never
  * returns, and no timer can fire meanwhile). Throws ENOENT for nothing there, EISDIR for a
- * directory and NOT_REGULAR for anything else that is not a regular file.
+ * directory and NOT_REGULAR for anything else that is not a regular file. `statFirst: false`
+ * skips the stat, for a caller that listed the entry's kind already.
  */
-export function openRegularFile(file: string): number {
-  const before = fs.statSync(file, { throwIfNoEntry: false });
+export function openRegularFile(file: string, options: { statFirst?: boolean } = {}): number {
+  const before = options.statFirst === false ? undefined : fs.statSync(file, { throwIfNoEntry: false });
   if (before !== undefined && !before.isFile()) throw notRegular(file, before);
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   let stat: fs.Stats;

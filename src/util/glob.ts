@@ -44,7 +44,26 @@ export function globToRegExp(glob: string, options: { pathSegments: boolean } = 
   }
   if (steps.every((step) => step.kind !== 'split') && !GLOB_SPECIAL.test(glob)) return { test: (text) => text === glob };
   const seen = new Int32Array(steps.length);
-  return { test: (text) => runSteps(steps, seen, text) };
+  // Most texts are told apart by the glob's literal ends (`src/` … `.ts`) before the machine runs.
+  const { prefix, suffix } = literalEnds(glob);
+  return { test: (text) => text.startsWith(prefix) && text.endsWith(suffix) && text.length >= prefix.length + suffix.length && runSteps(steps, seen, text) };
+}
+
+const SPECIAL_OR_GROUP = /[*?[{},\]]/;
+
+/**
+ * Text every match of `glob` starts with and ends with: the characters before its first special
+ * one and (without braces) after its last, each less a slash at the wildcard's side, since
+ * `dir/**` matches `dir` itself and `**\/name` matches `name` at the top.
+ */
+function literalEnds(glob: string): { prefix: string; suffix: string } {
+  const first = glob.search(SPECIAL_OR_GROUP);
+  if (first < 0) return { prefix: glob, suffix: '' };
+  const prefix = glob.slice(0, first).replace(/\/$/, '');
+  if (glob.includes('{')) return { prefix, suffix: '' };
+  let last = glob.length - 1;
+  while (last >= 0 && !SPECIAL_OR_GROUP.test(glob[last]!)) last--;
+  return { prefix, suffix: glob.slice(last + 1).replace(/^\//, '') };
 }
 
 const NOTHING: GlobMatcher = { test: () => false };
