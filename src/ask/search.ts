@@ -4,6 +4,7 @@
  * whose words mostly match nothing is "not found" rather than answered with noise.
  */
 import MiniSearch from 'minisearch';
+import { MAX_WORD_LENGTH } from '../search/text.js';
 import { STOPWORDS } from '../util/words.js';
 import type { SourceDoc } from './sources.js';
 
@@ -36,7 +37,8 @@ export interface AskAnswer {
 
 function processTerm(term: string): string | null {
   const word = term.toLowerCase();
-  return word.length < 2 || STOPWORDS.has(word) ? null : word;
+  // A word past MAX_WORD_LENGTH is no word: its fuzzy match would cost memory by the square of its length.
+  return word.length < 2 || word.length > MAX_WORD_LENGTH || STOPWORDS.has(word) ? null : word;
 }
 
 function queryTerms(question: string): string[] {

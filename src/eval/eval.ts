@@ -30,7 +30,7 @@ function readEvals(root: string, cwd: string, file: string | undefined): { text:
   const absolute = file === undefined ? path.join(root, EVALS_FILE) : path.resolve(cwd, file);
   const name = displayName(root, absolute);
   try {
-    return { text: readText(absolute), name };
+    return { text: readText(absolute, 'evals'), name };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && file === undefined) {

@@ -1,6 +1,7 @@
 import { LessonsError } from '../errors.js';
 import type { PreflightInput } from '../preflight/query.js';
 import { validateAgainst } from '../schema/validate.js';
+import { parseJsonWithin } from '../util/json-depth.js';
 
 /** lessons/evals.json: a team's retrieval regression tests (schemas/evals.schema.json). */
 
@@ -98,7 +99,7 @@ function toCase(raw: RawCase, field: string): EvalCase {
 export function parseEvals(text: string, file: string): EvalFile {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJsonWithin(text);
   } catch (error) {
     throw new LessonsError('INVALID_CONFIG', `${file} is not valid JSON: ${(error as Error).message}; fix the file (schema: schemas/evals.schema.json)`);
   }

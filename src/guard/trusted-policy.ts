@@ -46,8 +46,9 @@ async function policyOf(bytes: Buffer | undefined, where: string): Promise<Polic
   } catch (error) {
     throw new LessonsError('INVALID_POLICY', `${POLICY_FILE} at ${where} is not valid JSON (${(error as Error).message}): the guard takes this stage's policy from there; fix it on that branch`);
   }
-  const { validateAgainst } = await import('../schema/validate.js');
-  const errors = validateAgainst('policy', data);
+  const [{ validateAgainst }, { policyPatternErrors }] = await Promise.all([import('../schema/validate.js'), import('../policy/patterns.js')]);
+  const schemaErrors = validateAgainst('policy', data);
+  const errors = schemaErrors.length > 0 ? schemaErrors : policyPatternErrors(data);
   if (errors.length > 0) {
     const lines = errors.map((error) => `  ${error.field}: ${error.message}`).join('\n');
     throw new LessonsError('INVALID_POLICY', `${POLICY_FILE} at ${where} is invalid:\n${lines}\nthe guard takes this stage's policy from there; fix it on that branch`);

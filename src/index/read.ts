@@ -1,4 +1,5 @@
 import type { IndexEntry } from './build.js';
+import { parseJsonWithin } from '../util/json-depth.js';
 
 /**
  * lessons/index.json as every reader takes it (the guard, `lessons index --check`, the hooks,
@@ -9,7 +10,7 @@ import type { IndexEntry } from './build.js';
 export function parseIndexEntries(text: string): IndexEntry[] | undefined {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJsonWithin(text);
   } catch {
     return undefined;
   }

@@ -89,8 +89,14 @@ export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead 
       return { kind: 'problem', path: rel, severity: 'warning', message: 'symbolic link leads nowhere: skipped' };
     }
     const realRoot = fs.realpathSync(root);
-    if (fs.statSync(target).isDirectory()) {
+    // Stat the link, not its resolved name: /dev/stdin resolves to a pipe's name that no stat finds.
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat === undefined) return { kind: 'problem', path: rel, severity: 'warning', message: 'symbolic link leads nowhere: skipped' };
+    if (stat.isDirectory()) {
       return { kind: 'problem', path: rel, severity: 'error', message: 'links to a directory, not a lesson file: remove the link' };
+    }
+    if (!stat.isFile()) {
+      return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file (a socket, FIFO or device): remove it' };
     }
     if (!isWithin(realRoot, target)) {
       return {
@@ -103,7 +109,8 @@ export function readMarkdownEntry(root: string, entry: MarkdownEntry): FileRead 
   }
   let fd: number;
   try {
-    fd = openRegularFile(file);
+    // No stat before the open: a tree of 100,000 lessons would pay 100,000 of them, and the listing has typed the entry (or the non-blocking open and its fstat refuse what is not a file).
+    fd = openRegularFile(file, { statFirst: false });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === NOT_REGULAR) return { kind: 'problem', path: rel, severity: 'error', message: 'is not a regular file (a socket, FIFO or device): remove it' };
@@ -192,9 +199,14 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | Chunks
   }
 }
 
-/** writeFileAtomic of `target` (repo-relative or absolute) once pathInside has checked it stays inside `root`. */
+/** writeFileAtomic of `target` (repo-relative or absolute) once pathInside has checked it stays inside `root`, and that no folder stands there. */
 export function writeInRepo(root: string, target: string, data: string | Uint8Array | Chunks, options: WriteOptions = {}): void {
-  writeFileAtomic(pathInside(root, target), data, options);
+  const file = pathInside(root, target);
+  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    const shown = path.isAbsolute(target) ? toPosixRelative(root, target) : target;
+    throw new LessonsError('REFUSED', `cannot write ${shown}: a folder stands at that path; remove it (\`git rm -r ${shown}\` if it is committed) and run the command again`, 1);
+  }
+  writeFileAtomic(file, data, options);
 }
 
 /** createFileExclusive of `target` once pathInside has checked it stays inside `root`. */
@@ -218,14 +230,47 @@ export function createFileExclusive(file: string, data: string | Uint8Array): vo
 
 /** The error code of a path that is there but is a FIFO, socket or device. */
 export const NOT_REGULAR = 'ENOTREGULAR';
+/** The error code of a file over the size limit of its kind (READ_LIMITS). */
+export const TOO_LARGE = 'EFBIG';
+
+const MIB = 1024 * 1024;
 
 /**
- * Opens `file` for reading only if, after following links, it is a regular file. The open does
- * not block (O_NONBLOCK), so a FIFO is found by fstat and refused instead of hanging the process:
- * a synchronous open of a FIFO with no writer never returns, and no timer can fire meanwhile.
- * Throws EISDIR for a directory and NOT_REGULAR for anything else that is not a regular file.
+ * The most bytes the CLI reads of each kind of file: far above any real one, so a file that is
+ * over it (a planted link to a huge file, a runaway generator) is refused with a message instead
+ * of filling the memory. Lessons keep their own limit (MAX_LESSON_BYTES), reported by lint.
  */
-export function openRegularFile(file: string): number {
+export const READ_LIMITS = {
+  lesson: MAX_LESSON_BYTES,
+  policy: 4 * MIB,
+  index: 1024 * MIB,
+  evals: 64 * MIB,
+  'sources lock': 16 * MIB,
+  cache: 2048 * MIB,
+  /** Local state (receipts, sessions, locks, journals) and other small files the CLI keeps. */
+  state: 64 * MIB,
+  /** Any other text a command reads: reference docs, a file a user names, the package's own files. */
+  text: 256 * MIB,
+} as const;
+
+export type ReadKind = keyof typeof READ_LIMITS;
+
+function refusal(file: string, what: string, code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${path.basename(file)} is ${what}`), { code });
+}
+
+/**
+ * Opens `file` for reading only if, after following links, it is a regular file. A stat before
+ * the open refuses a FIFO, socket or device without opening it; the open does not block
+ * (O_NONBLOCK) and the fstat after it checks again, so a FIFO swapped in between is refused
+ * too instead of hanging the process (a synchronous open of a FIFO with no writer never
+ * returns, and no timer can fire meanwhile). Throws ENOENT for nothing there, EISDIR for a
+ * directory and NOT_REGULAR for anything else that is not a regular file. `statFirst: false`
+ * skips the stat, for a caller that listed the entry's kind already.
+ */
+export function openRegularFile(file: string, options: { statFirst?: boolean } = {}): number {
+  const before = options.statFirst === false ? undefined : fs.statSync(file, { throwIfNoEntry: false });
+  if (before !== undefined && !before.isFile()) throw notRegular(file, before);
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   let stat: fs.Stats;
   try {
@@ -236,15 +281,28 @@ export function openRegularFile(file: string): number {
   }
   if (stat.isFile()) return fd;
   fs.closeSync(fd);
-  const code = stat.isDirectory() ? 'EISDIR' : NOT_REGULAR;
-  const what = stat.isDirectory() ? 'a directory' : 'not a regular file (a FIFO, socket or device)';
-  throw Object.assign(new Error(`${path.basename(file)} is ${what}`), { code });
+  throw notRegular(file, stat);
 }
 
-/** The whole content of a regular file (see openRegularFile); what readFileSync is for paths anyone can plant. */
-export function readRegularFile(file: string): Buffer {
+function notRegular(file: string, stat: fs.Stats): NodeJS.ErrnoException {
+  return stat.isDirectory() ? refusal(file, 'a directory', 'EISDIR') : refusal(file, 'not a regular file (a FIFO, socket or device)', NOT_REGULAR);
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= MIB ? `${Math.round(bytes / MIB)} MiB` : `${bytes} bytes`;
+}
+
+/**
+ * The one reader of files the CLI did not just write: the whole content of a regular file (see
+ * openRegularFile) of at most the limit of its `kind`; over it, a TOO_LARGE error that says the
+ * size and the limit. What readFileSync is for paths anyone can plant.
+ */
+export function readRegularFile(file: string, kind: ReadKind = 'text'): Buffer {
   const fd = openRegularFile(file);
   try {
+    const size = fs.fstatSync(fd).size;
+    const limit = READ_LIMITS[kind];
+    if (size > limit) throw refusal(file, `${sizeText(size)}, over the ${sizeText(limit)} a ${kind} file may have`, TOO_LARGE);
     return fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -315,23 +373,23 @@ export function readRecords(file: string, separator: string): string[] {
 }
 
 /**
- * A file's bytes as readFileSync reads them, a link followed, with its errors: for files that
- * lessons, git or the package put there, and for a path a user names (their messages quote
- * these errors). A path anyone can plant is read with readRegularFile().
+ * A file's bytes, a link followed, through readRegularFile (`kind` sets the size limit): for
+ * files that lessons, git or the package put there, and for a path a user names (their
+ * messages quote these errors: ENOENT, EISDIR, NOT_REGULAR, TOO_LARGE).
  */
-export function readBytes(file: string): Buffer {
-  return fs.readFileSync(file);
+export function readBytes(file: string, kind: ReadKind = 'text'): Buffer {
+  return readRegularFile(file, kind);
 }
 
 /** readBytes() of `file`, as UTF-8 text. */
-export function readText(file: string): string {
-  return fs.readFileSync(file, 'utf8');
+export function readText(file: string, kind: ReadKind = 'text'): string {
+  return readRegularFile(file, kind).toString('utf8');
 }
 
 /** A regular file's text, undefined when there is nothing at `file`; a FIFO or device is an error, never a hang. */
-export function readTextIfExists(file: string): string | undefined {
+export function readTextIfExists(file: string, kind: ReadKind = 'text'): string | undefined {
   try {
-    return readRegularFile(file).toString('utf8');
+    return readRegularFile(file, kind).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -339,9 +397,9 @@ export function readTextIfExists(file: string): string | undefined {
 }
 
 /** A regular file's text, undefined when it cannot be read (absent, a folder, a FIFO, no permission). */
-export function readTextOrUndefined(file: string): string | undefined {
+export function readTextOrUndefined(file: string, kind: ReadKind = 'text'): string | undefined {
   try {
-    return readRegularFile(file).toString('utf8');
+    return readRegularFile(file, kind).toString('utf8');
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readText } from './fs.js';
 
 let cached: string | undefined;
 
@@ -23,5 +24,5 @@ export function packageFile(...parts: string[]): string {
 
 /** The installed package's version, from its package.json. */
 export function packageVersion(): string {
-  return (JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readText(packageFile('package.json'))) as { version: string }).version;
 }

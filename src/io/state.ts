@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeInRepo } from './fs.js';
+import { pathInside } from './inside.js';
 import { STATE_DIR } from './repo.js';
 
 /**
@@ -8,6 +9,8 @@ import { STATE_DIR } from './repo.js';
  * of `*`, so receipts, caches and guard artifacts never get committed by accident.
  */
 export function ensureStateDir(root: string): string {
+  // Checked every time, not only when the .gitignore is missing: a committed .lessons link to a folder that has one leads outside too.
+  pathInside(root, STATE_DIR, 'the state folder');
   const dir = path.join(root, STATE_DIR);
   const ignore = path.join(dir, '.gitignore');
   if (!fs.existsSync(ignore)) writeInRepo(root, ignore, '*\n');

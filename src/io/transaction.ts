@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { toPosixRelative, writeFileAtomic } from './fs.js';
+import { readText, toPosixRelative, writeFileAtomic } from './fs.js';
 import { pathInside } from './inside.js';
 import { STATE_DIR } from './repo.js';
 import type { Chunks } from '../util/digest.js';
@@ -39,7 +39,7 @@ export function commitChanges(root: string, changes: readonly FileChange[], hook
   if (changes.length === 0) return;
   // Checked before anything is written: a lesson id or a linked level folder never leads out.
   const targets = changes.map((change) => pathInside(root, change.path, 'a lesson id'));
-  const dir = path.join(root, TRANSACTIONS_DIR, `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
+  const dir = pathInside(root, `${TRANSACTIONS_DIR}/${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, 'the transactions folder');
   fs.mkdirSync(dir, { recursive: true });
   const journal: JournalEntry[] = [];
   try {
@@ -103,7 +103,7 @@ export function recoverChanges(root: string): string[] {
 function rollBack(root: string, dir: string): void {
   let journal: JournalEntry[];
   try {
-    journal = JSON.parse(fs.readFileSync(path.join(dir, JOURNAL), 'utf8')) as JournalEntry[];
+    journal = JSON.parse(readText(path.join(dir, JOURNAL), 'state')) as JournalEntry[];
   } catch {
     // No journal: no file moved yet.
     fs.rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import type { Finding } from '../lesson/finding.js';
 import { evidenceOf } from '../lesson/evidence.js';
 import type { SourceLesson } from '../sources/load.js';
 import { splitQualifiedId } from '../sources/model.js';
+import { globProblem } from '../util/glob.js';
 
 /** The sources' lessons, when lint loaded them: `<source>:<id>` references resolve against these. */
 export interface SourceContext {
@@ -89,6 +90,20 @@ export const checklistRule: FileRule = (item) => {
   return [
     at(item, 'checklist', 'error', 'status', `a ${lesson.status} lesson needs a non-empty \`## ${CHECKLIST_HEADING}\` list (\`- [ ] ...\` items): preflight shows nothing without it`),
   ];
+};
+
+/** Trigger globs that would not compile: preflight and report would match nothing with them (they once crashed). */
+export const triggerGlobsRule: FileRule = (item) => {
+  const findings: Finding[] = [];
+  const { triggers } = item.lesson;
+  for (const field of ['paths', 'commands'] as const) {
+    const globs = Array.isArray(triggers?.[field]) ? triggers[field] : [];
+    globs.forEach((glob, i) => {
+      const problem = typeof glob === 'string' ? globProblem(glob) : undefined;
+      if (problem !== undefined) findings.push(at(item, 'triggers', 'error', `triggers.${field}`, `triggers.${field}[${i}] ${JSON.stringify(glob)} ${problem}`));
+    });
+  }
+  return findings;
 };
 
 const KNOWN_KEYS = new Set([
@@ -256,6 +271,7 @@ export const LESSON_RULES: readonly LessonRule[] = [
   levelMatchesFolderRule,
   checklistRule,
   unknownKeysRule,
+  triggerGlobsRule,
   datesRule,
   referencesRule,
   retirementRule,
@@ -264,7 +280,7 @@ export const LESSON_RULES: readonly LessonRule[] = [
 ];
 
 /** The rules that read the file itself (its raw frontmatter, body and layout): their findings are a function of the file alone. */
-export const FILE_RULES: readonly FileRule[] = [schemaRule, levelMatchesFolderRule, checklistRule, unknownKeysRule];
+export const FILE_RULES: readonly FileRule[] = [schemaRule, levelMatchesFolderRule, checklistRule, unknownKeysRule, triggerGlobsRule];
 
 /**
  * The rules that read only the lesson's fields (and the tree, the policy, the clock): they run on

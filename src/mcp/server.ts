@@ -157,9 +157,9 @@ export function createLessonsServer(options: McpOptions): McpServer {
 export async function serveStdio(options: McpOptions): Promise<void> {
   const server = createLessonsServer(options);
   let transport: StdioServerTransport | undefined;
-  const input = acceptedLines(process.stdin, ({ code, message }) => {
+  const input = acceptedLines(process.stdin, ({ code, message, id }) => {
     // id null: the request's id could not be read (JSON-RPC 2.0, section 5).
-    void transport?.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage);
+    void transport?.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
   });
   transport = new StdioServerTransport(input);
   const closed = new Promise<void>((resolve) => {

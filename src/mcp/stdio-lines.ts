@@ -8,10 +8,13 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { JSONRPCMessageSchema, RequestIdSchema } from '@modelcontextprotocol/sdk/types.js';
 
 export interface LineRejection {
   code: number;
   message: string;
+  /** The request's id when it could be read, else null (JSON-RPC 2.0, section 5). */
+  id: string | number | null;
 }
 
 /** JSON-RPC 2.0 error codes. */
@@ -27,13 +30,40 @@ export function judgeLine(line: string): LineRejection | undefined {
   try {
     value = JSON.parse(line);
   } catch {
-    return { code: PARSE_ERROR, message: 'Parse error: the line is not JSON; send one JSON-RPC message per line' };
+    return { code: PARSE_ERROR, message: 'Parse error: the line is not JSON; send one JSON-RPC message per line', id: null };
   }
-  if (Array.isArray(value)) return { code: INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not supported by MCP; send each message on its own line' };
-  if (value === null || typeof value !== 'object' || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-    return { code: INVALID_REQUEST, message: 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"' };
+  if (Array.isArray(value)) return { code: INVALID_REQUEST, message: 'Invalid Request: JSON-RPC batches are not supported by MCP; send each message on its own line', id: null };
+  if (value === null || typeof value !== 'object') return { code: INVALID_REQUEST, message: 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"', id: null };
+  if ((value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+    return { code: INVALID_REQUEST, message: 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"', id: readableId(value as Record<string, unknown>) };
   }
+  // The transport drops, without a reply, whatever its own schema refuses: an unknown top-level
+  // field, a method that is not a string, an id that is not a string or an integer, params that are not an object.
+  if (!JSONRPCMessageSchema.safeParse(value).success) return { code: INVALID_REQUEST, message: invalidShape(value as Record<string, unknown>), id: readableId(value as Record<string, unknown>) };
   return undefined;
+}
+
+const MESSAGE_FIELDS = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error']);
+
+/** What is wrong with a JSON-RPC 2.0 object the SDK's schema refuses, as the error message says it. */
+function invalidShape(message: Record<string, unknown>): string {
+  const unknown = Object.keys(message).filter((key) => !MESSAGE_FIELDS.has(key));
+  const problem =
+    unknown.length > 0
+      ? `unknown top-level field ${unknown.map((key) => JSON.stringify(key)).join(', ')}`
+      : 'id' in message && !RequestIdSchema.safeParse(message.id).success
+        ? '"id" must be a string or an integer'
+        : 'method' in message && typeof message.method !== 'string'
+          ? '"method" must be a string'
+          : 'params' in message && (message.params === null || typeof message.params !== 'object' || Array.isArray(message.params))
+            ? '"params" must be an object'
+            : 'not a request, notification or response of MCP';
+  return `Invalid Request: ${problem}`;
+}
+
+function readableId(message: Record<string, unknown>): string | number | null {
+  const parsed = RequestIdSchema.safeParse(message.id);
+  return parsed.success ? parsed.data : null;
 }
 
 /**
@@ -62,7 +92,7 @@ export function acceptedLines(input: Readable, reject: (rejection: LineRejection
         if (size > MAX_LINE_BYTES) {
           skipping = true;
           parts = [];
-          reject({ code: INVALID_REQUEST, message: `Invalid Request: the message is over ${MAX_LINE_BYTES + 1} bytes, the most this server reads; it was skipped` });
+          reject({ code: INVALID_REQUEST, message: `Invalid Request: the message is over ${MAX_LINE_BYTES + 1} bytes, the most this server reads; it was skipped`, id: null });
         } else parts.push(piece);
       }
       if (newline < 0) break;

@@ -7,9 +7,9 @@
  * it; a task that writes the phrase also looks the acronym up (buildQuery), so it finds a lesson
  * that writes the acronym. Both sides read the same table, so they always agree.
  */
-import fs from 'node:fs';
 import { packageFile } from '../io/package-root.js';
 import { stem, words, type Acronyms } from './text.js';
+import { readText } from '../io/fs.js';
 
 const ACRONYMS_FILE = 'data/thesaurus/stackoverflow-acronyms.tsv';
 
@@ -83,7 +83,7 @@ export function shippedAcronyms(): Acronyms {
 /** The shipped table's text ('' when the file is missing): what a cache of results that used the table is keyed by. */
 export function shippedAcronymsText(): string {
   try {
-    return fs.readFileSync(packageFile(ACRONYMS_FILE), 'utf8');
+    return readText(packageFile(ACRONYMS_FILE));
   } catch {
     return '';
   }

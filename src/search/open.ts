@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openRegularFile } from '../io/fs.js';
+import { openRegularFile, readRegularFile } from '../io/fs.js';
 import { INDEX_FILE, LOCK_FILE } from '../io/repo.js';
 import { packageVersion } from '../io/package-root.js';
 import { memorySource, SearchIndex, type ByteSource } from './search-index.js';
@@ -73,7 +73,7 @@ export interface Cached {
 /** lessons/sources.lock.json's bytes (none when there is no lock file): what a sources segment is built for. */
 export function lockBytes(root: string): Buffer {
   try {
-    return fs.readFileSync(path.join(root, LOCK_FILE));
+    return readRegularFile(path.join(root, LOCK_FILE), 'sources lock');
   } catch {
     return Buffer.alloc(0); // no lock file: no locked sources
   }

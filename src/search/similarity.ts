@@ -5,6 +5,7 @@
  */
 
 import { compareStrings } from '../util/compare.js';
+import { MAX_WORD_LENGTH } from './text.js';
 
 const STOPWORDS = new Set(
   'a an and are as at be before by can do does for from had has have if in into is it its no not of on or so than that the their then there these this to was were when which while with without'.split(' '),
@@ -22,7 +23,7 @@ export function words(text: string): string[] {
   // ASCII text (most of it) has no accents to fold, and its letters and digits are [a-z0-9].
   const folded = ASCII.test(text) ? foldText(text).split(/[^a-z0-9]+/) : foldText(text).split(/[^\p{L}\p{N}]+/u);
   return folded
-    .filter((word) => word.length > 1 && !STOPWORDS.has(word))
+    .filter((word) => word.length > 1 && word.length <= MAX_WORD_LENGTH && !STOPWORDS.has(word))
     .map(stem);
 }
 

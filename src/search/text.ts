@@ -14,12 +14,20 @@ const SPLIT_ASCII = /[^a-z0-9]+/;
 // eslint-disable-next-line no-control-regex
 const NOT_ASCII = /[^\x00-\x7f]/;
 
-/** Words of `text`, lower-cased, in order; one-character words are dropped (so "2.3.0" says nothing, "429" does). */
+/**
+ * The longest word the search sees. No word of a language or identifier is this long; a longer
+ * run of letters (a pasted blob, a minified line, a hostile input) is dropped here, so that no
+ * later stage (stemming, numeronyms, fuzzy matching, the dictionary, highlighting) meets a giant
+ * token and every stage stays linear in its input.
+ */
+export const MAX_WORD_LENGTH = 100;
+
+/** Words of `text`, lower-cased, in order; one-character words are dropped (so "2.3.0" says nothing, "429" does), and words over MAX_WORD_LENGTH too. */
 export function words(text: string): string[] {
   const result: string[] = [];
   const lower = text.toLowerCase();
   for (const word of lower.split(NOT_ASCII.test(lower) ? SPLIT : SPLIT_ASCII)) {
-    if (word.length < 2) continue;
+    if (word.length < 2 || word.length > MAX_WORD_LENGTH) continue;
     result.push(word);
   }
   return result;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
 import type { IndexedTree } from '../store/index-write.js';
 import { parseIndexEntries } from '../index/read.js';
-import { readRegularFile, writeInRepo } from '../io/fs.js';
+import { readRegularFile, readText, writeInRepo } from '../io/fs.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
 import type { LoadedLesson } from '../lesson/load.js';
@@ -126,7 +126,7 @@ export async function readThesaurusText(): Promise<string> {
   let text = '';
   for (const file of THESAURUS_FILES) {
     try {
-      const part = fs.readFileSync(packageFile(file), 'utf8');
+      const part = readText(packageFile(file));
       text += part === '' || part.endsWith('\n') ? part : `${part}\n`;
     } catch {
       // A thesaurus left out of the package only costs recall.

@@ -10,6 +10,7 @@ import { bytesAt, type IndexBytes, type IndexLines } from '../index/update.js';
 import { INDEX_FILE } from '../io/repo.js';
 import type { FileSecretMatch, IndexLineScan } from '../lesson/facts.js';
 import { scanDecoded, scanText, type CompiledRule, type DecodedValue, type SecretMatch } from './rules.js';
+import { parseJsonWithin } from '../util/json-depth.js';
 
 /** What a scan of the index leaves for the next version: every line with a candidate match, and the lines that are not JSON objects. */
 export interface IndexScan {
@@ -26,7 +27,7 @@ export interface ScannedIndex {
 function parsedJson(text: string): unknown {
   if (!/^[[{]/.test(text)) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonWithin(text);
   } catch {
     return undefined;
   }

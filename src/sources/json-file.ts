@@ -2,6 +2,7 @@ import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { readTextIfExists } from '../io/fs.js';
 import { validateAgainst, type SchemaName } from '../schema/validate.js';
+import { parseJsonWithin } from '../util/json-depth.js';
 
 /**
  * A committed JSON file of the sources feature, checked against its schema; undefined when it
@@ -9,11 +10,11 @@ import { validateAgainst, type SchemaName } from '../schema/validate.js';
  * restore the file (`restore`).
  */
 export function readSourcesJson(root: string, file: string, schema: SchemaName, restore: string): unknown {
-  const text = readTextIfExists(path.join(root, file));
+  const text = readTextIfExists(path.join(root, file), 'sources lock');
   if (text === undefined) return undefined;
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJsonWithin(text);
   } catch (error) {
     throw new LessonsError('INVALID_CONFIG', `${file} is not valid JSON (${(error as Error).message}): ${restore}`);
   }

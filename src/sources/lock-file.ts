@@ -12,11 +12,12 @@ export function readLock(root: string): LockEntry[] {
   return data === undefined ? [] : (data as { sources: LockEntry[] }).sources;
 }
 
-/** Writes the lock file when its text changes; returns whether it did. */
+/** Writes the lock file when its text changes; returns whether it did. A lock of no entries is never created: there is nothing to commit. */
 export function writeLock(root: string, entries: readonly LockEntry[]): boolean {
   const file = path.join(root, LOCK_FILE);
   const text = formatLock(entries);
-  if (readTextIfExists(file) === text) return false;
+  const before = readTextIfExists(file);
+  if (before === text || (before === undefined && entries.length === 0)) return false;
   writeFileAtomic(file, text);
   return true;
 }

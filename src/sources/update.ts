@@ -1,10 +1,11 @@
 import { findRepoRoot, LOCK_FILE } from '../io/repo.js';
+import { pathInside } from '../io/inside.js';
 import { withLock } from '../io/lock.js';
 import { silentProgress, type Progress } from '../io/progress.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { checkoutCommit, fetchCommit, fetchRef, fetchUrl, followsFrom, prepareCheckout, SourceGitError } from './git.js';
 import { policySources, readLock, writeLock } from './lock-file.js';
-import { SOURCES_LOCK, checkoutDir, lockMatches, sparseFolders, type LockEntry, type Source } from './model.js';
+import { SOURCES_DIR, SOURCES_LOCK, checkoutDir, lockMatches, sparseFolders, type LockEntry, type Source } from './model.js';
 
 export interface UpdateOptions {
   cwd: string;
@@ -43,6 +44,8 @@ export async function updateSources(options: UpdateOptions): Promise<UpdateResul
   const policy = loadPolicy(root);
   const sources = policySources(policy);
   const progress = options.progress ?? silentProgress;
+  // Before the first write: git writes the checkouts itself, past the checks of io/.
+  pathInside(root, SOURCES_DIR, 'the sources folder');
   return withLock(root, SOURCES_LOCK, async () => {
     const lock = readLock(root);
     const updates: SourceUpdate[] = [];
@@ -50,6 +53,7 @@ export async function updateSources(options: UpdateOptions): Promise<UpdateResul
       for (const [i, source] of sources.entries()) {
         progress.step(i + 1, sources.length, `${options.locked ? 'checking out' : 'fetching'} ${source.name}`);
         const entry = lock.find((candidate) => candidate.name === source.name);
+        pathInside(root, checkoutDir(root, source.name), 'a source checkout');
         updates.push(options.locked ? await checkOutLocked(root, source, entry) : await fetchLatest(root, source, entry));
       }
     } finally {
@@ -61,7 +65,8 @@ export async function updateSources(options: UpdateOptions): Promise<UpdateResul
         updates.push(failed(entry.name, entry.commit, `is in ${LOCK_FILE} but not in the policy: run \`lessons sources update\` and commit the lock file`));
       }
     }
-    const lockWritten = options.locked ? false : writeLock(root, nextLock(sources, lock, updates));
+    // No sources: nothing to lock, and no lock file to commit.
+    const lockWritten = options.locked || sources.length === 0 ? false : writeLock(root, nextLock(sources, lock, updates));
     // Preflight and the hooks search the fetched lessons through a segment built here, never on
     // their hot path; when every source is at the commit the segment was built from, it stays.
     const search = await import('./search.js');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareStrings } from '../util/compare.js';
-import { statIdentity, writeInRepo } from '../io/fs.js';
+import { openRegularFile, readRegularFile, statIdentity, writeInRepo } from '../io/fs.js';
 import { pathInside } from '../io/inside.js';
 import { withLock } from '../io/lock.js';
 import { ensureStateDir } from '../io/state.js';
@@ -152,7 +152,7 @@ export class FileCache<T> {
       // A .lessons/ linked out of the repository is neither read nor written.
       const file = pathInside(root, `${FILE_CACHE_DIR}/${META}`);
       const stat = fs.statSync(file, { bigint: true });
-      const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Meta;
+      const parsed = JSON.parse(readRegularFile(file, 'cache').toString('utf8')) as Meta;
       // The machine's clock, not a command's notion of today: this compares it with the file system's.
       const nowNs = BigInt(Date.now()) * 1_000_000n;
       // Written after now: a clock was set back or skewed, and no mtime can be compared with it.
@@ -207,7 +207,7 @@ export class FileCache<T> {
     if (this.stats || this.writtenNs === 0n) return { base: this.statBase, delta: this.statDelta };
     let base: { id: string; size: number } | undefined;
     try {
-      const fd = fs.openSync(path.join(this.dir, STATS), 'r');
+      const fd = openRegularFile(path.join(this.dir, STATS));
       try {
         const head = Buffer.alloc(512);
         const read = fs.readSync(fd, head, 0, head.length, 0);
@@ -225,7 +225,7 @@ export class FileCache<T> {
     }
     let delta: StatTable = {};
     try {
-      const parsed = JSON.parse(fs.readFileSync(path.join(this.dir, STATS_DELTA), 'utf8')) as { key?: string; base?: string; files?: StatTable };
+      const parsed = JSON.parse(readRegularFile(path.join(this.dir, STATS_DELTA), 'cache').toString('utf8')) as { key?: string; base?: string; files?: StatTable };
       if (parsed.key === this.key && parsed.base === base.id && parsed.files && typeof parsed.files === 'object') delta = parsed.files;
     } catch {
       // No delta over this base.
@@ -239,7 +239,7 @@ export class FileCache<T> {
     this.stats = {};
     if (this.writtenNs === 0n) return this.stats;
     try {
-      const parsed = JSON.parse(fs.readFileSync(path.join(this.dir, STATS), 'utf8')) as { key?: string; id?: string; files?: StatTable };
+      const parsed = JSON.parse(readRegularFile(path.join(this.dir, STATS), 'cache').toString('utf8')) as { key?: string; id?: string; files?: StatTable };
       if (parsed.key !== this.key || !parsed.files || typeof parsed.files !== 'object' || typeof parsed.id !== 'string') return this.stats;
       this.stats = parsed.files;
       this.statBase = { id: parsed.id, size: Object.keys(parsed.files).length };
@@ -248,7 +248,7 @@ export class FileCache<T> {
       return this.stats;
     }
     try {
-      const delta = JSON.parse(fs.readFileSync(path.join(this.dir, STATS_DELTA), 'utf8')) as { key?: string; base?: string; files?: StatTable };
+      const delta = JSON.parse(readRegularFile(path.join(this.dir, STATS_DELTA), 'cache').toString('utf8')) as { key?: string; base?: string; files?: StatTable };
       if (delta.key === this.key && delta.base === this.statBase.id && delta.files && typeof delta.files === 'object') {
         this.statDelta = delta.files;
         Object.assign(this.stats, delta.files);
@@ -334,7 +334,7 @@ export class FileCache<T> {
     this.shards.set(shard, entries);
     if (this.writtenNs === 0n) return entries;
     try {
-      const lines = fs.readFileSync(path.join(this.dir, shardName(shard)), 'utf8').split('\n');
+      const lines = readRegularFile(path.join(this.dir, shardName(shard)), 'cache').toString('utf8').split('\n');
       const header = JSON.parse(lines[0]!) as { key?: string };
       if (header.key !== this.key) throw new Error('another key');
       for (const line of lines.slice(1)) {
@@ -362,7 +362,7 @@ export class FileCache<T> {
   private shardLines(shard: number): Map<string, string> {
     const lines = new Map<string, string>();
     try {
-      const text = fs.readFileSync(path.join(this.dir, shardName(shard)), 'utf8').split('\n');
+      const text = readRegularFile(path.join(this.dir, shardName(shard)), 'cache').toString('utf8').split('\n');
       if ((JSON.parse(text[0]!) as { key?: string }).key !== this.key) return lines;
       for (const line of text.slice(1)) {
         const at = line.indexOf(FACTS_KEY);

@@ -236,7 +236,7 @@ function pairRecords(root: string, file: string, heads: number): { head: string[
 /** The memo the pairs file's base starts with, read from its head alone. */
 function baseMemoOnDisk(root: string): string | undefined {
   try {
-    const fd = fs.openSync(pathInside(root, INDEX_TREE_FILE), 'r');
+    const fd = openRegularFile(pathInside(root, INDEX_TREE_FILE));
     try {
       const head = Buffer.alloc(512);
       const read = fs.readSync(fd, head, 0, head.length, 0);

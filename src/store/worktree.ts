@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FileCache, RACY_MS, statMark, type StatMark } from './file-cache.js';
 import { fileSteps, silentProgress, type Progress } from '../io/progress.js';
-import { entryKind, listMarkdownFiles, readMarkdownEntry, statIdentity, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
+import { entryKind, listMarkdownFiles, readMarkdownEntry, readRegularFile, readText, statIdentity, toPosixRelative, type FileRead, type MarkdownEntry } from '../io/fs.js';
 import { pathInside, resolvesInside } from '../io/inside.js';
 import { packageFile } from '../io/package-root.js';
 import { POLICY_FILE } from '../io/repo.js';
@@ -26,7 +26,7 @@ let codeVersion: string | undefined;
 /** The code and the formats the facts depend on: package.json (its version) and the schemas. */
 function codeKey(): string {
   codeVersion ??= sha256(
-    [fs.readFileSync(packageFile('package.json'), 'utf8'), ...['lesson', 'policy'].map((name) => fs.readFileSync(packageFile('schemas', `${name}.schema.json`), 'utf8'))].join('\0'),
+    [readText(packageFile('package.json')), ...['lesson', 'policy'].map((name) => readText(packageFile('schemas', `${name}.schema.json`)))].join('\0'),
   );
   return codeVersion;
 }
@@ -38,9 +38,9 @@ function codeKey(): string {
 export function openLessonCache(root: string): LessonFileCache {
   let policy = '';
   try {
-    policy = fs.readFileSync(`${root}/${POLICY_FILE}`, 'utf8');
+    policy = readRegularFile(`${root}/${POLICY_FILE}`, 'policy').toString('utf8');
   } catch {
-    // No policy file: the defaults.
+    // No policy file (the defaults), or one that cannot be read: loading the policy says why.
   }
   return new FileCache<LessonFacts>(root, sha256(`${codeKey()}\0${FACTS_VERSION}\0${policy}`));
 }

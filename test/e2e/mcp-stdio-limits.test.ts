@@ -52,3 +52,24 @@ describe('lessons mcp answers what the SDK transport would drop', () => {
     expect(list.result.tools.map((tool) => tool.name).sort()).toEqual(['capture', 'preflight', 'record_answer', 'search', 'show']);
   }, 60_000);
 });
+
+describe('lessons mcp answers every malformed request that carries an id (#38 point 10)', () => {
+  it('an extra field, a method that is no string, a bad id, params that are no object: each gets -32600, with its id when readable', async () => {
+    const root = await hookRepo();
+    const malformed: [Record<string, unknown>, string | number | null, string][] = [
+      [{ jsonrpc: '2.0', id: 10, method: 'tools/list', params: {}, extra: 1 }, 10, 'unknown top-level field "extra"'],
+      [{ jsonrpc: '2.0', id: 11, method: 5 }, 11, '"method" must be a string'],
+      [{ jsonrpc: '2.0', id: {}, method: 'tools/list' }, null, '"id" must be a string or an integer'],
+      [{ jsonrpc: '2.0', id: 1.5, method: 'tools/list' }, null, '"id" must be a string or an integer'],
+      [{ jsonrpc: '2.0', id: 'twelve', method: 'tools/list', params: 'x' }, 'twelve', '"params" must be an object'],
+      [{ jsonrpc: '2.0', id: 13, method: 'tools/list', params: [1, 2] }, 13, '"params" must be an object'],
+      [{ jsonrpc: '2.0', id: 14, method: null }, 14, '"method" must be a string'],
+    ];
+    const { messages, code } = await converse(root, [INITIALIZE, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), ...malformed.map(([message]) => JSON.stringify(message)), request(3, 'tools/list')]);
+    expect(code).toBe(0);
+    expect(messages.filter((message) => 'error' in message)).toEqual(
+      malformed.map(([, id, problem]) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: ${problem}` } })),
+    );
+    expect(messages.some((message) => message.id === 3 && 'result' in message)).toBe(true);
+  }, 60_000);
+});

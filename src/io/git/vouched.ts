@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnGit, type GitOutput } from './run.js';
+import { readText } from '../fs.js';
 
 /**
  * Whether git answers for `files` lesson files at less cost than a stat of each: git reads its
@@ -31,7 +32,7 @@ export function gitIndexFile(cwd: string): string | undefined {
     const dotGit = path.join(dir, '.git');
     try {
       // A worktree or a submodule has a file naming its git folder.
-      const gitDir = fs.statSync(dotGit).isFile() ? path.resolve(dir, /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim() ?? '.git') : dotGit;
+      const gitDir = fs.statSync(dotGit).isFile() ? path.resolve(dir, /^gitdir: (.+)$/m.exec(readText(dotGit, 'state'))?.[1]?.trim() ?? '.git') : dotGit;
       return path.join(gitDir, 'index');
     } catch {
       if (path.dirname(dir) === dir) return undefined;
