@@ -81,9 +81,9 @@ export function ciInstallCommand(install: CiInstall): string {
   return install.how === 'no-save' ? `npm install --no-save ${spec}` : `npm install --global ${spec}`;
 }
 
-/** A word for sh: as it is when it holds nothing sh reads specially, else single-quoted. */
+/** A word for sh: as it is when it holds nothing sh reads specially (`#` only starts a comment at a word's start), else single-quoted. */
 export function shellWord(word: string): string {
-  return /^[\w@%+=:,./^~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return /^[\w@%+=:,./^~-][\w@%+=:,./^~#-]*$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A URL a CI runner can fetch lessons from: a remote git repository, or a tarball on the npm registry. */
