@@ -12,7 +12,7 @@
  * prompt, Stop keeps the agent going) and Cursor as "deny".
  */
 import { harnessNamed, type Harness } from './registry.js';
-import { INSTALL_HINT } from '../init/install.js';
+import { INSTALL_HINT, inDoubleQuotes } from '../init/install.js';
 
 /** What a hook says when it cannot find the binary; also what `lessons doctor` looks for. */
 export const NOT_FOUND_MESSAGE = notFoundMessage(INSTALL_HINT);
@@ -34,7 +34,7 @@ function projectDir(harness: Harness): string {
 export function agentHookCommand(harness: Harness, event: string, message: string = NOT_FOUND_MESSAGE): string {
   return [
     `lessons_bin="${projectDir(harness)}/node_modules/.bin/lessons"`,
-    '[ -x "$lessons_bin" ] || lessons_bin=$(command -v lessons) || { echo "' + message.replace(/`/g, '\\`') + '" >&2; exit 1; }',
+    '[ -x "$lessons_bin" ] || lessons_bin=$(command -v lessons) || { echo "' + inDoubleQuotes(message) + '" >&2; exit 1; }',
     `exec "$lessons_bin" hook ${harness} ${event}`,
   ].join('; ');
 }

@@ -11,8 +11,12 @@ import { pathExists } from '../io/paths.js';
 
 /** The install commands every hint names (README: Install). */
 export const DEV_INSTALL_COMMAND = 'npm install -D <git URL of lessons>#<tag>';
-export const GLOBAL_INSTALL_COMMAND = 'npm install -g <git URL of lessons>#<tag>';
-export const INSTALL_HINT = `install it with \`${DEV_INSTALL_COMMAND}\` (or \`${GLOBAL_INSTALL_COMMAND}\`)`;
+/**
+ * Globally in two steps: npm does not install a git dependency's devDependencies for `prepare`
+ * under `--global` (npm/cli#8440), so `npm pack` builds it and the tarball is installed.
+ */
+export const GLOBAL_INSTALL_COMMAND = 'npm install -g "$(npm pack <git URL of lessons>#<tag> | tail -n 1)"';
+export const INSTALL_HINT = `install it with \`${DEV_INSTALL_COMMAND}\` (or globally, \`${GLOBAL_INSTALL_COMMAND}\`)`;
 
 /** How a project's own install runs `lessons`: from node_modules/.bin, which is not on PATH. */
 export const PROJECT_BIN = 'npx --no-install lessons';
@@ -84,6 +88,11 @@ export function ciInstallCommand(install: CiInstall): string {
 /** A word for sh: as it is when it holds nothing sh reads specially (`#` only starts a comment at a word's start), else single-quoted. */
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./^~-][\w@%+=:,./^~#-]*$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `text` for the inside of a double-quoted sh string: printed as it is, nothing run. */
+export function inDoubleQuotes(text: string): string {
+  return text.replace(/[\\`"$]/g, (character) => `\\${character}`);
 }
 
 /** A URL a CI runner can fetch lessons from: a remote git repository, or a tarball on the npm registry. */

@@ -134,7 +134,7 @@ describe('the hints say how to install lessons the way that works today', () => 
     git(root, 'add', '-A');
     const commit = spawnHook(root);
     expect(commit.status).toBe(1);
-    expect(commit.stderr).toContain('install it with `npm install -D <git URL of lessons>#<tag>` (or `npm install -g <git URL of lessons>#<tag>`)');
+    expect(commit.stderr).toContain('install it with `npm install -D <git URL of lessons>#<tag>` (or globally, `npm install -g "$(npm pack <git URL of lessons>#<tag> | tail -n 1)"`)');
     expect(commit.stderr).not.toContain('npm install --save-dev lessons');
   });
 });
