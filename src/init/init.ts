@@ -38,6 +38,8 @@ export interface FirstPullRequest {
   commands: string[];
   /** The base branch has no policy file: the guard accepts the one this change adds (its policy gate warns). */
   acceptsFirstPolicy: boolean;
+  /** The install is `lessons@<version>` from the npm registry, which works once lessons is published there. */
+  fromRegistry: boolean;
 }
 
 export const AGENTS_FILE = 'AGENTS.md';
@@ -132,5 +134,6 @@ export async function initRepo(options: { cwd: string; force: boolean }): Promis
 /** The workflow's steps as the pull request that adds them runs them. */
 function firstPullRequest(install: CiInstall, addsPolicy: boolean): FirstPullRequest {
   const commands = workflowRunCommands(install).slice(1);
-  return { workflow: WORKFLOW_FILE, install: install.how, installCommand: ciInstallCommand(install), commands, acceptsFirstPolicy: addsPolicy };
+  const fromRegistry = install.how === 'global' && install.fromRegistry;
+  return { workflow: WORKFLOW_FILE, install: install.how, installCommand: ciInstallCommand(install), commands, acceptsFirstPolicy: addsPolicy, fromRegistry };
 }

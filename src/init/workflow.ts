@@ -18,9 +18,9 @@ function installComment(install: CiInstall): string {
       return install.fromRegistry
         ? '# The version of lessons that ran `lessons init`, from the npm registry (once it is published there;\n' +
             `      # until then put its git URL here: ${GLOBAL_INSTALL_COMMAND}). To pin it with the project\n` +
-            `      # instead, add it as a dev dependency (${DEV_INSTALL_COMMAND}) and run \`lessons init --force\`.`
+            `      # instead, add it as a dev dependency (${DEV_INSTALL_COMMAND}), then delete this file and run \`lessons init\` again.`
         : '# The lessons that ran `lessons init`, at the commit it was installed from. To pin it with the\n' +
-            `      # project instead, add it as a dev dependency (${DEV_INSTALL_COMMAND}) and run \`lessons init --force\`.`;
+            `      # project instead, add it as a dev dependency (${DEV_INSTALL_COMMAND}), then delete this file and run \`lessons init\` again.`;
   }
 }
 
