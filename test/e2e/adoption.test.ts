@@ -68,6 +68,11 @@ describe('adopting lessons in a repository without a lockfile', () => {
     expect(agents).toContain('run `npx --no-install lessons preflight "<task>"`');
     expect(agents).toContain('`npx --no-install lessons guard --stage final`');
     expect(agents).not.toMatch(/`lessons (preflight|guard|ask|spec|new)/);
+    // The section `lessons export --to agents-md` writes says the same.
+    expect(runLessons(['export', '--to', 'agents-md'], { cwd: clone }).exitCode).toBe(0);
+    const exported = fs.readFileSync(path.join(clone, 'AGENTS.md'), 'utf8');
+    expect(exported).toContain('Before a task, `npx --no-install lessons preflight "<task>"` selects the ones that apply.');
+    expect(exported).not.toMatch(/`lessons (preflight|guard|ask|spec|new)/);
     // The command it names resolves to the project's node_modules/.bin/lessons.
     const version = spawnSync('npx', ['--no-install', 'lessons', '--version'], { cwd: clone, encoding: 'utf8', env: { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' } });
     expect(version.status, version.stderr).toBe(0);
