@@ -23,8 +23,8 @@ export default defineCommand<{ force: boolean; json: boolean }>({
       io.out('nothing to do: this is already a lessons repository');
       return 0;
     }
-    io.out(`next: \`lessons hooks install\`, then commit the new files (\`git add ${written.join(' ')}\`)`);
-    for (const line of firstPullRequestLines(result.firstPullRequest)) io.out(line);
+    io.out(`next: \`${result.command} hooks install\`, then commit the new files (\`git add ${written.join(' ')}\`)`);
+    if (result.firstPullRequest) for (const line of firstPullRequestLines(result.firstPullRequest)) io.out(line);
     return 0;
   },
 });

@@ -25,8 +25,10 @@ export interface InitResult {
   entries: InitEntry[];
   /** This clone's `merge.lessons-index` driver config (the `.gitattributes` line is an entry). */
   mergeDriver: 'set' | 'unchanged';
-  /** What the pull request that adds these files runs in CI (firstPullRequest). */
-  firstPullRequest: FirstPullRequest;
+  /** What the pull request that adds these files runs in CI; undefined when init kept a workflow of other content. */
+  firstPullRequest?: FirstPullRequest;
+  /** How to run lessons here: `npx --no-install lessons` for a dev dependency, else `lessons`. */
+  command: string;
 }
 
 export interface FirstPullRequest {
@@ -51,13 +53,15 @@ interface Planned {
   content: (existing: string | undefined) => { text: string; action: InitEntry['action']; reason?: string };
 }
 
+const ALREADY_UP_TO_DATE = 'already up to date';
+
 /** A file init owns outright: written when absent, replaced only with --force. */
 function owned(rel: string, wanted: string, force: boolean): Planned {
   return {
     path: rel,
     content: (existing) => {
       if (existing === undefined) return { text: wanted, action: 'created' };
-      if (existing === wanted) return { text: existing, action: 'skipped', reason: 'already up to date' };
+      if (existing === wanted) return { text: existing, action: 'skipped', reason: ALREADY_UP_TO_DATE };
       if (!force) return { text: existing, action: 'skipped', reason: 'exists with other content: kept (use --force to replace it)' };
       return { text: wanted, action: 'updated', reason: 'replaced (--force)' };
     },
@@ -128,7 +132,9 @@ export async function initRepo(options: { cwd: string; force: boolean }): Promis
     if (action !== 'skipped') writeInRepo(root, file, text);
     entries.push({ path: item.path, action, ...(reason ? { reason } : {}) });
   }
-  return { root, entries, mergeDriver: await configureMergeDriver(repo), firstPullRequest: firstPullRequest(install, !policyBefore) };
+  const workflowKept = entries.some((entry) => entry.path === WORKFLOW_FILE && entry.action === 'skipped' && entry.reason !== ALREADY_UP_TO_DATE);
+  const mergeDriver = await configureMergeDriver(repo);
+  return { root, entries, mergeDriver, ...(workflowKept ? {} : { firstPullRequest: firstPullRequest(install, !policyBefore) }), command: lessonsCommand(root) };
 }
 
 /** The workflow's steps as the pull request that adds them runs them. */

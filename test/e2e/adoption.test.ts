@@ -53,7 +53,7 @@ describe('adopting lessons in a repository without a lockfile', () => {
     expect(steps).not.toContain('npm ci');
     expect(steps.slice(1, 5)).toEqual(['npx --no-install lessons sources update --locked', 'npx --no-install lessons lint', 'npx --no-install lessons index --check', 'npx --no-install lessons guard --stage ci']);
     // Every path init wrote is in the `git add` it suggests: references/ too.
-    expect(init.stdout).toContain('(`git add .gitattributes .github .gitignore AGENTS.md lessons policy references schemas`)');
+    expect(init.stdout).toContain('next: `npx --no-install lessons hooks install`, then commit the new files (`git add .gitattributes .github .gitignore AGENTS.md lessons policy references schemas`)');
     git(clone, 'add', '.gitattributes', '.github', '.gitignore', 'AGENTS.md', 'lessons', 'policy', 'references', 'schemas', 'package.json');
     expect(git(clone, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((line) => line.startsWith('??'))).toEqual([]);
     // What the first pull request runs, the install step first.
