@@ -17,12 +17,14 @@ export default defineCommand<{ force: boolean; json: boolean }>({
     }
     for (const entry of result.entries) io.out(`${entry.action.padEnd(8)} ${entry.path}${entry.reason ? ` (${entry.reason})` : ''}`);
     if (result.mergeDriver === 'set') io.out('set      git config merge.lessons-index (merges lessons/index.json lesson by lesson)');
-    const created = result.entries.filter((entry) => entry.action !== 'skipped').length;
-    io.out(
-      created === 0
-        ? 'nothing to do: this is already a lessons repository'
-        : 'next: `lessons hooks install`, then commit the new files (`git add lessons schemas policy .github AGENTS.md .gitignore .gitattributes`)',
-    );
+    const { gitAddPaths, firstPullRequestLines } = await import('../../src/init/next-steps.js');
+    const written = gitAddPaths(result.entries);
+    if (written.length === 0) {
+      io.out('nothing to do: this is already a lessons repository');
+      return 0;
+    }
+    io.out(`next: \`${result.command} hooks install\`, then commit the new files (\`git add ${written.join(' ')}\`)`);
+    if (result.firstPullRequest) for (const line of firstPullRequestLines(result.firstPullRequest)) io.out(line);
     return 0;
   },
 });

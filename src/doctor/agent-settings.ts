@@ -9,6 +9,7 @@ import { agentHookCommand, isGeneratedCommand, runsLessonsHook } from '../harnes
 import { HARNESSES, HARNESS_NAMES, harnessNamed, type Harness } from '../harness/registry.js';
 import { readTextOrUndefined } from '../io/fs.js';
 import { check, type Check } from './check.js';
+import { INSTALL_HINT } from '../init/install.js';
 
 /** Every `command` string under `hooks.<event>`, in either format (Claude-style groups or Cursor's flat list). */
 function commandsOf(entries: unknown): string[] {
@@ -48,7 +49,7 @@ export function checkAgentSettings(root: string, harness: Harness, binary: strin
   }
   const generated = ours.filter((entry) => entry.command === agentHookCommand(harness, entry.event));
   if (generated.length > 0 && binary === undefined) {
-    return check(name, 'fail', `${file}: the hooks find \`lessons\` neither in node_modules/.bin nor on PATH`, 'run `npm install --save-dev lessons` (or install it globally)');
+    return check(name, 'fail', `${file}: the hooks find \`lessons\` neither in node_modules/.bin nor on PATH`, INSTALL_HINT);
   }
   const custom = ours.filter((entry) => !isGeneratedCommand(entry.command!, harness, entry.event)).map((entry) => entry.event);
   const note = custom.length > 0 ? `; your own command for ${custom.join(', ')} is kept and not checked` : '';

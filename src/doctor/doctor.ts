@@ -12,6 +12,8 @@ import type { Policy } from '../policy/policy.js';
 import { checkAllAgentSettings } from './agent-settings.js';
 import { findOnPath, hookBinary, withoutNpmBins } from './binary.js';
 import { check, type Check } from './check.js';
+import { workflowInstallCheck } from './workflow.js';
+import { INSTALL_HINT } from '../init/install.js';
 
 export interface DoctorReport {
   root: string;
@@ -62,7 +64,7 @@ async function gitHooksCheck(root: string, binary: string | undefined): Promise<
   const install = 'run `lessons hooks install` (husky, lefthook, pre-commit framework: references/git-hooks.md)';
   if (running.length === 0) return check('git-hooks', 'fail', `no git hook in ${path.relative(root, status.dir) || status.dir} runs lessons: commits and pushes are not checked`, install);
   if (binary === undefined) {
-    return check('git-hooks', 'fail', 'the git hooks find `lessons` neither in node_modules/.bin nor on PATH: pre-commit and pre-push block, the trailer is never added', 'run `npm install --save-dev lessons` (or install it globally)');
+    return check('git-hooks', 'fail', 'the git hooks find `lessons` neither in node_modules/.bin nor on PATH: pre-commit and pre-push block, the trailer is never added', INSTALL_HINT);
   }
   const missing = CHECK_HOOKS.filter((hook) => !running.some((item) => item.hook === hook));
   if (missing.length > 0) {
@@ -147,6 +149,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     await searchCacheCheck(root),
     await exportsCheck(root),
     reviewerCheck(policy.policy, options.pathValue),
+    workflowInstallCheck(root),
   ];
   return { root, checks, broken: checks.some((item) => item.status === 'fail') };
 }

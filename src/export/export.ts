@@ -7,6 +7,7 @@ import { listDirIfExists, removeFile } from '../io/paths.js';
 import { pathInside } from '../io/inside.js';
 import { findRepoRoot, CURSOR_RULE_PREFIX, CURSOR_RULES_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
+import { lessonsCommand } from '../init/install.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { sortStrings } from '../util/compare.js';
 import { BEGIN_MARKER, CURSOR_GENERATED, END_MARKER, cursorRuleFile, exportableLessons, renderCursorRule, renderSection, spliceSection } from './render.js';
@@ -102,7 +103,7 @@ export async function exportLessons(options: { cwd: string; to: ExportTarget; ch
   }
 
   const rel = options.to === 'claude' ? 'CLAUDE.md' : 'AGENTS.md';
-  const next = spliceSection(readIfExists(path.join(root, rel)), renderSection(entries, options.to));
+  const next = spliceSection(readIfExists(path.join(root, rel)), renderSection(entries, options.to, lessonsCommand(root)));
   if (next === undefined) {
     throw new LessonsError('INVALID_CONFIG', `${rel} has a broken lessons section: it needs exactly one \`${BEGIN_MARKER}\` followed by one \`${END_MARKER}\`; fix the markers (or remove both), then run again`);
   }

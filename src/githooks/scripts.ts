@@ -1,4 +1,5 @@
 /** The git hooks `lessons hooks install` writes, as POSIX shell scripts. */
+import { INSTALL_HINT, inDoubleQuotes } from '../init/install.js';
 
 /** The hooks that check commits and pushes (what `lessons doctor` requires). */
 export const CHECK_HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'pre-push'] as const;
@@ -47,7 +48,7 @@ fi
 }
 
 function missing(blocking: boolean, bypass: string): string {
-  const hint = 'echo "lessons: the \\`lessons\\` command was not found in node_modules/.bin or on PATH: install it with \\`npm install --save-dev lessons\\` (or \\`npm install --global lessons\\`)" >&2';
+  const hint = `echo "lessons: the \\\`lessons\\\` command was not found in node_modules/.bin or on PATH: ${inDoubleQuotes(INSTALL_HINT)}" >&2`;
   if (!blocking) return `if ! bin=$(lessons_bin); then\n  ${hint}\n  exit 0\nfi\n`;
   return `if ! bin=$(lessons_bin); then
   ${hint}

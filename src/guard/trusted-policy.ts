@@ -22,6 +22,8 @@ export interface PolicyChange {
   /** `sha256:` of the changed policy file's bytes at the head, or `deleted`. */
   digest: string;
   accepted: boolean;
+  /** The base has no policy file: the change adds the first one, which is accepted (policyChangeIssues). */
+  first?: boolean;
 }
 
 export interface StagePolicy {
@@ -74,6 +76,9 @@ export async function basePolicy(repo: GitRepo, prefix: string, base: string | u
   const policy = await policyOf(before, base ? `the base ${base.slice(0, 12)}` : 'the defaults');
   if (normalised(before) === normalised(after)) return { policy };
   const digest = after === undefined ? 'deleted' : `sha256:${sha256(after)}`;
+  // Adopting lessons adds the policy: with nothing to relax, the run keeps the defaults and the
+  // pull request that adopts it passes its own checks. Every later change needs acceptance.
+  if (before === undefined) return { policy, change: { digest, accepted: true, first: true } };
   return { policy, change: { digest, accepted: (env[ACCEPT_POLICY_ENV] ?? '').trim() === digest } };
 }
 
@@ -81,6 +86,16 @@ export async function basePolicy(repo: GitRepo, prefix: string, base: string | u
 export function policyChangeIssues(change: PolicyChange | undefined): Issue[] {
   if (!change) return [];
   const what = change.digest === 'deleted' ? 'deletes' : 'changes';
+  if (change.first) {
+    return [
+      {
+        rule: 'policy-first',
+        severity: 'warning',
+        file: POLICY_FILE,
+        message: `the change adds ${POLICY_FILE} and the base has none: the first policy is accepted (this run used the defaults); a later change to it needs a maintainer to accept it (${ACCEPT_POLICY_ENV})`,
+      },
+    ];
+  }
   if (change.accepted) {
     return [{ rule: 'policy-accepted', severity: 'warning', file: POLICY_FILE, message: `the change ${what} ${POLICY_FILE}; a maintainer accepted it (${ACCEPT_POLICY_ENV}=${change.digest})` }];
   }

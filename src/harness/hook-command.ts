@@ -12,10 +12,17 @@
  * prompt, Stop keeps the agent going) and Cursor as "deny".
  */
 import { harnessNamed, type Harness } from './registry.js';
+import { INSTALL_HINT, inDoubleQuotes } from '../init/install.js';
 
 /** What a hook says when it cannot find the binary; also what `lessons doctor` looks for. */
-export const NOT_FOUND_MESSAGE =
-  'lessons: the `lessons` command was not found in node_modules/.bin or on PATH, so this hook did nothing: install it with `npm install --save-dev lessons` (or `npm install --global lessons`), then run `lessons doctor`';
+export const NOT_FOUND_MESSAGE = notFoundMessage(INSTALL_HINT);
+
+/** The message of earlier versions, whose hooks named an install path that did not work: install rewrites them. */
+const EARLIER_NOT_FOUND_MESSAGE = notFoundMessage('install it with `npm install --save-dev lessons` (or `npm install --global lessons`)');
+
+function notFoundMessage(installHint: string): string {
+  return `lessons: the \`lessons\` command was not found in node_modules/.bin or on PATH, so this hook did nothing: ${installHint}, then run \`lessons doctor\``;
+}
 
 function projectDir(harness: Harness): string {
   const top = '$(git rev-parse --show-toplevel 2>/dev/null || pwd)';
@@ -24,10 +31,10 @@ function projectDir(harness: Harness): string {
 }
 
 /** The shell command (POSIX sh, one line) a harness runs for `event`. */
-export function agentHookCommand(harness: Harness, event: string): string {
+export function agentHookCommand(harness: Harness, event: string, message: string = NOT_FOUND_MESSAGE): string {
   return [
     `lessons_bin="${projectDir(harness)}/node_modules/.bin/lessons"`,
-    '[ -x "$lessons_bin" ] || lessons_bin=$(command -v lessons) || { echo "' + NOT_FOUND_MESSAGE.replace(/`/g, '\\`') + '" >&2; exit 1; }',
+    '[ -x "$lessons_bin" ] || lessons_bin=$(command -v lessons) || { echo "' + inDoubleQuotes(message) + '" >&2; exit 1; }',
     `exec "$lessons_bin" hook ${harness} ${event}`,
   ].join('; ');
 }
@@ -42,7 +49,7 @@ export function runsLessonsHook(command: string, harness: string): boolean {
  * may rewrite it. Anything else that runs the hook was edited by the user and is kept.
  */
 export function isGeneratedCommand(command: string, harness: Harness, event: string): boolean {
-  return command === `lessons hook ${harness} ${event}` || command === agentHookCommand(harness, event);
+  return command === `lessons hook ${harness} ${event}` || command === agentHookCommand(harness, event) || command === agentHookCommand(harness, event, EARLIER_NOT_FOUND_MESSAGE);
 }
 
 /** A handler this command wrote: its command runs `lessons hook <harness>`. */

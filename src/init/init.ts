@@ -2,15 +2,16 @@ import path from 'node:path';
 import { buildIndex, serializeIndex } from '../index/build.js';
 import { GITATTRIBUTES_FILE, MERGE_ATTRIBUTE_LINE, configureMergeDriver, withMergeAttribute } from '../index/merge-driver.js';
 import { readText, readTextIfExists, writeInRepo } from '../io/fs.js';
-import { listDir } from '../io/paths.js';
+import { listDir, pathExists } from '../io/paths.js';
 import { openRepo } from '../io/git/repo.js';
 import { INDEX_FILE, LESSONS_DIR, POLICY_FILE, STATE_DIR } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
 import { LEVELS, LEVEL_FOLDERS } from '../lesson/model.js';
-import { packageFile, packageVersion } from '../io/package-root.js';
+import { packageFile } from '../io/package-root.js';
 import { compareStrings } from '../util/compare.js';
-import { BLOCK_REFERENCES, upsertAgentsBlock } from './agents-block.js';
-import { WORKFLOW_FILE, workflowYaml } from './workflow.js';
+import { BLOCK_REFERENCES, agentsBlock, upsertAgentsBlock } from './agents-block.js';
+import { ciInstallCommand, lessonsCommand, workflowInstall, type CiInstall } from './install.js';
+import { WORKFLOW_FILE, workflowRunCommands, workflowYaml } from './workflow.js';
 
 export interface InitEntry {
   path: string;
@@ -24,6 +25,23 @@ export interface InitResult {
   entries: InitEntry[];
   /** This clone's `merge.lessons-index` driver config (the `.gitattributes` line is an entry). */
   mergeDriver: 'set' | 'unchanged';
+  /** What the pull request that adds these files runs in CI; undefined when init kept a workflow of other content. */
+  firstPullRequest?: FirstPullRequest;
+  /** How to run lessons here: `npx --no-install lessons` for a dev dependency, else `lessons`. */
+  command: string;
+}
+
+export interface FirstPullRequest {
+  workflow: string;
+  /** How the workflow installs lessons, and the `run:` of that step. */
+  install: CiInstall['how'];
+  installCommand: string;
+  /** The lessons commands after it, in order. */
+  commands: string[];
+  /** The base branch has no policy file: the guard accepts the one this change adds (its policy gate warns). */
+  acceptsFirstPolicy: boolean;
+  /** The install is `lessons@<version>` from the npm registry, which works once lessons is published there. */
+  fromRegistry: boolean;
 }
 
 export const AGENTS_FILE = 'AGENTS.md';
@@ -35,38 +53,29 @@ interface Planned {
   content: (existing: string | undefined) => { text: string; action: InitEntry['action']; reason?: string };
 }
 
+const ALREADY_UP_TO_DATE = 'already up to date';
+
 /** A file init owns outright: written when absent, replaced only with --force. */
 function owned(rel: string, wanted: string, force: boolean): Planned {
   return {
     path: rel,
     content: (existing) => {
       if (existing === undefined) return { text: wanted, action: 'created' };
-      if (existing === wanted) return { text: existing, action: 'skipped', reason: 'already up to date' };
+      if (existing === wanted) return { text: existing, action: 'skipped', reason: ALREADY_UP_TO_DATE };
       if (!force) return { text: existing, action: 'skipped', reason: 'exists with other content: kept (use --force to replace it)' };
       return { text: wanted, action: 'updated', reason: 'replaced (--force)' };
     },
   };
 }
 
-function lessonsInPackageJson(root: string): boolean {
-  const text = readTextIfExists(path.join(root, 'package.json'));
-  if (text === undefined) return false;
-  try {
-    const manifest = JSON.parse(text) as Record<string, Record<string, unknown> | undefined>;
-    return ['dependencies', 'devDependencies'].some((key) => manifest[key]?.lessons !== undefined);
-  } catch {
-    return false;
-  }
-}
-
-function plan(root: string, force: boolean): Planned[] {
+function plan(root: string, force: boolean, install: CiInstall): Planned[] {
   const planned: Planned[] = [];
   for (const level of LEVELS) planned.push(owned(`${LESSONS_DIR}/${LEVEL_FOLDERS[level]}/.gitkeep`, '', false));
   const schemas = listDir(packageFile('schemas')).filter((name) => name.endsWith('.schema.json')).sort(compareStrings);
   for (const name of schemas) planned.push(owned(`schemas/${name}`, readText(packageFile('schemas', name)), force));
   planned.push(owned(POLICY_FILE, readText(packageFile(POLICY_FILE)), force));
   for (const rel of BLOCK_REFERENCES) planned.push(owned(rel, readText(packageFile(rel)), force));
-  planned.push(owned(WORKFLOW_FILE, workflowYaml({ inPackageJson: lessonsInPackageJson(root), version: packageVersion() }), force));
+  planned.push(owned(WORKFLOW_FILE, workflowYaml(install), force));
   planned.push({
     path: GITIGNORE,
     content: (existing) => {
@@ -97,7 +106,7 @@ function plan(root: string, force: boolean): Planned[] {
   planned.push({
     path: AGENTS_FILE,
     content: (existing) => {
-      const { text, action } = upsertAgentsBlock(existing, force);
+      const { text, action } = upsertAgentsBlock(existing, force, agentsBlock(lessonsCommand(root)));
       if (action === 'unchanged') return { text, action: 'skipped', reason: 'the lessons block is up to date' };
       if (action === 'differs') return { text, action: 'skipped', reason: 'the lessons block was changed by hand: kept (use --force to replace the block)' };
       return { text, action, ...(action === 'updated' ? { reason: 'lessons block written; the rest kept' } : {}) };
@@ -114,12 +123,23 @@ export async function initRepo(options: { cwd: string; force: boolean }): Promis
   const repo = await openRepo(options.cwd);
   const root = repo.topLevel;
   const entries: InitEntry[] = [];
-  for (const item of plan(root, options.force)) {
+  const install = workflowInstall(root);
+  const policyBefore = pathExists(path.join(root, POLICY_FILE));
+  for (const item of plan(root, options.force, install)) {
     const file = path.join(root, item.path);
     const existing = readTextIfExists(file);
     const { text, action, reason } = item.content(existing);
     if (action !== 'skipped') writeInRepo(root, file, text);
     entries.push({ path: item.path, action, ...(reason ? { reason } : {}) });
   }
-  return { root, entries, mergeDriver: await configureMergeDriver(repo) };
+  const workflowKept = entries.some((entry) => entry.path === WORKFLOW_FILE && entry.action === 'skipped' && entry.reason !== ALREADY_UP_TO_DATE);
+  const mergeDriver = await configureMergeDriver(repo);
+  return { root, entries, mergeDriver, ...(workflowKept ? {} : { firstPullRequest: firstPullRequest(install, !policyBefore) }), command: lessonsCommand(root) };
+}
+
+/** The workflow's steps as the pull request that adds them runs them. */
+function firstPullRequest(install: CiInstall, addsPolicy: boolean): FirstPullRequest {
+  const commands = workflowRunCommands(install).slice(1);
+  const fromRegistry = install.how === 'global' && install.fromRegistry;
+  return { workflow: WORKFLOW_FILE, install: install.how, installCommand: ciInstallCommand(install), commands, acceptsFirstPolicy: addsPolicy, fromRegistry };
 }

@@ -1,23 +1,38 @@
 /** The GitHub Actions workflow `lessons init` writes to .github/workflows/lessons.yml. */
+import { DEV_INSTALL_COMMAND, GLOBAL_INSTALL_COMMAND, PROJECT_BIN, ciInstallCommand, type CiInstall } from './install.js';
+
 export const WORKFLOW_FILE = '.github/workflows/lessons.yml';
 
-/**
- * How the workflow gets `lessons`: the project's own install when package.json depends on it
- * (the version package-lock.json pins, the one the hooks run), else the exact version that ran
- * `lessons init`, with a comment on how to pin it with the project instead.
- */
-function installStep(options: { inPackageJson: boolean; version: string }): string {
-  if (options.inPackageJson) {
-    return `      # lessons is a dependency of this project: the version package-lock.json pins.
-      - name: Install the project's dependencies, lessons among them
-        run: npm ci
-`;
+/** The install step's name, which `lessons doctor` finds the step by. */
+export const INSTALL_STEP_NAME = 'Install lessons';
+
+/** Why the step installs the way it does, as the comment above it. */
+function installComment(install: CiInstall): string {
+  switch (install.how) {
+    case 'npm-ci':
+      return `# lessons is a dependency of this project: the version ${install.lockfile} pins.`;
+    case 'no-save':
+      return '# lessons is a dependency of this project, which has no lockfile (`npm ci` needs one):\n' +
+        '      # the spec package.json gives, with the project\'s dependencies; --no-save changes no file.';
+    case 'global':
+      return install.fromRegistry
+        ? '# The version of lessons that ran `lessons init`, from the npm registry (once it is published there;\n' +
+            `      # until then put its git URL here: ${GLOBAL_INSTALL_COMMAND}). To pin it with the project\n` +
+            `      # instead, add it as a dev dependency (${DEV_INSTALL_COMMAND}), then delete this file and run \`lessons init\` again.`
+        : '# The lessons that ran `lessons init`, at the commit it was installed from. To pin it with the\n' +
+            `      # project instead, add it as a dev dependency (${DEV_INSTALL_COMMAND}), then delete this file and run \`lessons init\` again.`;
   }
-  return `      # The version of lessons that ran \`lessons init\`. To pin it with the project instead, add it
-      # as a dev dependency (\`npm install --save-dev lessons@${options.version}\`), commit
-      # package-lock.json, install with \`npm ci\` here and run \`npx --no-install lessons\` below.
-      - name: Install lessons ${options.version}
-        run: npm install --global lessons@${options.version}
+}
+
+/** A step's `run:`, as a block scalar when the command holds what YAML would read in a plain one. */
+function runLine(command: string): string {
+  return /: | #|^[^\w]/.test(command) ? `run: |\n          ${command}` : `run: ${command}`;
+}
+
+function installStep(install: CiInstall): string {
+  return `      ${installComment(install)}
+      - name: ${INSTALL_STEP_NAME}
+        ${runLine(ciInstallCommand(install))}
 `;
 }
 
@@ -27,8 +42,9 @@ function installStep(options: { inPackageJson: boolean; version: string }): stri
  * `fetch-depth: 0` gives the guard the base branch's history for the range and the trailers.
  * Then the report (reportSteps).
  */
-export function workflowYaml(options: { inPackageJson: boolean; version: string }): string {
-  const bin = options.inPackageJson ? 'npx --no-install lessons' : 'lessons';
+export function workflowYaml(install: CiInstall): string {
+  const bin = workflowBin(install);
+  const checks = CHECK_STEPS.map((step) => `      - name: ${step.name}\n        run: ${bin} ${step.args}\n`).join('');
   return `name: lessons
 
 on:
@@ -49,16 +65,29 @@ jobs:
       - uses: actions/setup-node@v4
         with:
           node-version: 20
-${installStep(options)}      - name: Fetch the sources' lessons at their locked commits
-        run: ${bin} sources update --locked
-      - name: Lint the lessons
-        run: ${bin} lint
-      - name: Check that lessons/index.json is fresh
-        run: ${bin} index --check
-      - name: Guard the pull request
-        run: ${bin} guard --stage ci
-${reportSteps(bin)}`;
+${installStep(install)}${checks}${reportSteps(bin)}`;
 }
+
+/** The command the workflow runs lessons with: the global binary, or the project's install. */
+function workflowBin(install: CiInstall): string {
+  return install.how === 'global' ? 'lessons' : PROJECT_BIN;
+}
+
+/** The checks after the install, in order. */
+const CHECK_STEPS = [
+  { name: "Fetch the sources' lessons at their locked commits", args: 'sources update --locked' },
+  { name: 'Lint the lessons', args: 'lint' },
+  { name: 'Check that lessons/index.json is fresh', args: 'index --check' },
+  { name: 'Guard the pull request', args: 'guard --stage ci' },
+] as const;
+
+/** The commands the workflow runs, in order: the install, the checks and the report. */
+export function workflowRunCommands(install: CiInstall): string[] {
+  const bin = workflowBin(install);
+  return [ciInstallCommand(install), ...CHECK_STEPS.map((step) => `${bin} ${step.args}`), `${bin} ${REPORT_ARGS}`];
+}
+
+const REPORT_ARGS = 'report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"';
 
 /**
  * The lessons report, at the end of the job: its markdown in the job summary on every run,
@@ -67,7 +96,7 @@ ${reportSteps(bin)}`;
 export function reportSteps(bin: string): string {
   return `      - name: Lessons report
         if: \${{ !cancelled() }}
-        run: ${bin} report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"
+        run: ${bin} ${REPORT_ARGS}
       - name: Upload the lessons report
         if: \${{ !cancelled() && github.event_name == 'push' && github.ref_name == github.event.repository.default_branch }}
         uses: actions/upload-artifact@v4

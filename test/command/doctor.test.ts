@@ -36,6 +36,7 @@ describe('lessons doctor', () => {
       ['search-cache', 'ok'],
       ['exports', 'skip'],
       ['reviewer', 'skip'],
+      ['workflow', 'skip'],
     ]);
     expect(report.checks[1]!.message).toBe(`.claude/settings.json: 6 lessons hooks, running ${path.join(root, 'node_modules/.bin/lessons')}`);
   });
@@ -50,7 +51,7 @@ describe('lessons doctor', () => {
     const root = await healthyRepo();
     fs.rmSync(path.join(root, 'node_modules'), { recursive: true });
     expect(await statuses(root)).toMatchObject({ 'git-hooks': 'fail', 'agent-hooks:claude': 'fail' });
-    expect((await doctor({ cwd: root, pathValue: BARE_PATH })).checks[0]!.fix).toBe('run `npm install --save-dev lessons` (or install it globally)');
+    expect((await doctor({ cwd: root, pathValue: BARE_PATH })).checks[0]!.fix).toBe('install it with `npm install -D <git URL of lessons>#<tag>` (or globally, `npm install -g "$(npm pack <git URL of lessons>#<tag> | tail -n 1)"`)');
     installBinWrapper(root);
 
     // Settings written by an earlier version: a bare `lessons`, not on PATH.

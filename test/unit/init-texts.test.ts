@@ -27,22 +27,33 @@ describe('the AGENTS.md block', () => {
 
 describe('the workflow', () => {
   it('checks out the whole history, fetches the locked sources and runs lint, index --check and the ci guard', () => {
-    const yaml = workflowYaml({ inPackageJson: true, version: '1.2.3' });
+    const yaml = workflowYaml({ how: 'npm-ci', lockfile: 'package-lock.json' });
     expect(yaml).toContain('fetch-depth: 0');
     expect(yaml).toContain('node-version: 20');
     expect(yaml).toContain('  run: npm ci\n');
     for (const step of ['sources update --locked', 'lint', 'index --check', 'guard --stage ci']) expect(yaml).toContain(`run: npx --no-install lessons ${step}\n`);
     // The sources are at their locked commits before lint resolves references into them.
     expect(yaml.indexOf('sources update --locked')).toBeLessThan(yaml.indexOf('lessons lint'));
-    const global = workflowYaml({ inPackageJson: false, version: '1.2.3' });
+    const global = workflowYaml({ how: 'global', spec: 'lessons@1.2.3', fromRegistry: true });
     expect(global).toContain('  run: npm install --global lessons@1.2.3\n');
-    expect(global).toContain('# as a dev dependency (`npm install --save-dev lessons@1.2.3`), commit');
+    expect(global).toContain('add it as a dev dependency (npm install -D <git URL of lessons>#<tag>)');
+    expect(global).toContain('run: lessons lint\n');
+  });
+
+  it('installs with `npm install --no-save` of the spec package.json gives when the repository has no lockfile', () => {
+    const workflow = workflowYaml({ how: 'no-save', spec: 'lessons@git+https://git.example/acme/lessons.git#v0.1.0' });
+    expect(workflow).not.toContain('run: npm ci');
+    expect(workflow).toContain('  run: npm install --no-save lessons@git+https://git.example/acme/lessons.git#v0.1.0\n');
+    expect(workflow).toContain('run: npx --no-install lessons guard --stage ci\n');
+    // A spec with what sh or YAML would read is quoted, and the workflow still parses to that command.
+    const odd = yaml.load(workflowYaml({ how: 'no-save', spec: 'lessons@>=0.1.0 <0.2.0' })) as { jobs: { lessons: { steps: { name?: string; run?: string }[] } } };
+    expect(odd.jobs.lessons.steps.find((step) => step.name === 'Install lessons')?.run?.trim()).toBe("npm install --no-save 'lessons@>=0.1.0 <0.2.0'");
   });
 });
 
 describe('the workflow: the lessons report', () => {
   it('puts the markdown report in the job summary and uploads the HTML page on a push to the default branch, at the end of the job', () => {
-    const workflow = yaml.load(workflowYaml({ inPackageJson: true, version: '1.2.3' })) as {
+    const workflow = yaml.load(workflowYaml({ how: 'npm-ci', lockfile: 'package-lock.json' })) as {
       on: { push: { branches: string[] } };
       jobs: { lessons: { steps: { name?: string; if?: string; run?: string; uses?: string; with?: Record<string, string> }[] } };
     };
