@@ -452,7 +452,8 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     evidence[doc] = Math.max(evidence[doc]!, 2 * FLOOR.evidence);
   }
   const via = propagateLineage(index, ws.bestByText(LINEAGE.sources), text, evidence, (doc) => ws.add(doc));
-  const input: ScoreInput = { ...metaFactors(ws, index, query, policy, now), information: plan.information, lessonFloor: FLOOR.lesson };
+  // Ranked down to a stand-in's worth of evidence: the best lesson of a short task may be listed on less than FLOOR.lesson (aboveWeakFloor).
+  const input: ScoreInput = { ...metaFactors(ws, index, query, policy, now), information: plan.information, lessonFloor: FLOOR.standIn };
   let kept = ws.score(RANKED_MAX, input);
   // A source's lesson whose id a local lesson has is never shown (the local one is the lesson): looked for among the lessons kept, which are scored again without those found until none is.
   const checked = new Set<number>();
@@ -516,8 +517,9 @@ export function aboveFloor(ranked: readonly RankedLesson[], call = false): Ranke
  * The weak floor of the related tier, in rank order: lessons with more evidence than one
  * concept that names their subject (FLOOR.lesson: one task word in a title is a coincidence
  * too common to list) and a score within reach of the best lesson's; and the best lesson when
- * its title, tags or keywords name the task's subject and it accounts for half the task's
- * information, however little evidence a short task or a small repository gives it.
+ * its title, tags or keywords name a task word and it accounts for as much of the task as a
+ * lesson that applies (FLOOR.applyCoverage), however little evidence a short task or a small
+ * repository gives it.
  */
 export function aboveWeakFloor(ranked: readonly RankedLesson[]): RankedLesson[] {
   const best = ranked[0]?.score ?? 0;
@@ -528,5 +530,5 @@ export function aboveWeakFloor(ranked: readonly RankedLesson[]): RankedLesson[] 
 const SUBJECT_BITS = FIELD_BIT.title | FIELD_BIT.tags | FIELD_BIT.tagWords | FIELD_BIT.keywords;
 
 function namesSubject(lesson: RankedLesson): boolean {
-  return lesson.coverage >= 0.5 && lesson.words.some((w) => w.kind !== 'related' && (w.fields & SUBJECT_BITS) !== 0);
+  return lesson.coverage >= FLOOR.applyCoverage && lesson.words.some((w) => w.kind !== 'related' && (w.fields & SUBJECT_BITS) !== 0);
 }
