@@ -5,7 +5,7 @@ import { writeIndex } from '../../src/store/index-write.js';
 import { commitAll, committedLessonsRepo, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { RELEASE_AND_FORCE_PUSH } from '../helpers/preflight.js';
-import { git, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { PACKAGE_ROOT, git, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const RELEASE = 'case-2026-01-01-version-bump-missed-manifest';
 const FORCE_PUSH = 'case-2026-01-02-force-push-rewrote-main';
@@ -308,5 +308,41 @@ describe('the guard retrieval gate', () => {
     expect(report.findings.filter((finding) => finding.gate === 'retrieval')).toEqual([
       expect.objectContaining({ rule: 'retrieval-evals', level: 'block', message: expect.stringContaining('cases[0].must[0]: no lesson "case-2099-01-01-gone"') }),
     ]);
+  });
+});
+
+describe('lessons eval reports both tiers', () => {
+  it('counts must lessons surfaced in either tier, related entries and printed tokens on no-match cases', async () => {
+    const root = await repoWithEvals(PASSING);
+    const result = runLessons(['eval', '--json'], { cwd: root });
+    expect(result.exitCode).toBe(0);
+    const data = JSON.parse(result.stdout) as { surfaced: { expected: number; selected: number }; related_on_no_match: number; tokens_on_no_match: number; cases: { related: unknown[]; tokens: number }[] };
+    expect(data.surfaced.expected).toBe(3);
+    expect(data.surfaced.selected).toBeGreaterThanOrEqual(3);
+    expect(data.related_on_no_match).toBe(data.cases[2]!.related.length);
+    expect(data.tokens_on_no_match).toBe(data.cases[2]!.tokens);
+    expect(data.tokens_on_no_match).toBeGreaterThan(0);
+    const text = runLessons(['eval'], { cwd: root }).stdout;
+    expect(text).toContain('surfaced 1: 3 of 3 must lessons selected or listed as related');
+    expect(text).toMatch(/no-match cases: \d+(\.\d+)? related entries each on average, \d+ printed tokens \(median\)/);
+  });
+
+  it('--rerank runs the cases through the policy reviewer: a team measures its own model', async () => {
+    const root = await repoWithEvals(PASSING);
+    const policyFile = path.join(root, 'policy/workflow-policy.json');
+    const policy = JSON.parse(fs.readFileSync(policyFile, 'utf8')) as { review: Record<string, unknown> };
+    policy.review = { ...policy.review, command: [process.execPath, path.join(PACKAGE_ROOT, 'test/fixtures/fake-reviewer.mjs'), 'rerank'] };
+    fs.writeFileSync(policyFile, JSON.stringify(policy, null, 2));
+    // The fake reviewer keeps only lessons whose id holds FAKE_RERANK_KEEP: here none of the must lessons.
+    const result = runLessons(['eval', '--rerank'], { cwd: root, env: { FAKE_RERANK_KEEP: 'nothing-matches-this' } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(/rerank: the reviewer judged 3 task cases\n/);
+    expect(result.stdout).toContain('FAIL bump the plugin version for the release');
+    // The hook case has no reviewer: it still passes.
+    expect(result.stdout).toContain('ok   [hook] force push');
+    const kept = runLessons(['eval', '--rerank', '--json'], { cwd: root, env: { FAKE_RERANK_KEEP: 'case-2026-01-0' } });
+    const data = JSON.parse(kept.stdout) as { rerank: { cases: number; failed: number }; cases: { selected: { reasons: string[] }[] }[] };
+    expect(data.rerank).toEqual({ cases: 3, failed: 0 });
+    expect(data.cases[0]!.selected[0]!.reasons[0]).toMatch(/^reviewer: Applies: /);
   });
 });
