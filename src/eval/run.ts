@@ -63,10 +63,10 @@ export interface EvalResult {
   file: string;
   passed: boolean;
   thresholds: EvalThresholds;
-  /** Share of all must lessons selected (the apply tier). */
+  /** Share of all must lessons surfaced: selected, or listed as related (the reader opens it there). */
   recall: number | null;
-  /** Must lessons shown in either tier: selected, or listed as related. */
-  surfaced: RecallTally;
+  /** Must lessons in the apply tier alone. */
+  applied: RecallTally;
   /** Related entries per no-match case (null without such cases). */
   related_on_no_match: number | null;
   /** The median tokens preflight prints on a no-match case (null without such cases). */
@@ -137,7 +137,9 @@ function runCase(evalCase: EvalCase, index: SearchIndex, policy: Policy, now: Da
   const selection = select(evalCase);
   const pick = ({ id, score, reasons }: { id: string; score: number; reasons: string[] }): ChosenLesson => ({ id, score, reasons });
   const picks = selection.selected.map(pick);
-  const chosen = new Set(picks.map((p) => p.id));
+  const related = selection.related.map(pick);
+  // A must lesson counts when it is shown in either tier; a false positive only when it applies.
+  const chosen = new Set([...picks, ...related].map((p) => p.id));
   const missing = evalCase.must.filter((id) => !chosen.has(id));
   const misses = missing.length === 0 ? [] : placeLessons(index, input, policy, now, missing);
   const false_positives = evalCase.no_match ? picks : picks.filter((p) => evalCase.must_not.includes(p.id));
@@ -151,7 +153,7 @@ function runCase(evalCase: EvalCase, index: SearchIndex, policy: Policy, now: Da
     no_match: evalCase.no_match,
     note: evalCase.note,
     selected: picks,
-    related: selection.related.map(pick),
+    related,
     tokens: printedTokens(input, selection),
     misses,
     false_positives,
@@ -165,14 +167,14 @@ const median = (values: readonly number[]): number | null => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** Must lessons shown in either tier. */
-function surfacedTally(cases: readonly CaseResult[]): RecallTally {
+/** Must lessons in the apply tier. */
+function appliedTally(cases: readonly CaseResult[]): RecallTally {
   const expected = cases.reduce((sum, c) => sum + c.must.length, 0);
-  const shown = cases.reduce((sum, c) => {
-    const ids = new Set([...c.selected, ...c.related].map((lesson) => lesson.id));
+  const applied = cases.reduce((sum, c) => {
+    const ids = new Set(c.selected.map((lesson) => lesson.id));
     return sum + c.must.filter((id) => ids.has(id)).length;
   }, 0);
-  return { expected, selected: shown, recall: ratio(shown, expected) };
+  return { expected, selected: applied, recall: ratio(applied, expected) };
 }
 
 export function evaluate(evals: EvalFile, index: SearchIndex, digest: string, policy: Policy, now: Date, select?: CaseSelection): EvalResult {
@@ -187,7 +189,7 @@ export function evaluate(evals: EvalFile, index: SearchIndex, digest: string, po
   const thresholds = policy.eval;
   const failures: string[] = [];
   if (must.expected > 0 && must.selected / must.expected < thresholds.min_recall - EPSILON) {
-    failures.push(`recall ${must.recall} (${must.selected} of ${must.expected} must lessons selected) is below the policy's eval.min_recall ${thresholds.min_recall}`);
+    failures.push(`recall ${must.recall} (${must.selected} of ${must.expected} must lessons selected or listed as related) is below the policy's eval.min_recall ${thresholds.min_recall}`);
   }
   if (negatives.cases > 0 && negatives.false_positive / negatives.cases > thresholds.max_false_positive_rate + EPSILON) {
     failures.push(
@@ -199,7 +201,7 @@ export function evaluate(evals: EvalFile, index: SearchIndex, digest: string, po
     passed: failures.length === 0,
     thresholds,
     recall: must.recall,
-    surfaced: surfacedTally(cases),
+    applied: appliedTally(cases),
     related_on_no_match: noMatch.length === 0 ? null : Math.round((noMatch.reduce((sum, c) => sum + c.related.length, 0) / noMatch.length) * 100) / 100,
     tokens_on_no_match: median(noMatch.map((c) => c.tokens)),
     false_positive_rate: falsePositiveRate,
