@@ -1,5 +1,5 @@
 /** The text an agent sees: compact, one lesson per block, its checklist as boxes. */
-import type { SelectedLesson } from '../preflight/report.js';
+import { relatedLine, type RelatedLesson, type SelectedLesson } from '../preflight/report.js';
 import { printable } from '../util/printable.js';
 
 /** Above this an answer is cut: harnesses cap what they inject, and a wall of text is not read. */
@@ -32,4 +32,17 @@ export function formatLessons(heading: string, lessons: readonly SelectedLesson[
   if (dropped > 0) text += `\n(${dropped} more not shown: run \`lessons preflight\` for the full list)`;
   // The harness shows this text as it is: no escape sequences or controls from a lesson.
   return printable(text);
+}
+
+/** The related tier as an agent sees it: one line each, and what to do with them. */
+export const RELATED_HEADING = 'Related lessons (titles only): open one that fits this task with `lessons show <id>` (or the MCP `show` tool); ignore the rest.';
+
+/** The related entries under RELATED_HEADING; '' when there are none. */
+export function formatRelated(related: readonly RelatedLesson[]): string {
+  return related.length === 0 ? '' : printable([RELATED_HEADING, ...related.map((lesson) => relatedLine(lesson, '- '))].join('\n'));
+}
+
+/** Both tiers of an answer: the lessons that apply under `heading` (when any), then the related entries; '' when both are empty. */
+export function formatTiers(heading: string, lessons: readonly SelectedLesson[], related: readonly RelatedLesson[], options: { reasons?: boolean; repeated?: ReadonlySet<string> } = {}): string {
+  return [lessons.length > 0 ? formatLessons(heading, lessons, options) : '', formatRelated(related)].filter((part) => part !== '').join('\n\n');
 }

@@ -33,6 +33,7 @@ export function hookPolicyProblem(policy: Policy): string | undefined {
     if (!isCount(quotas?.[level], 0)) return `preflight.quotas.${level}`;
   }
   if (!isCount(hookMax, 1)) return 'preflight.hook_max';
+  if (policy.preflight.related_max !== undefined && !isCount(policy.preflight.related_max, 0)) return 'preflight.related_max';
   if (!(CRITICAL_GATES as readonly unknown[]).includes(policy.hooks?.critical_gate)) return 'hooks.critical_gate';
   const projects: unknown = policy.projects;
   if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) return 'projects';

@@ -4,7 +4,11 @@ import { readText } from '../io/fs.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { openSearch } from '../search/cache.js';
-import { EVALS_FILE, parseEvals } from './file.js';
+import { EVALS_FILE, parseEvals, type EvalCase } from './file.js';
+import type { Policy } from '../policy/policy.js';
+import { selectFromIndex, type Selection } from '../preflight/preflight.js';
+import { isHookMode } from '../preflight/query.js';
+import type { SearchIndex } from '../search/search-index.js';
 import { evaluate, type EvalResult } from './run.js';
 
 export interface EvalOptions {
@@ -12,6 +16,8 @@ export interface EvalOptions {
   /** The evals file, relative to `cwd`; default lessons/evals.json in the repository. */
   file?: string | undefined;
   now: Date;
+  /** --rerank: each task-mode case's two tiers go through the policy's reviewer first, as `preflight --rerank` does. */
+  rerank?: boolean;
 }
 
 export interface EvalRun {
@@ -48,8 +54,33 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
   const evals = parseEvals(text, name);
   const opened = await openSearch(root);
   try {
-    return { result: evaluate(evals, opened.index, opened.digest, policy, options.now), warning: opened.warning };
+    if (!options.rerank) return { result: evaluate(evals, opened.index, opened.digest, policy, options.now), warning: opened.warning };
+    const reranked = await rerankCases(root, evals.cases, opened.index, policy, options.now);
+    const result = evaluate(evals, opened.index, opened.digest, policy, options.now, (evalCase) => reranked.get(evalCase)!);
+    return { result: { ...result, rerank: { cases: reranked.judged, failed: reranked.failed } }, warning: opened.warning };
   } finally {
     opened.close();
   }
+}
+
+/**
+ * Every case's selection after the reviewer (task mode; hook mode has no reviewer), one case
+ * at a time: what a team measures its own model with. A failed answer leaves that case's plain ranking.
+ */
+async function rerankCases(root: string, cases: readonly EvalCase[], index: SearchIndex, policy: Policy, now: Date): Promise<Map<EvalCase, Selection> & { judged: number; failed: number }> {
+  const { rerankLessons } = await import('../review/rerank.js');
+  const result = Object.assign(new Map<EvalCase, Selection>(), { judged: 0, failed: 0 });
+  for (const evalCase of cases) {
+    const plain = selectFromIndex(index, evalCase.input, policy, now);
+    if (isHookMode(evalCase.input)) {
+      result.set(evalCase, plain);
+      continue;
+    }
+    const summary = (id: string): string => plain.records.get(id)?.summary ?? '';
+    const judged = await rerankLessons({ root, review: policy.review, task: evalCase.input.task, selected: plain.selected, related: plain.related, summary });
+    result.judged++;
+    if (judged.outcome.status === 'failed') result.failed++;
+    result.set(evalCase, { ...plain, selected: judged.selected, related: judged.related });
+  }
+  return result;
 }

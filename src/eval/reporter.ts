@@ -41,9 +41,12 @@ function formatEvalText(result: EvalResult): string {
   lines.push(
     '',
     `${result.file}: ${passed} of ${result.cases.length} cases passed`,
-    `recall ${share(result.recall)}: ${must.selected} of ${must.expected} must lessons selected (task mode ${tallyText(modes.task)}, hook mode ${tallyText(modes.hook)}); policy minimum ${thresholds.min_recall}`,
+    `recall ${share(result.recall)}: ${must.selected} of ${must.expected} must lessons selected or listed as related (task mode ${tallyText(modes.task)}, hook mode ${tallyText(modes.hook)}); policy minimum ${thresholds.min_recall}`,
+    `applied ${share(result.applied.recall)}: ${result.applied.selected} of ${result.applied.expected} must lessons shown in full`,
     `false-positive rate ${share(result.false_positive_rate)}: ${negatives.false_positive} of ${negatives.cases} must-not and no-match cases selected what they must not; policy maximum ${thresholds.max_false_positive_rate}`,
   );
+  if (result.related_on_no_match !== null) lines.push(`no-match cases: ${result.related_on_no_match} related entries each on average, ${result.tokens_on_no_match} printed tokens (median)`);
+  if (result.rerank) lines.push(`rerank: the reviewer judged ${result.rerank.cases} task case${result.rerank.cases === 1 ? '' : 's'}${result.rerank.failed > 0 ? `, and failed on ${result.rerank.failed} (the plain ranking stood there)` : ''}`);
   lines.push(...(result.passed ? ['passed'] : result.failures.map((failure) => `failed: ${failure}`)));
   return `${lines.join('\n')}\n`;
 }

@@ -1,10 +1,13 @@
 import { LessonsError } from '../errors.js';
 import type { Policy } from '../policy/policy.js';
-import { selectFromIndex } from '../preflight/preflight.js';
+import { asRelated, selectFromIndex, type Selection } from '../preflight/preflight.js';
+import { estimateTokens, formatReport, type PreflightReport } from '../preflight/report.js';
+import type { PreflightInput } from '../preflight/query.js';
 import { placeLessons, type Placement } from '../preflight/placement.js';
 import { isHookMode } from '../preflight/query.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { EvalCase, EvalFile } from './file.js';
+import { RECEIPT_FILE } from '../io/repo.js';
 
 /**
  * Runs a team's retrieval regression tests through preflight's own selection (selectFromIndex,
@@ -37,8 +40,12 @@ export interface CaseResult {
   must_not: string[];
   no_match: boolean;
   note: string | null;
-  /** What preflight selected, in rank order. */
+  /** What preflight selected (the apply tier), in rank order. */
   selected: ChosenLesson[];
+  /** The related tier preflight listed below it, in rank order. */
+  related: ChosenLesson[];
+  /** The tokens preflight's default text output takes for this case (about four characters each). */
+  tokens: number;
   /** Each `must` lesson that was not selected, and where it stood. */
   misses: Placement[];
   /** Each `must_not` lesson that was selected; in a no_match case, everything selected. */
@@ -56,8 +63,16 @@ export interface EvalResult {
   file: string;
   passed: boolean;
   thresholds: EvalThresholds;
-  /** Share of all must lessons selected. */
+  /** Share of all must lessons surfaced: selected, or listed as related (the reader opens it there). */
   recall: number | null;
+  /** Must lessons in the apply tier alone. */
+  applied: RecallTally;
+  /** Related entries per no-match case (null without such cases). */
+  related_on_no_match: number | null;
+  /** The median tokens preflight prints on a no-match case (null without such cases). */
+  tokens_on_no_match: number | null;
+  /** Set with --rerank: how many cases the reviewer judged, and how many of those it failed on (the plain ranking stood). */
+  rerank?: { cases: number; failed: number };
   /** Share of the cases with a must_not or no_match expectation in which preflight selected a lesson it must not. */
   false_positive_rate: number | null;
   must: RecallTally;
@@ -98,14 +113,36 @@ function checkIds(evals: EvalFile, index: SearchIndex): void {
   }
 }
 
-function runCase(evalCase: EvalCase, index: SearchIndex, policy: Policy, now: Date): CaseResult {
+/** What preflight shows for a case: its own selection, or one a reviewer has judged (lessons eval --rerank). */
+export type CaseSelection = (evalCase: EvalCase) => Pick<Selection, 'selected' | 'related'> & { records?: Selection['records'] };
+
+/** The tokens preflight's text output takes for this selection. */
+function printedTokens(input: PreflightInput, selection: ReturnType<CaseSelection>): number {
+  const report: PreflightReport = {
+    ...input,
+    paths: [...input.paths],
+    mode: isHookMode(input) ? 'hook' : 'task',
+    selected: selection.selected,
+    related: selection.related.map(asRelated),
+    omitted_by_budget: 0,
+    message: selection.selected.length + selection.related.length > 0 ? null : 'No lesson is relevant enough to this task (nothing passed the relevance floor).',
+    index_digest: '',
+    receipt: RECEIPT_FILE,
+  };
+  return estimateTokens(formatReport(report, 'text', (id) => selection.records?.get(id)?.summary ?? ''));
+}
+
+function runCase(evalCase: EvalCase, index: SearchIndex, policy: Policy, now: Date, select: CaseSelection): CaseResult {
   const { input } = evalCase;
-  const { selected } = selectFromIndex(index, input, policy, now);
-  const picks: ChosenLesson[] = selected.map(({ id, score, reasons }) => ({ id, score, reasons }));
-  const chosen = new Set(picks.map((pick) => pick.id));
+  const selection = select(evalCase);
+  const pick = ({ id, score, reasons }: { id: string; score: number; reasons: string[] }): ChosenLesson => ({ id, score, reasons });
+  const picks = selection.selected.map(pick);
+  const related = selection.related.map(pick);
+  // A must lesson counts when it is shown in either tier; a false positive only when it applies.
+  const chosen = new Set([...picks, ...related].map((p) => p.id));
   const missing = evalCase.must.filter((id) => !chosen.has(id));
   const misses = missing.length === 0 ? [] : placeLessons(index, input, policy, now, missing);
-  const false_positives = evalCase.no_match ? picks : picks.filter((pick) => evalCase.must_not.includes(pick.id));
+  const false_positives = evalCase.no_match ? picks : picks.filter((p) => evalCase.must_not.includes(p.id));
   return {
     name: evalCase.name,
     mode: isHookMode(input) ? 'hook' : 'task',
@@ -116,14 +153,35 @@ function runCase(evalCase: EvalCase, index: SearchIndex, policy: Policy, now: Da
     no_match: evalCase.no_match,
     note: evalCase.note,
     selected: picks,
+    related,
+    tokens: printedTokens(input, selection),
     misses,
     false_positives,
   };
 }
 
-export function evaluate(evals: EvalFile, index: SearchIndex, digest: string, policy: Policy, now: Date): EvalResult {
+const median = (values: readonly number[]): number | null => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** Must lessons in the apply tier. */
+function appliedTally(cases: readonly CaseResult[]): RecallTally {
+  const expected = cases.reduce((sum, c) => sum + c.must.length, 0);
+  const applied = cases.reduce((sum, c) => {
+    const ids = new Set(c.selected.map((lesson) => lesson.id));
+    return sum + c.must.filter((id) => ids.has(id)).length;
+  }, 0);
+  return { expected, selected: applied, recall: ratio(applied, expected) };
+}
+
+export function evaluate(evals: EvalFile, index: SearchIndex, digest: string, policy: Policy, now: Date, select?: CaseSelection): EvalResult {
   checkIds(evals, index);
-  const cases = evals.cases.map((evalCase) => runCase(evalCase, index, policy, now));
+  const own: CaseSelection = (evalCase) => selectFromIndex(index, evalCase.input, policy, now);
+  const cases = evals.cases.map((evalCase) => runCase(evalCase, index, policy, now, select ?? own));
+  const noMatch = cases.filter((c) => c.no_match);
   const must = tally(cases);
   const negativeCases = cases.filter((c) => c.no_match || c.must_not.length > 0);
   const negatives = { cases: negativeCases.length, false_positive: negativeCases.filter((c) => c.false_positives.length > 0).length };
@@ -131,7 +189,7 @@ export function evaluate(evals: EvalFile, index: SearchIndex, digest: string, po
   const thresholds = policy.eval;
   const failures: string[] = [];
   if (must.expected > 0 && must.selected / must.expected < thresholds.min_recall - EPSILON) {
-    failures.push(`recall ${must.recall} (${must.selected} of ${must.expected} must lessons selected) is below the policy's eval.min_recall ${thresholds.min_recall}`);
+    failures.push(`recall ${must.recall} (${must.selected} of ${must.expected} must lessons selected or listed as related) is below the policy's eval.min_recall ${thresholds.min_recall}`);
   }
   if (negatives.cases > 0 && negatives.false_positive / negatives.cases > thresholds.max_false_positive_rate + EPSILON) {
     failures.push(
@@ -143,6 +201,9 @@ export function evaluate(evals: EvalFile, index: SearchIndex, digest: string, po
     passed: failures.length === 0,
     thresholds,
     recall: must.recall,
+    applied: appliedTally(cases),
+    related_on_no_match: noMatch.length === 0 ? null : Math.round((noMatch.reduce((sum, c) => sum + c.related.length, 0) / noMatch.length) * 100) / 100,
+    tokens_on_no_match: median(noMatch.map((c) => c.tokens)),
     false_positive_rate: falsePositiveRate,
     must,
     negatives,

@@ -12,8 +12,8 @@ import { askQuestions, recordAnswer } from '../ask/ask.js';
 import { foundLines } from '../ask/search.js';
 import { errorMessage, isLessonsError } from '../errors.js';
 import { extractDrafts } from '../capture/blocks.js';
-import { selectForRequest } from '../preflight/preflight.js';
-import { formatLessons } from '../agent/format.js';
+import { selectTiersForRequest } from '../preflight/preflight.js';
+import { formatTiers } from '../agent/format.js';
 // REPLACE at merge: storeDrafts from src/capture/store.ts.
 import { storeDrafts } from '../capture/store.js';
 import { findRepoRoot } from '../io/repo.js';
@@ -70,9 +70,9 @@ export function createLessonsServer(options: McpOptions): McpServer {
     },
     async (args) =>
       guarded(async () => {
-        const selected = await selectForRequest(root, { task: args.task, paths: args.paths, tool: args.tool, command: args.command, limit: args.limit });
-        if (selected.length === 0) return text('No lesson matches this task.');
-        return text(`${formatLessons('Lessons for this task; follow their checklists:', selected, { reasons: true })}\n\n${JSON.stringify({ task: args.task, selected }, null, 2)}`);
+        const { selected, related } = await selectTiersForRequest(root, { task: args.task, paths: args.paths, tool: args.tool, command: args.command, limit: args.limit });
+        if (selected.length === 0 && related.length === 0) return text('No lesson matches this task.');
+        return text(`${formatTiers('Lessons for this task; follow their checklists:', selected, related, { reasons: true })}\n\n${JSON.stringify({ task: args.task, selected, related }, null, 2)}`);
       }),
   );
 

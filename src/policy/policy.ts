@@ -19,6 +19,8 @@ export interface Policy {
     /** The most lessons of each level one answer shows; `case` counts cases under a shown pattern or principle, `cases_alone` cases when none is shown. */
     quotas: Record<Level, number> & { cases_alone: number };
     hook_max: number;
+    /** The most one-line related entries (below the lessons that apply) one answer shows. */
+    related_max: number;
     receipt_max_age_minutes: number;
     trailer_window_minutes: number;
   };
@@ -145,7 +147,7 @@ const gateLevels = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Re
 export const DEFAULT_POLICY: Policy = {
   version: 1,
   lessons: { stale_after_days: 365, max_auto_candidates: 25 },
-  preflight: { quotas: { principle: 2, pattern: 3, case: 2, cases_alone: 5 }, hook_max: 3, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
+  preflight: { quotas: { principle: 2, pattern: 3, case: 2, cases_alone: 5 }, hook_max: 3, related_max: 3, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
   gates: {
     schema: gateLevels('block', 'block', 'block'),
     'index-fresh': gateLevels('block', 'block', 'block'),

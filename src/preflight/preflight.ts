@@ -7,14 +7,14 @@ import { formatJson } from '../util/json.js';
 import { explain } from './explain.js';
 import { renderWithinBudget } from './report.js';
 import type { OutputFormat } from '../render/registry.js';
-import type { PreflightReport, SelectedLesson } from './report.js';
+import type { PreflightReport, RelatedLesson, SelectedLesson } from './report.js';
 import { buildQuery, isHookMode, triggerPath, type PreflightInput } from './query.js';
-import { rankLessons } from './rank.js';
+import { rankLessons, type RankedLesson } from './rank.js';
 import { makeReceipt } from './receipt.js';
-import type { RerankOutcome } from '../review/rerank.js';
+import type { Reranker } from '../review/rerank.js';
 import { openSearch, type SearchOptions } from '../search/cache.js';
 import type { DocRecord, SearchIndex } from '../search/search-index.js';
-import { selectLessons } from './select.js';
+import { selectTiers } from './select.js';
 import { VOCABULARY } from '../search/vocabulary.js';
 
 export interface PreflightOptions extends PreflightInput {
@@ -25,8 +25,8 @@ export interface PreflightOptions extends PreflightInput {
   budget?: number;
   /** Most lessons to show (critical trigger matches are always shown). */
   limit?: number;
-  /** --rerank: a second opinion on the selection (task mode only); see rerank.ts. */
-  rerank?: (selected: SelectedLesson[], summary: (id: string) => string) => Promise<{ selected: SelectedLesson[]; outcome: RerankOutcome }>;
+  /** --rerank: a second opinion on both tiers (task mode only); see rerank.ts. */
+  rerank?: Reranker;
 }
 
 export interface PreflightResult {
@@ -39,22 +39,34 @@ export interface PreflightResult {
 const NO_MATCH = 'No lesson is relevant enough to this task (nothing passed the relevance floor).';
 const NO_TRIGGER = 'No lesson has a trigger matching this tool, path or command.';
 const NO_SOURCES = 'the policy names sources but their lessons are not fetched: searched the local lessons only (run `lessons sources update --locked`)';
-const NO_APPROVED = 'The reviewer found none of the selected lessons applicable to this task.';
+const NO_APPROVED = 'The reviewer found none of the lessons found applicable to this task.';
+const NO_CONFIDENT = 'No lesson applies with confidence.';
 
-/** Ranks and selects; pure apart from the lazy reads behind `index`. */
-export function selectFromIndex(
-  index: SearchIndex,
-  input: PreflightInput,
-  policy: Policy,
-  now: Date,
-  limit?: number,
-): { selected: SelectedLesson[]; records: Map<string, DocRecord> } {
+/** What one selection gives: both tiers (the related one in full, for a reviewer; asRelated() is its one-line form) and the records of both. */
+export interface Selection {
+  selected: SelectedLesson[];
+  related: SelectedLesson[];
+  records: Map<string, DocRecord>;
+}
+
+/** A related lesson as an answer lists it: one line, no checklist. */
+export function asRelated(lesson: SelectedLesson): RelatedLesson {
+  return { id: lesson.id, title: lesson.title, level: lesson.level, path: lesson.path, score: lesson.score, reasons: lesson.reasons };
+}
+
+/** Ranks and selects both tiers; pure apart from the lazy reads behind `index`. */
+export function selectFromIndex(index: SearchIndex, input: PreflightInput, policy: Policy, now: Date, limit?: number): Selection {
   const query = buildQuery(input, VOCABULARY);
-  const chosen = selectLessons(rankLessons(index, query, policy, now), input, policy, limit);
+  const tiers = selectTiers(rankLessons(index, query, policy, now), input, policy, limit);
   const records = new Map<string, DocRecord>();
-  const selected = chosen.map((ranked): SelectedLesson => {
+  const recordOf = (ranked: RankedLesson): DocRecord => {
     const record = index.record(ranked.doc);
     records.set(record.id, record);
+    return record;
+  };
+  const idOf = (doc: number): string => index.record(doc).id;
+  const full = (ranked: RankedLesson): SelectedLesson => {
+    const record = recordOf(ranked);
     return {
       id: record.id,
       level: record.level,
@@ -63,18 +75,16 @@ export function selectFromIndex(
       title: record.title,
       path: record.path,
       score: Math.round(ranked.score * 1000) / 1000,
-      reasons: explain(ranked, record, (doc) => index.record(doc).id),
+      reasons: explain(ranked, record, idOf),
       checklist: record.checklist,
       kind: record.kind ?? null,
       insight: record.insight ?? null,
     };
-  });
-  return { selected, records };
+  };
+  return { selected: tiers.apply.map(full), related: tiers.related.map(full), records };
 }
 
-export interface RepositorySelection {
-  selected: SelectedLesson[];
-  records: Map<string, DocRecord>;
+export interface RepositorySelection extends Selection {
   digest: string;
   warning: string | undefined;
 }
@@ -125,12 +135,17 @@ export interface SelectionRequest {
  * at most the policy's hook_max, critical ones first).
  */
 export async function selectForRequest(root: string, request: SelectionRequest): Promise<SelectedLesson[]> {
+  return (await selectTiersForRequest(root, request)).selected;
+}
+
+/** selectForRequest() with the related tier: what an agent or a client that can open lessons is shown. */
+export async function selectTiersForRequest(root: string, request: SelectionRequest): Promise<{ selected: SelectedLesson[]; related: RelatedLesson[] }> {
   const policy = request.policy ?? resolvePolicy(readPolicyFile(root).data);
   const paths = [...(request.paths ?? [])];
   const input = { task: request.task, paths, tool: request.tool ?? null, command: request.command ?? null, project: request.project ?? inferProject(policy.projects, paths) };
-  const { selected, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit, { update: request.update ?? 'inline' });
+  const { selected, related, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit, { update: request.update ?? 'inline' });
   if (warning) request.problems?.push(`lessons: ${warning}`);
-  return selected;
+  return { selected, related: related.map(asRelated) };
 }
 
 /** `lessons preflight`: the lessons to have in front of you before the task, and a receipt that you saw them. */
@@ -149,20 +164,23 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   const { records, digest } = chosen;
   const hook = isHookMode(input);
   const summary = (id: string): string => records.get(id)?.summary ?? '';
-  const reranked = options.rerank && !hook ? await options.rerank(chosen.selected, summary) : undefined;
+  const reranked = options.rerank && !hook ? await options.rerank(chosen.selected, chosen.related, summary) : undefined;
   const selected = reranked?.selected ?? chosen.selected;
+  const related = (reranked?.related ?? chosen.related).map(asRelated);
   const full: PreflightReport = {
     ...input,
     paths: [...input.paths],
     mode: hook ? 'hook' : 'task',
     selected,
+    related,
     omitted_by_budget: 0,
-    message: selected.length > 0 ? null : hook ? NO_TRIGGER : chosen.selected.length > 0 ? NO_APPROVED : NO_MATCH,
+    message: selected.length > 0 ? null : hook ? NO_TRIGGER : reranked && chosen.selected.length + chosen.related.length > 0 ? NO_APPROVED : related.length > 0 ? NO_CONFIDENT : NO_MATCH,
     index_digest: digest,
     receipt: RECEIPT_FILE,
     ...(reranked ? { rerank: reranked.outcome } : {}),
   };
   const { report, output } = renderWithinBudget(full, options.format, options.budget, summary);
-  writeReceiptText(root, formatJson(makeReceipt(input, report.selected.map((lesson) => lesson.id), digest, options.now)));
+  const ids = (lessons: readonly { id: string }[]): string[] => lessons.map((lesson) => lesson.id);
+  writeReceiptText(root, formatJson(makeReceipt(input, ids(report.selected), ids(report.related), digest, options.now)));
   return { report, output, warning: chosen.warning };
 }

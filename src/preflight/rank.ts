@@ -7,6 +7,7 @@ import { LINEAGE, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
 import { FIELD_BIT, FIELDS, postingBytes, type Field, type LessonSignals, type PostingPart, type PostingPlan, type SearchIndex, type TriggerRow } from '../search/search-index.js';
 import { matchTriggers, type TriggerMatch } from '../search/triggers.js';
+import { supportedRelation } from '../search/software-relations.js';
 
 /**
  * Ranking: how well a lesson's text answers the task (BM25 over its fields, with prefix,
@@ -53,8 +54,14 @@ export const FLOOR = {
   minCorpus: 20,
   /** The task matches something when its best lesson has this much evidence: two concepts that name the lesson's subject. */
   evidence: 2,
-  /** Then every lesson with this much evidence and a score within reach of the best is shown. */
+  /** Then every lesson with this much evidence and a score within reach of the best is shown: as a related entry, or applied when it is confident (below). */
   lesson: 1,
+  /**
+   * A lesson applies (is shown in full, with its checklist) when it alone has `evidence` and its
+   * matches account for at least this share of the task's information: an unrelated task that
+   * shares a topic word or two with a lesson leaves most of its own concepts unexplained.
+   */
+  applyCoverage: 0.3,
   /** How much a match in each field says the lesson is about the word: its title, tags and keywords name its subject; its story only mentions things. */
   strength: { title: 1, tags: 1, keywords: 1, tagWords: 0.8, summary: 0.8, checklist: 0.6, body: 0.5 } satisfies Record<Field, number>,
   quality: { exact: 1, joined: 1, morph: 0.8, prefix: 0.5, fuzzy: 0.5, related: 0.6 },
@@ -82,6 +89,8 @@ export interface RankedLesson {
   text: number;
   /** Relevance evidence the floor judges (FLOOR). */
   evidence: number;
+  /** The share of the task's information (its concepts' informativeness) the lesson's matches account for, 0 to 1. */
+  coverage: number;
   /** The linked lesson most of the inherited relevance came from. */
   via: Via | undefined;
   meta: LessonSignals;
@@ -206,7 +215,9 @@ function candidates(index: SearchIndex, dictionary: Dictionary, qt: Query['terms
   }
   const known = new Set(result.map((c) => c.term));
   for (const relative of index.related(term)) {
-    if (!known.has(relative) && dictionary.has(relative)) result.push({ term: relative, weight: WEIGHTS.related, quality: FLOOR.quality.related, kind: 'related' });
+    // A relation counts only where software text supports it (software-relations.ts): WordNet's other senses say nothing about a lesson.
+    if (known.has(relative) || !dictionary.has(relative) || !supportedRelation(index, term, relative)) continue;
+    result.push({ term: relative, weight: WEIGHTS.related, quality: FLOOR.quality.related, kind: 'related' });
   }
   return result;
 }
@@ -430,7 +441,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const ws = new Workspace({ docCount: n, localLessons: n - index.sourceCount, sourceLessons: index.sourceCount, runPostings: plan.runPostings, runBytes: plan.runBytes }, kernels);
   if (n > 0) index.readMeta(ws.localRows, ws.sourceRows);
   scoreText(ws, plan);
-  const { text, evidence, triggered } = ws;
+  const { text, evidence, coverage, triggered } = ws;
   const triggers = new Map<number, TriggerMatch>();
   for (const [doc, match] of triggerMatches(index, query)) {
     triggers.set(doc, match);
@@ -441,7 +452,8 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
     evidence[doc] = Math.max(evidence[doc]!, 2 * FLOOR.evidence);
   }
   const via = propagateLineage(index, ws.bestByText(LINEAGE.sources), text, evidence, (doc) => ws.add(doc));
-  const input: ScoreInput = { ...metaFactors(ws, index, query, policy, now), information: plan.information, lessonFloor: FLOOR.lesson };
+  // Ranked down to a stand-in's worth of evidence: the best lesson of a short task may be listed on less than FLOOR.lesson (aboveWeakFloor).
+  const input: ScoreInput = { ...metaFactors(ws, index, query, policy, now), information: plan.information, lessonFloor: FLOOR.standIn };
   let kept = ws.score(RANKED_MAX, input);
   // A source's lesson whose id a local lesson has is never shown (the local one is the lesson): looked for among the lessons kept, which are scored again without those found until none is.
   const checked = new Set<number>();
@@ -463,6 +475,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
       score: kept.scores[i]!,
       text: text[doc]!,
       evidence: evidence[doc]!,
+      coverage: plan.information > 0 ? Math.min(1, coverage[doc]! / plan.information) : 0,
       via: via.get(doc),
       meta: index.signals(doc),
       words: words.get(doc)!,
@@ -477,11 +490,45 @@ export function compareRanked(a: RankedLesson, b: RankedLesson): number {
 }
 
 /**
- * The relevance floor, over lessons in rank order: a lesson passes with enough evidence
- * (FLOOR) and a score within reach of the best passing lesson's. Trigger matches always pass.
+ * Whether a lesson is confident enough to apply to a task of words alone: a trigger match
+ * always is; otherwise it needs FLOOR.evidence and FLOOR.applyCoverage.
  */
-export function aboveFloor(ranked: readonly RankedLesson[]): RankedLesson[] {
+export function confident(lesson: RankedLesson): boolean {
+  return lesson.trigger !== undefined || (lesson.evidence >= FLOOR.evidence && lesson.coverage >= FLOOR.applyCoverage);
+}
+
+/**
+ * The lessons that apply, in rank order. For a task of words alone: confident lessons with a
+ * score within reach of the best confident lesson's. With a tool call in play (`call`), the call
+ * names what the work touches: the best lesson needs FLOOR.evidence, the others FLOOR.lesson,
+ * within the same reach. Trigger matches always apply.
+ */
+export function aboveFloor(ranked: readonly RankedLesson[], call = false): RankedLesson[] {
+  if (!call) {
+    const best = ranked.find(confident)?.score ?? 0;
+    return ranked.filter((r) => r.trigger !== undefined || (confident(r) && r.score >= WEIGHTS.relativeFloor * best));
+  }
   const matches = ranked.some((r) => r.trigger === undefined && r.evidence >= FLOOR.evidence);
   const best = ranked.find((r) => r.trigger !== undefined || r.evidence >= FLOOR.evidence)?.score ?? 0;
   return ranked.filter((r) => r.trigger !== undefined || (matches && r.evidence >= FLOOR.lesson && r.score >= WEIGHTS.relativeFloor * best));
+}
+
+/**
+ * The weak floor of the related tier, in rank order: lessons with more evidence than one
+ * concept that names their subject (FLOOR.lesson: one task word in a title is a coincidence
+ * too common to list) and a score within reach of the best lesson's; and the best lesson when
+ * its title, tags or keywords name a task word and it accounts for as much of the task as a
+ * lesson that applies (FLOOR.applyCoverage), however little evidence a short task or a small
+ * repository gives it.
+ */
+export function aboveWeakFloor(ranked: readonly RankedLesson[]): RankedLesson[] {
+  const best = ranked[0]?.score ?? 0;
+  return ranked.filter((r, i) => r.trigger !== undefined || (r.evidence > FLOOR.lesson && r.score >= WEIGHTS.relativeFloor * best) || (i === 0 && namesSubject(r)));
+}
+
+/** Fields that say what a lesson is about. */
+const SUBJECT_BITS = FIELD_BIT.title | FIELD_BIT.tags | FIELD_BIT.tagWords | FIELD_BIT.keywords;
+
+function namesSubject(lesson: RankedLesson): boolean {
+  return lesson.coverage >= FLOOR.applyCoverage && lesson.words.some((w) => w.kind !== 'related' && (w.fields & SUBJECT_BITS) !== 0);
 }

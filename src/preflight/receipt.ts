@@ -8,15 +8,17 @@ export interface PreflightReceipt {
   tool: string | null;
   command: string | null;
   project: string | null;
-  /** Ids of the lessons shown, in rank order. */
+  /** Ids of the lessons shown in full (the apply tier), in rank order: the evidence a commit trailer counts. */
   selected: string[];
+  /** Ids of the related lessons listed (one line each), in rank order; missing in receipts of older versions. */
+  related?: string[];
   /** sha256 hex of lessons/index.json, or of the scanned tree's serialized index when it was missing or stale. */
   index_digest: string;
   /** ISO-8601 time of the run. */
   created_at: string;
 }
 
-export function makeReceipt(input: PreflightInput, selected: readonly string[], indexDigest: string, now: Date): PreflightReceipt {
+export function makeReceipt(input: PreflightInput, selected: readonly string[], related: readonly string[], indexDigest: string, now: Date): PreflightReceipt {
   return {
     version: 1,
     task: input.task,
@@ -25,6 +27,7 @@ export function makeReceipt(input: PreflightInput, selected: readonly string[], 
     command: input.command,
     project: input.project,
     selected: [...selected],
+    related: [...related],
     index_digest: indexDigest,
     created_at: isoTimestamp(now),
   };
@@ -47,6 +50,7 @@ export function parseReceipt(text: string): { receipt: PreflightReceipt } | { re
   const r = data as Record<string, unknown> | null;
   if (r === null || typeof r !== 'object' || r.version !== 1) return { reason: 'it has no `"version": 1`' };
   if (typeof r.task !== 'string' || !isStringArray(r.selected)) return { reason: 'it lacks `task` or `selected`' };
+  if (r.related !== undefined && !isStringArray(r.related)) return { reason: '`related` is not a list of ids' };
   if (typeof r.created_at !== 'string' || Number.isNaN(Date.parse(r.created_at))) return { reason: '`created_at` is not an ISO time' };
   if (!isStringArray(r.paths) || !nullableString(r.tool) || !nullableString(r.command) || !nullableString(r.project) || typeof r.index_digest !== 'string') {
     return { reason: 'it lacks `paths`, `tool`, `command`, `project` or `index_digest`' };

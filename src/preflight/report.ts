@@ -18,6 +18,16 @@ export interface SelectedLesson {
   insight?: Insight | null;
 }
 
+/** A related entry: below the lessons that apply, shown in one line for the reader to open or ignore; `related[]` in --json. */
+export interface RelatedLesson {
+  id: string;
+  title: string;
+  level: Level;
+  path: string;
+  score: number;
+  reasons: string[];
+}
+
 export interface PreflightReport {
   task: string;
   paths: string[];
@@ -25,9 +35,11 @@ export interface PreflightReport {
   command: string | null;
   project: string | null;
   mode: 'task' | 'hook';
-  /** In rank order. */
+  /** The apply tier, in rank order. */
   selected: SelectedLesson[];
-  /** Lessons that were selected but left out to fit --budget. */
+  /** The related tier, in rank order: lessons below the apply tier worth a look, one line each. */
+  related: RelatedLesson[];
+  /** Lessons of either tier that were selected but left out to fit --budget. */
   omitted_by_budget: number;
   /** Set when nothing was selected: why. */
   message: string | null;
@@ -86,15 +98,56 @@ function rerankNote(report: PreflightReport): string[] {
     return [`rerank: the reviewer failed, so this is the plain ranking: ${rerank.problem?.message ?? 'no answer'}`, ...(rerank.problem ? [`  fix: ${rerank.problem.fix}`] : [])];
   }
   const n = report.selected.length;
+  const promoted = rerank.promoted ?? [];
+  const before = n - promoted.length + rerank.dropped.length;
   return [
-    `rerank: the reviewer kept ${n} of ${n + rerank.dropped.length} lesson${n + rerank.dropped.length === 1 ? '' : 's'}`,
+    `rerank: the reviewer kept ${n - promoted.length} of ${before} lesson${before === 1 ? '' : 's'} that applied${promoted.length > 0 ? ` and promoted ${promoted.length} related` : ''}`,
     ...rerank.dropped.map((item) => `  dropped ${item.id}: ${item.applicability}`),
+    ...promoted.map((id) => `  promoted ${id}`),
   ];
+}
+
+export const RELATED_HINT = '`lessons show <id>` opens one that fits; ignore the rest';
+
+/** The most characters a related entry takes (about 25 tokens): the title is shortened to fit. */
+const RELATED_LINE = 80;
+
+/** The shortest why of a related entry: the task words it matched (or that a trigger matched). */
+export function briefWhy(reasons: readonly string[]): string {
+  const matched = reasons.find((reason) => reason.startsWith('matched '));
+  if (matched) {
+    const found = [...matched.matchAll(/"([^"]+)"(?: ~ "[^"]*" \([a-z ]+\))?/g)].map((m) => m[1]!);
+    return [...new Set(found)].slice(0, 3).join(', ');
+  }
+  if (reasons.some((reason) => reason.startsWith('trigger: '))) return 'trigger';
+  // Relevance that flowed along a promotion link: the linked lesson is what matched.
+  const via = reasons.find((reason) => reason.startsWith('distilled from ') || reason.startsWith('a source of '));
+  return via ? `via ${via.slice(via.lastIndexOf(' ') + 1).split('-')[0]}` : '';
+}
+
+/** One related entry in one line of at most RELATED_LINE characters: `id: title (why)`. */
+export function relatedLine(lesson: RelatedLesson, prefix: string): string {
+  const why = briefWhy(lesson.reasons);
+  const tail = why === '' ? '' : ` (${why})`;
+  const head = `${prefix}${lesson.id}: `;
+  const room = Math.max(12, RELATED_LINE - head.length - tail.length);
+  const title = lesson.title.length <= room ? lesson.title : `${lesson.title.slice(0, room - 1).trimEnd()}…`;
+  return `${head}${title}${tail}`;
+}
+
+function relatedText(report: PreflightReport): string[] {
+  if (report.related.length === 0) return [];
+  return [`Related (${RELATED_HINT}):`, ...report.related.map((lesson) => relatedLine(lesson, '  - '))];
 }
 
 export function formatText(report: PreflightReport, summary: (id: string) => string): string {
   const context = describeContext(report);
   if (report.selected.length === 0) {
+    if (report.related.length > 0) {
+      // Short: most tasks that get here are unrelated to every lesson, and the reader judges the titles.
+      const related = report.related.map((lesson) => relatedLine(lesson, '  - '));
+      return [`lessons preflight: nothing applies with confidence; related (${RELATED_HINT}):`, ...related, ...rerankNote(report), ...omittedNote(report)].join('\n') + '\n';
+    }
     return [`lessons preflight: no lessons for ${context}`, report.message ?? '', ...rerankNote(report), ...omittedNote(report), `receipt: ${report.receipt}`].filter(Boolean).join('\n') + '\n';
   }
   const n = report.selected.length;
@@ -108,7 +161,8 @@ export function formatText(report: PreflightReport, summary: (id: string) => str
       for (const item of checklistOrSummary(lesson, summary)) lines.push(`     ${item}`);
     }
   }
-  lines.push('', ...omittedNote(report), `receipt: ${report.receipt}`);
+  const related = relatedText(report);
+  lines.push(...(related.length > 0 ? ['', ...related] : []), '', ...omittedNote(report), `receipt: ${report.receipt}`);
   return lines.join('\n') + '\n';
 }
 
@@ -117,9 +171,10 @@ const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 export function formatMarkdown(report: PreflightReport, summary: (id: string) => string): string {
   const note = rerankNote(report);
   const lines = [`### Lessons preflight: ${describeContext(report)}`, '', ...(note.length > 0 ? [...note, ''] : [])];
+  const related = report.related.length === 0 ? [] : [`**Related** (${RELATED_HINT}):`, '', ...report.related.map((lesson) => relatedLine({ ...lesson, id: code(lesson.id) }, '- ')), ''];
   if (report.selected.length === 0) {
-    lines.push(`No lessons selected. ${report.message ?? ''}`.trim(), ...omittedNote(report));
-    return lines.join('\n') + '\n';
+    lines.push(`No lessons selected. ${report.message ?? ''}`.trim(), '', ...related, ...omittedNote(report));
+    return lines.join('\n').trimEnd() + '\n';
   }
   for (const group of grouped(report)) {
     lines.push(`**${group.title}**`, '');
@@ -129,7 +184,7 @@ export function formatMarkdown(report: PreflightReport, summary: (id: string) =>
     }
     lines.push('');
   }
-  lines.push(...omittedNote(report), `Receipt: ${code(report.receipt)}, index ${code(report.index_digest.slice(0, 12))}`);
+  lines.push(...related, ...omittedNote(report), `Receipt: ${code(report.receipt)}, index ${code(report.index_digest.slice(0, 12))}`);
   return lines.join('\n') + '\n';
 }
 
@@ -143,8 +198,9 @@ export function formatReport(report: PreflightReport, format: OutputFormat, summ
 }
 
 /**
- * Renders the report, dropping whole lessons from the bottom of the ranking until the
- * output fits `budget` tokens (or nothing is left to drop).
+ * Renders the report within `budget` tokens: the related entries go first (one line each, the
+ * least confident), then whole lessons from the bottom of the apply tier, until the output fits
+ * (or nothing is left to drop).
  */
 export function renderWithinBudget(
   report: PreflightReport,
@@ -154,8 +210,11 @@ export function renderWithinBudget(
 ): { report: PreflightReport; output: string } {
   let current = report;
   let output = formatReport(current, format, summary);
-  while (budget !== undefined && estimateTokens(output) > budget && current.selected.length > 0) {
-    current = { ...current, selected: current.selected.slice(0, -1), omitted_by_budget: current.omitted_by_budget + 1 };
+  while (budget !== undefined && estimateTokens(output) > budget && current.selected.length + current.related.length > 0) {
+    current =
+      current.related.length > 0
+        ? { ...current, related: current.related.slice(0, -1), omitted_by_budget: current.omitted_by_budget + 1 }
+        : { ...current, selected: current.selected.slice(0, -1), omitted_by_budget: current.omitted_by_budget + 1 };
     output = formatReport(current, format, summary);
   }
   return { report: current, output };

@@ -5,7 +5,9 @@ import { loadLessons } from '../../src/lesson/load.js';
 import { emptyTriggers, type Lesson } from '../../src/lesson/model.js';
 import { packageFile, packageRoot } from '../../src/io/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
-import { selectFromIndex } from '../../src/preflight/preflight.js';
+import { asRelated, selectFromIndex } from '../../src/preflight/preflight.js';
+import { estimateTokens, formatReport, type PreflightReport } from '../../src/preflight/report.js';
+import { RECEIPT_FILE } from '../../src/io/repo.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
 import { buildSearchIndex, narrative } from '../../src/search/build.js';
 import { parseThesaurus, THESAURUS_FILES } from '../../src/search/update.js';
@@ -32,6 +34,14 @@ export interface Query {
 }
 
 export interface Metrics {
+  /** Recall at 5 over the apply tier then the related tier (what a reader is shown at all). */
+  surfaced: number;
+  /** Related entries per no-match task. */
+  relatedNoMatch: number;
+  /** Median printed tokens of the text format on no-match tasks. */
+  tokensNoMatch: number;
+  /** Answerable tasks where neither tier shows anything. */
+  silent: number;
   recall: number;
   precision: number;
   ndcg: number;
@@ -132,13 +142,16 @@ function bm25Baseline(files: Map<string, string>): (text: string) => string[] {
 interface Judged {
   query: Query;
   selected: string[];
+  related: string[];
+  tokens: number;
+  surfaced: number;
   recall: number;
   precision: number;
   ndcg: number;
   mustHits: number;
 }
 
-function judge(query: Query, selected: string[]): Judged {
+function judge(query: Query, selected: string[], related: string[] = [], tokens = 0): Judged {
   const k = query.hook ? K_HOOK : K_TASK;
   const top = selected.slice(0, k);
   const relevant = new Set(query.relevant);
@@ -147,9 +160,13 @@ function judge(query: Query, selected: string[]): Judged {
   const gain = (id: string): number => (must.has(id) ? 2 : relevant.has(id) ? 1 : 0);
   const dcg = top.reduce((sum, id, i) => sum + gain(id) / Math.log2(i + 2), 0);
   const ideal = [...query.relevant].map(gain).sort((a, b) => b - a).slice(0, k).reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
+  const surfacedHits = [...selected, ...related.filter((id) => !selected.includes(id))].slice(0, k).filter((id) => relevant.has(id)).length;
   return {
     query,
     selected,
+    related,
+    tokens,
+    surfaced: relevant.size === 0 ? 0 : surfacedHits / Math.min(relevant.size, k),
     recall: relevant.size === 0 ? 0 : hits / Math.min(relevant.size, k),
     precision: top.length === 0 ? 0 : hits / top.length,
     ndcg: ideal === 0 ? 0 : dcg / ideal,
@@ -158,6 +175,11 @@ function judge(query: Query, selected: string[]): Judged {
 }
 
 const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length === 0 ? 0 : sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
 function summarise(rows: Judged[]): Metrics {
   const task = rows.filter((r) => !r.query.hook && r.query.relevant.length > 0);
@@ -169,6 +191,10 @@ function summarise(rows: Judged[]): Metrics {
     return total === 0 ? null : rs.reduce((sum, r) => sum + r.mustHits, 0) / total;
   };
   return {
+    surfaced: mean(task.map((r) => r.surfaced)),
+    relatedNoMatch: mean(none.map((r) => r.related.length)),
+    tokensNoMatch: median(none.map((r) => r.tokens)),
+    silent: task.filter((r) => r.selected.length + r.related.length === 0).length,
     recall: mean(task.map((r) => r.recall)),
     precision: mean(task.map((r) => r.precision)),
     ndcg: mean(task.map((r) => r.ndcg)),
@@ -212,10 +238,16 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
       .map(({ lesson, path: file }) => [lesson.id, paragraph ? `${lesson.title}\n${lesson.body}` : fs.readFileSync(path.join(lessonsRoot, file), 'utf8')]),
   );
   const baseline = bm25Baseline(files);
-  const select = (query: Query, hookOnly: boolean): string[] =>
-    selectFromIndex(index, inputOf(query, hookOnly), DEFAULT_POLICY, EVAL_NOW).selected.map((lesson) => lesson.id);
-  const rows = queries.map((q) => judge(q, select(q, false)));
-  const hookRows = queries.map((q) => judge(q, q.hook ? select(q, true) : select(q, false)));
+  const select = (query: Query, hookOnly: boolean): Judged => {
+    const input = inputOf(query, hookOnly);
+    const { selected, related, records } = selectFromIndex(index, input, DEFAULT_POLICY, EVAL_NOW);
+    const report: PreflightReport = { ...input, mode: 'task', selected, related: related.map(asRelated), omitted_by_budget: 0, message: selected.length > 0 ? null : 'No lesson is relevant enough to this task (nothing passed the relevance floor).', index_digest: '', receipt: RECEIPT_FILE };
+    const tokens = estimateTokens(formatReport(report, 'text', (id) => records.get(id)?.summary ?? ''));
+    const ids = (lessons: readonly { id: string }[]): string[] => lessons.map((lesson) => lesson.id);
+    return judge(query, ids(selected), ids(related), tokens);
+  };
+  const rows = queries.map((q) => select(q, false));
+  const hookRows = queries.map((q) => (q.hook ? select(q, true) : select(q, false)));
   const bm25Rows = queries.map((q) => judge(q, baseline([q.task, q.hook?.command ?? '', q.hook?.path ?? ''].join(' '))));
   const describe = (r: Judged, mode: string): string => {
     const k = r.query.hook ? K_HOOK : K_TASK;
@@ -237,13 +269,13 @@ const fmt = (value: number | null): string => (value === null ? '   -' : value.t
 
 export function formatEvaluations(results: readonly Evaluation[]): string {
   const lines = [
-    '| repository | lessons | R@5 | P@5 | nDCG@5 | noMatchFP | must@5 | hookR@3 | hookMust@3 | hookFP | hook-only must@3 | hook-only FP | BM25 R@5 | BM25 P@5 | BM25 noMatchFP |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| repository | lessons | R@5 | P@5 | nDCG@5 | noMatchFP | must@5 | surfR@5 | silent | relNM | tokNM | hookR@3 | hookMust@3 | hookFP | hook-only must@3 | hook-only FP | BM25 R@5 | BM25 P@5 | BM25 noMatchFP |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of results) {
     const p = r.preflight;
     lines.push(
-      `| ${r.name} | ${r.lessons} | ${fmt(p.recall)} | ${fmt(p.precision)} | ${fmt(p.ndcg)} | ${fmt(p.noMatchFP)} | ${fmt(p.must)} | ${fmt(p.hookRecall)} | ${fmt(p.hookMust)} | ${fmt(p.hookFP)} | ${fmt(r.hookOnly.hookMust)} | ${fmt(r.hookOnly.hookFP)} | ${fmt(r.bm25.recall)} | ${fmt(r.bm25.precision)} | ${fmt(r.bm25.noMatchFP)} |`,
+      `| ${r.name} | ${r.lessons} | ${fmt(p.recall)} | ${fmt(p.precision)} | ${fmt(p.ndcg)} | ${fmt(p.noMatchFP)} | ${fmt(p.must)} | ${fmt(p.surfaced)} | ${p.silent} | ${p.relatedNoMatch.toFixed(1)} | ${p.tokensNoMatch} | ${fmt(p.hookRecall)} | ${fmt(p.hookMust)} | ${fmt(p.hookFP)} | ${fmt(r.hookOnly.hookMust)} | ${fmt(r.hookOnly.hookFP)} | ${fmt(r.bm25.recall)} | ${fmt(r.bm25.precision)} | ${fmt(r.bm25.noMatchFP)} |`,
     );
   }
   return lines.join('\n');

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RELATED_HEADING } from '../../src/agent/format.js';
 import { NOT_FOUND_MESSAGE } from '../../src/harness/hook-command.js';
 import { writeIndex } from '../../src/store/index-write.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
@@ -87,6 +88,60 @@ function redGreenModel(root: string): (request: MessagesRequest) => MessagesRepl
       default:
         return { content: [{ type: 'text', text: 'The check passes now.' }], stop_reason: 'end_turn' };
     }
+  };
+}
+
+/** The text of the tool_result block answering tool call `id`, when the request carries one. */
+function toolResultText(request: MessagesRequest, id: string): { text: string; isError: boolean } | undefined {
+  for (const message of (request.body.messages as { content?: unknown }[] | undefined) ?? []) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as Record<string, unknown>[]) {
+      if (block.type !== 'tool_result' || block.tool_use_id !== id) continue;
+      const content = block.content;
+      const text = typeof content === 'string' ? content : Array.isArray(content) ? (content as { text?: unknown }[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join('\n') : '';
+      return { text, isError: block.is_error === true };
+    }
+  }
+  return undefined;
+}
+
+/** Every text the request's messages carry (text blocks, string contents, tool results), newlines as they are. */
+function messageText(request: MessagesRequest): string {
+  const texts: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') texts.push(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value && typeof value === 'object') {
+      const block = value as Record<string, unknown>;
+      if (typeof block.text === 'string') texts.push(block.text);
+      collect(block.content);
+    }
+  };
+  collect(request.body.messages);
+  return texts.join('\n');
+}
+
+/** A lesson the prompt below only relates to: its title names "terraform" and "apply", the prompt says much more. */
+const TF_LOCK_ID = 'case-2026-03-03-tf-lock';
+const TF_LOCK_TITLE = 'Killed terraform apply left a lock';
+const TF_LOCK_STORY = 'A CI job was cancelled mid-apply; the state lock stayed and blocked every plan.';
+const TF_PROMPT = 'Run terraform apply for the staging stack after the nightly backup finishes';
+/** The entry the UserPromptSubmit hook lists for TF_PROMPT under RELATED_HEADING (`id: title (why)`). */
+const TF_RELATED_LINE = `- ${TF_LOCK_ID}: ${TF_LOCK_TITLE} (terraform, apply)`;
+const SHOW_COMMAND = `lessons show ${TF_LOCK_ID}`;
+
+/**
+ * The model's side of opening a related lesson: when the related entry reached it, run
+ * `lessons show <id>` through Bash; once that result is back, end the turn. Without the entry it
+ * ends the turn at once.
+ */
+function showRelatedModel(): (request: MessagesRequest) => MessagesReply {
+  return (request) => {
+    const tools = ((request.body.tools as { name?: string }[] | undefined) ?? []).map((tool) => tool.name);
+    if (!tools.includes('Read')) return { content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' };
+    if (toolResults(request).length > 0) return { content: [{ type: 'text', text: 'Read the related lesson; the state lock is released after a cancelled apply.' }], stop_reason: 'end_turn' };
+    if (!messageText(request).includes(`${RELATED_HEADING}\n${TF_RELATED_LINE}`)) return { content: [{ type: 'text', text: 'No related lesson reached me.' }], stop_reason: 'end_turn' };
+    return { content: [{ type: 'tool_use', id: 'toolu_show', name: 'Bash', input: { command: SHOW_COMMAND, description: 'Open the related lesson' } }], stop_reason: 'tool_use' };
   };
 }
 
@@ -301,5 +356,41 @@ describe('Claude Code with the lessons hooks', () => {
     expect(firstText).toContain('1 candidate lesson waits for review: lessons list --status candidate');
     expect(firstText).toContain('this prompt reads as a correction of a repeated mistake (\\"again\\")');
     expect(firstText).toContain(`It may be the existing lesson ${MANIFEST_ID}`);
+  });
+  it('a related lesson: its title line reaches the model under the related heading, and `lessons show <id>` through Bash returns the lesson', async () => {
+    const base = await hookRepo();
+    writeFiles(
+      base,
+      lessonFile(
+        { id: TF_LOCK_ID, title: TF_LOCK_TITLE, tags: ['infra'] },
+        `## Situation\n\n${TF_LOCK_STORY}\n\n## Prevention Checklist\n\n- [ ] Cancelled applies release the state lock.\n`,
+      ),
+    );
+    await writeIndex({ cwd: base });
+    const root = await repo({ root: base });
+    // The fixture's premise: for this prompt the lesson is related, not applied.
+    const tiers = JSON.parse(runCli(['-C', root, 'preflight', TF_PROMPT, '--json'], { cwd: root }).stdout) as { selected: { id: string }[]; related: { id: string }[] };
+    expect(tiers.selected).toEqual([]);
+    expect(tiers.related.map((lesson) => lesson.id)).toEqual([TF_LOCK_ID]);
+    // `lessons` on the PATH of the session (a global install), so the model's Bash call finds it.
+    const run = await claude(root, { PATH: `${path.join(root, 'node_modules/.bin')}:/usr/local/bin:/usr/bin:/bin` }, showRelatedModel, ['--allowedTools', `Bash(${SHOW_COMMAND})`], TF_PROMPT);
+    expect(run.exitCode, run.stderr).toBe(0);
+    // UserPromptSubmit: the related entry, one line under its heading, no checklist, in the first request.
+    const firstText = messageText(run.requests[0]!);
+    expect(firstText).toContain(`${RELATED_HEADING}\n${TF_RELATED_LINE}`);
+    expect(firstText).not.toContain('Lessons relevant to this request');
+    expect(firstText).not.toContain('Cancelled applies release the state lock.');
+    // The model's Bash call ran the real CLI: its result is the lesson as `lessons show` prints it.
+    const answered = run.requests.find((request) => toolResultText(request, 'toolu_show') !== undefined);
+    expect(answered, run.sent).toBeDefined();
+    const shown = toolResultText(answered!, 'toolu_show')!;
+    expect(shown.isError, shown.text).toBe(false);
+    expect(shown.text).toContain(`lessons/cases/${TF_LOCK_ID}.md`);
+    expect(shown.text).toContain(`id: ${TF_LOCK_ID}`);
+    expect(shown.text).toContain(`title: ${TF_LOCK_TITLE}`);
+    expect(shown.text).toContain(TF_LOCK_STORY);
+    expect(shown.text).toContain('- [ ] Cancelled applies release the state lock.');
+    // The turn ended after that one call.
+    expect(toolResults(run.requests[run.requests.length - 1]!)).toEqual([{ id: 'toolu_show', isError: false }]);
   });
 });

@@ -5,7 +5,7 @@ import { writeIndex } from '../../src/store/index-write.js';
 import { commitAll, committedLessonsRepo, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { RELEASE_AND_FORCE_PUSH } from '../helpers/preflight.js';
-import { git, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { PACKAGE_ROOT, git, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const RELEASE = 'case-2026-01-01-version-bump-missed-manifest';
 const FORCE_PUSH = 'case-2026-01-02-force-push-rewrote-main';
@@ -79,8 +79,10 @@ describe('lessons eval', () => {
         'ok   [hook] force push',
         '',
         'lessons/evals.json: 4 of 4 cases passed',
-        'recall 1: 3 of 3 must lessons selected (task mode 2/2, hook mode 1/1); policy minimum 1',
+        'recall 1: 3 of 3 must lessons selected or listed as related (task mode 2/2, hook mode 1/1); policy minimum 1',
+        'applied 1: 3 of 3 must lessons shown in full',
         'false-positive rate 0: 0 of 2 must-not and no-match cases selected what they must not; policy maximum 0',
+        'no-match cases: 0 related entries each on average, 48 printed tokens (median)',
         'passed',
         '',
       ].join('\n'),
@@ -119,8 +121,8 @@ describe('lessons eval', () => {
     expect(lines.some((line) => /^ {6}matched .*"bump".* in title/.test(line))).toBe(true);
     expect(lines).toContain('FAIL [hook] editing a migration');
     expect(lines).toContain(`  missed ${RELEASE}: not ranked: none of its triggers matched`);
-    expect(lines).toContain('recall 0.5: 2 of 4 must lessons selected (task mode 1/2, hook mode 1/2); policy minimum 1');
-    expect(lines).toContain("failed: recall 0.5 (2 of 4 must lessons selected) is below the policy's eval.min_recall 1");
+    expect(lines).toContain('recall 0.5: 2 of 4 must lessons selected or listed as related (task mode 1/2, hook mode 1/2); policy minimum 1');
+    expect(lines).toContain("failed: recall 0.5 (2 of 4 must lessons selected or listed as related) is below the policy's eval.min_recall 1");
 
     setPolicy(root, (policy) => (policy.eval = { min_recall: 0.5, max_false_positive_rate: 0 }));
     expect(runLessons(['eval'], { cwd: root }).exitCode).toBe(0);
@@ -153,7 +155,7 @@ describe('lessons eval', () => {
     const result = runLessons(['eval', '--json'], { cwd: root });
     expect(result.exitCode).toBe(1);
     const data = JSON.parse(result.stdout) as Record<string, unknown> & { cases: Record<string, unknown>[] };
-    expect(Object.keys(data)).toEqual(['file', 'passed', 'thresholds', 'recall', 'false_positive_rate', 'must', 'negatives', 'modes', 'cases', 'failures', 'index_digest']);
+    expect(Object.keys(data)).toEqual(['file', 'passed', 'thresholds', 'recall', 'applied', 'related_on_no_match', 'tokens_on_no_match', 'false_positive_rate', 'must', 'negatives', 'modes', 'cases', 'failures', 'index_digest']);
     expect(data).toMatchObject({
       file: 'lessons/evals.json',
       passed: false,
@@ -165,7 +167,7 @@ describe('lessons eval', () => {
       modes: { task: { expected: 2, selected: 1, recall: 0.5 }, hook: { expected: 0, selected: 0, recall: null } },
     });
     const [only] = data.cases;
-    expect(Object.keys(only!)).toEqual(['name', 'mode', 'task', 'paths', 'tool', 'command', 'project', 'passed', 'must', 'must_not', 'no_match', 'note', 'selected', 'misses', 'false_positives']);
+    expect(Object.keys(only!)).toEqual(['name', 'mode', 'task', 'paths', 'tool', 'command', 'project', 'passed', 'must', 'must_not', 'no_match', 'note', 'selected', 'related', 'tokens', 'misses', 'false_positives']);
     expect(only).toMatchObject({ name: 'bump the plugin version for the release', mode: 'task', project: 'web', passed: false });
     expect(only!.misses).toEqual([{ id: MIGRATION, rank: null, ranked: expect.any(Number), score: null, dropped: 'not-ranked', reasons: [] }]);
     expect((only!.selected as { id: string; score: number; reasons: string[] }[])[0]).toMatchObject({ id: RELEASE, score: expect.any(Number), reasons: expect.any(Array) });
@@ -287,7 +289,7 @@ describe('the guard retrieval gate', () => {
         rule: 'retrieval-threshold',
         severity: 'error',
         file: 'lessons/evals.json',
-        message: "recall 0.6667 (2 of 3 must lessons selected) is below the policy's eval.min_recall 1: run `lessons eval` for the reasons",
+        message: "recall 0.6667 (2 of 3 must lessons selected or listed as related) is below the policy's eval.min_recall 1: run `lessons eval` for the reasons",
       },
     ]);
   });
@@ -308,5 +310,42 @@ describe('the guard retrieval gate', () => {
     expect(report.findings.filter((finding) => finding.gate === 'retrieval')).toEqual([
       expect.objectContaining({ rule: 'retrieval-evals', level: 'block', message: expect.stringContaining('cases[0].must[0]: no lesson "case-2099-01-01-gone"') }),
     ]);
+  });
+});
+
+describe('lessons eval reports both tiers', () => {
+  it('counts must lessons shown in either tier as found, false positives in the apply tier only, and related entries and printed tokens on no-match cases', async () => {
+    const root = await repoWithEvals(PASSING);
+    const result = runLessons(['eval', '--json'], { cwd: root });
+    expect(result.exitCode).toBe(0);
+    const data = JSON.parse(result.stdout) as { recall: number; applied: { expected: number; selected: number }; related_on_no_match: number; tokens_on_no_match: number; cases: { related: unknown[]; tokens: number }[] };
+    expect(data.recall).toBe(1);
+    expect(data.applied).toEqual({ expected: 3, selected: 3, recall: 1 });
+    expect(data.related_on_no_match).toBe(data.cases[2]!.related.length);
+    expect(data.tokens_on_no_match).toBe(data.cases[2]!.tokens);
+    expect(data.tokens_on_no_match).toBeGreaterThan(0);
+    const text = runLessons(['eval'], { cwd: root }).stdout;
+    expect(text).toContain('recall 1: 3 of 3 must lessons selected or listed as related');
+    expect(text).toContain('applied 1: 3 of 3 must lessons shown in full');
+    expect(text).toMatch(/no-match cases: \d+(\.\d+)? related entries each on average, \d+ printed tokens \(median\)/);
+  });
+
+  it('--rerank runs the cases through the policy reviewer: a team measures its own model', async () => {
+    const root = await repoWithEvals(PASSING);
+    const policyFile = path.join(root, 'policy/workflow-policy.json');
+    const policy = JSON.parse(fs.readFileSync(policyFile, 'utf8')) as { review: Record<string, unknown> };
+    policy.review = { ...policy.review, command: [process.execPath, path.join(PACKAGE_ROOT, 'test/fixtures/fake-reviewer.mjs'), 'rerank'] };
+    fs.writeFileSync(policyFile, JSON.stringify(policy, null, 2));
+    // The fake reviewer keeps only lessons whose id holds FAKE_RERANK_KEEP: here none of the must lessons.
+    const result = runLessons(['eval', '--rerank'], { cwd: root, env: { FAKE_RERANK_KEEP: 'nothing-matches-this' } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(/rerank: the reviewer judged 3 task cases\n/);
+    expect(result.stdout).toContain('FAIL bump the plugin version for the release');
+    // The hook case has no reviewer: it still passes.
+    expect(result.stdout).toContain('ok   [hook] force push');
+    const kept = runLessons(['eval', '--rerank', '--json'], { cwd: root, env: { FAKE_RERANK_KEEP: 'case-2026-01-0' } });
+    const data = JSON.parse(kept.stdout) as { rerank: { cases: number; failed: number }; cases: { selected: { reasons: string[] }[] }[] };
+    expect(data.rerank).toEqual({ cases: 3, failed: 0 });
+    expect(data.cases[0]!.selected[0]!.reasons[0]).toMatch(/^reviewer: Applies: /);
   });
 });

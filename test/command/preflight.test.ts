@@ -41,7 +41,7 @@ describe('preflight receipt', () => {
     const root = await indexedRepo();
     const result = await preflight(options(root, 'bump the plugin version', { paths: ['packages/cli/package.json'], tool: 'Edit' }));
     const receipt = JSON.parse(fs.readFileSync(path.join(root, RECEIPT_FILE), 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(receipt)).toEqual(['version', 'task', 'paths', 'tool', 'command', 'project', 'selected', 'index_digest', 'created_at']);
+    expect(Object.keys(receipt)).toEqual(['version', 'task', 'paths', 'tool', 'command', 'project', 'selected', 'related', 'index_digest', 'created_at']);
     expect(receipt).toEqual({
       version: 1,
       task: 'bump the plugin version',
@@ -50,6 +50,7 @@ describe('preflight receipt', () => {
       command: null,
       project: null,
       selected: ids(result),
+      related: result.report.related.map((lesson) => lesson.id),
       index_digest: sha256(fs.readFileSync(path.join(root, 'lessons/index.json'))),
       created_at: NOW.toISOString(),
     });

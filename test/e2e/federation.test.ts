@@ -63,7 +63,7 @@ describe('a platform repository and a service repository, end to end (built bina
     // The team's retrieval tests name the platform's pattern as preflight does.
     fs.writeFileSync(path.join(service, 'lessons/evals.json'), `${JSON.stringify({ version: 1, cases: [{ task: TASK, must: [`platform:${PIN}`] }] }, null, 2)}\n`);
     const evals = runLessons(['eval'], { cwd: service });
-    expect(evals.stdout).toContain('recall 1: 1 of 1 must lessons selected');
+    expect(evals.stdout).toContain('recall 1: 1 of 1 must lessons selected or listed as related');
     expect(evals.exitCode).toBe(0);
     commitAll(service, 'take the platform lessons', 'Lessons-Preflight: none');
     expect(runLessons(['sources', 'status'], { cwd: service }).exitCode).toBe(0);

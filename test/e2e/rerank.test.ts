@@ -28,12 +28,12 @@ describe('lessons preflight --rerank (built CLI)', () => {
     const data = JSON.parse(result.stdout) as { selected: { id: string; reasons: string[] }[]; rerank: unknown };
     expect(data.selected.map((lesson) => lesson.id)).toEqual([first]);
     expect(data.selected[0]!.reasons[0]).toBe(`reviewer: Applies: ${first} is about this task.`);
-    expect(data.rerank).toEqual({ status: 'applied', dropped: [{ id: second, applicability: 'Shares words with the task only.' }], problem: null });
+    expect(data.rerank).toEqual({ status: 'applied', dropped: [{ id: second, applicability: 'Shares words with the task only.' }], promoted: [], problem: null });
     const receipt = JSON.parse(fs.readFileSync(path.join(root, '.lessons/preflight/last.json'), 'utf8')) as { selected: string[] };
     expect(receipt.selected).toEqual([first]);
 
     const text = runCli(['preflight', TASK, '--rerank'], { cwd: root }).stdout;
-    expect(text).toContain(`rerank: the reviewer kept 1 of 2 lessons\n  dropped ${second}: Shares words with the task only.\n`);
+    expect(text).toContain(`rerank: the reviewer kept 1 of 2 lessons that applied\n  dropped ${second}: Shares words with the task only.\n`);
     expect(text).toContain(`why: reviewer: Applies: ${first} is about this task.`);
   });
 
@@ -41,7 +41,29 @@ describe('lessons preflight --rerank (built CLI)', () => {
     const root = repo(fakeReviewer('rerank'));
     const result = runCli(['preflight', TASK, '--rerank'], { cwd: root, env: { FAKE_RERANK_KEEP: 'nothing-matches-this' } });
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain('The reviewer found none of the selected lessons applicable to this task.');
+    expect(result.stdout).toContain('The reviewer found none of the lessons found applicable to this task.');
+  });
+
+  it('sees the related tier too: a related lesson it approves is promoted to apply, one it turns down is no longer listed', () => {
+    const root = repo(fakeReviewer('rerank'));
+    // --limit 1 leaves the second lesson that would apply in the related tier.
+    const plain = JSON.parse(runCli(['preflight', TASK, '--json', '--limit', '1'], { cwd: root }).stdout) as { selected: { id: string }[]; related: { id: string }[] };
+    const related = plain.related.map((lesson) => lesson.id);
+    expect(related.length).toBeGreaterThan(0);
+    const promote = related[0]!;
+    const result = runCli(['preflight', TASK, '--rerank', '--json', '--limit', '1'], { cwd: root, env: { FAKE_RERANK_KEEP: promote } });
+    const data = JSON.parse(result.stdout) as { selected: { id: string; reasons: string[] }[]; related: { id: string }[]; rerank: { promoted: string[]; dropped: { id: string }[] } };
+    expect(data.selected.map((lesson) => lesson.id)).toEqual([promote]);
+    expect(data.selected[0]!.reasons[0]).toBe(`reviewer: Applies: ${promote} is about this task.`);
+    expect(data.rerank.promoted).toEqual([promote]);
+    expect(data.rerank.dropped.map((item) => item.id)).toEqual(plain.selected.map((lesson) => lesson.id));
+    // Every related lesson was judged: the ones turned down are gone.
+    expect(data.related).toEqual([]);
+    const receipt = JSON.parse(fs.readFileSync(path.join(root, '.lessons/preflight/last.json'), 'utf8')) as { selected: string[]; related: string[] };
+    expect(receipt).toMatchObject({ selected: [promote], related: [] });
+    const text = runCli(['preflight', TASK, '--rerank', '--limit', '1'], { cwd: root, env: { FAKE_RERANK_KEEP: promote } }).stdout;
+    expect(text).toContain(`promoted 1 related\n`);
+    expect(text).toContain(`  promoted ${promote}\n`);
   });
 
   it('falls back to the plain ranking when the reviewer fails, and says so', () => {

@@ -24,6 +24,7 @@ const report: PreflightReport = {
   project: null,
   mode: 'task',
   selected: [lesson('case-a', 'case', 9), lesson('pattern-b', 'pattern', 8), lesson('principle-c', 'principle', 7)],
+  related: [],
   omitted_by_budget: 0,
   message: null,
   index_digest: 'ab'.repeat(32),
@@ -76,7 +77,7 @@ describe('preflight output', () => {
   });
 
   it('makes a receipt with exactly the agreed fields', () => {
-    const receipt = makeReceipt(taskInput('t', { paths: ['a.ts'], tool: 'Edit' }), ['x', 'y'], 'd'.repeat(64), new Date('2026-11-20T12:00:00Z'));
+    const receipt = makeReceipt(taskInput('t', { paths: ['a.ts'], tool: 'Edit' }), ['x', 'y'], ['z'], 'd'.repeat(64), new Date('2026-11-20T12:00:00Z'));
     expect(receipt).toEqual({
       version: 1,
       task: 't',
@@ -85,6 +86,7 @@ describe('preflight output', () => {
       command: null,
       project: null,
       selected: ['x', 'y'],
+      related: ['z'],
       index_digest: 'd'.repeat(64),
       created_at: '2026-11-20T12:00:00.000Z',
     });

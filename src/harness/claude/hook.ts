@@ -17,14 +17,14 @@
  */
 import type { IndexEntry } from '../../index/build.js';
 import type { Policy } from '../../policy/policy.js';
-import { formatLessons, TOOL_CALL_LIMIT } from '../../agent/format.js';
+import { formatLessons, formatTiers, TOOL_CALL_LIMIT } from '../../agent/format.js';
 import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
 import { obj, str, toolAction, type HookInput, type HookRun } from '../../agent/input.js';
 import { sessionStart } from '../../agent/moments.js';
 import { readSession, updateSession } from '../../agent/session.js';
 import { correctionPhrase, recordInstruction } from '../../agent/correction.js';
 import { readTextOrUndefined } from '../../io/fs.js';
-import { selectForRequest } from '../../preflight/preflight.js';
+import { selectTiersForRequest } from '../../preflight/preflight.js';
 import type { SelectedLesson as Selected } from '../../preflight/report.js';
 import type { CLAUDE } from './declaration.js';
 
@@ -75,11 +75,12 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       const prompt = str(input, 'prompt') ?? '';
       if (prompt.trim() === '') return undefined;
       const policy = hookPolicy(run.root, problems);
-      const lessons = await selectForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now, policy, problems, update: 'background' });
+      const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now, policy, problems, update: 'background' });
       const phrase = correctionPhrase(prompt);
-      if (lessons.length === 0 && !phrase) return undefined;
+      if (lessons.length === 0 && related.length === 0 && !phrase) return undefined;
       await record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
-      const parts = lessons.length > 0 ? [formatLessons('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, { reasons: true })] : [];
+      const tiers = formatTiers('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, related, { reasons: true });
+      const parts = tiers === '' ? [] : [tiers];
       if (phrase) parts.push(recordInstruction(phrase, lessons[0]));
       return contextAnswer(event, parts.join('\n\n'));
     }
@@ -93,8 +94,8 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       const action = toolAction(run.root, run.cwd, str(input, 'tool_name'), obj(input, 'tool_input'));
       if (!action.tool && action.paths.length === 0 && !action.command) return undefined;
       const policy = hookPolicy(run.root, problems);
-      const lessons = await selectForRequest(run.root, { task: '', ...action, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
-      if (lessons.length === 0) return undefined;
+      const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: '', ...action, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
+      if (lessons.length === 0 && related.length === 0) return undefined;
       const state = sessionId ? readSession(run.root, sessionId) : undefined;
       if (dialect === 'claude' && sessionId && state) {
         const gate = await criticalGate(run, sessionId, state.gated, lessons, policy, action.tool);
@@ -103,7 +104,7 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       const shown = new Set(state?.shown ?? []);
       const pending = new Set(state?.pending ?? []);
       await record(run, sessionId, lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id) || !pending.has(id)), 'pending');
-      const text = formatLessons(`Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`, lessons, { reasons: true, repeated: shown });
+      const text = formatTiers(`Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`, lessons, related, { reasons: true, repeated: shown });
       // Codex parses PreToolUse `additionalContext` but does not support it (its hooks docs;
       // openai/codex#19385), so there the text goes in the common `systemMessage`.
       return dialect === 'claude' ? contextAnswer(event, text) : { systemMessage: text };

@@ -14,12 +14,12 @@
  * - `afterFileEdit`, `stop` and any other event: `{}`.
  * Every answer is the allowing one: a hook that errs still prints it (declaration.ts).
  */
-import { formatLessons, TOOL_CALL_LIMIT } from '../../agent/format.js';
+import { formatTiers, TOOL_CALL_LIMIT } from '../../agent/format.js';
 import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
 import { str, type HookInput, type HookRun } from '../../agent/input.js';
 import { sessionStart } from '../../agent/moments.js';
 import { updateSession } from '../../agent/session.js';
-import { selectForRequest } from '../../preflight/preflight.js';
+import { selectTiersForRequest } from '../../preflight/preflight.js';
 import { neutralAnswer } from '../registry.js';
 
 function cursorNeutral(event: string): string {
@@ -40,13 +40,13 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
       const command = str(input, 'command');
       if (!command) return cursorNeutral(event);
       const policy = hookPolicy(run.root, problems);
-      const lessons = await selectForRequest(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
+      const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
       // What is broken goes once per conversation in `user_message`, the text Cursor shows the user.
       const notice = await noticeOnce(run.root, sessionId, problems);
       const shown = notice ? { user_message: notice } : {};
-      if (lessons.length === 0) return notice ? `${JSON.stringify({ permission: 'allow', ...shown })}\n` : cursorNeutral(event);
-      if (sessionId) await updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
-      const text = formatLessons('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, { reasons: true });
+      if (lessons.length === 0 && related.length === 0) return notice ? `${JSON.stringify({ permission: 'allow', ...shown })}\n` : cursorNeutral(event);
+      if (sessionId && lessons.length > 0) await updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
+      const text = formatTiers('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, related, { reasons: true });
       return `${JSON.stringify({ permission: 'allow', ...shown, agent_message: text })}\n`;
     }
     case 'afterAgentResponse': {

@@ -1,0 +1,52 @@
+/**
+ * Which thesaurus relations hold in software text. WordNet relates words in every sense it
+ * knows (translate ~ render, bill ~ invoice), most of them not about software; a relation
+ * found there is evidence that a lesson is about a task word only when software text supports
+ * it: Stack Overflow's approved tag synonyms relate the two words (software vocabulary by
+ * construction), or the repository's own lessons use both words in one lesson (the team's
+ * writing relates them). Anything else may still rank a lesson, never vouch for it.
+ */
+import fs from 'node:fs';
+import { packageFile } from '../io/package-root.js';
+import type { SearchIndex } from './search-index.js';
+import { stem } from './text.js';
+
+const SOFTWARE_SYNONYMS_FILE = 'data/thesaurus/stackoverflow-synonyms.tsv';
+
+let pairs: Set<string> | undefined;
+
+const pairKey = (a: string, b: string): string => (a < b ? `${a}\t${b}` : `${b}\t${a}`);
+
+/** The stemmed pairs of the tag-synonym table, either way round; none when the file is missing. */
+function softwarePairs(): Set<string> {
+  if (pairs) return pairs;
+  pairs = new Set();
+  let text = '';
+  try {
+    text = fs.readFileSync(packageFile(SOFTWARE_SYNONYMS_FILE), 'utf8');
+  } catch {
+    // A table left out of the package only means fewer relations vouch for lessons.
+  }
+  // Lines `word<TAB>synonym synonym ...`, as the search cache reads the file (thesaurusEntry), stemmed as the cache stems them.
+  for (const line of text.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab <= 0) continue;
+    const term = stem(line.slice(0, tab));
+    for (const other of line.slice(tab + 1).split(' ')) if (other !== '') pairs.add(pairKey(term, stem(other)));
+  }
+  return pairs;
+}
+
+/** Whether some lesson of `index` holds both terms. */
+function cooccur(index: SearchIndex, a: string, b: string): boolean {
+  const docs = new Set<number>();
+  for (const part of index.postingPartsOf(a)) for (const doc of part.docs) docs.add(part.offset + doc);
+  if (docs.size === 0) return false;
+  for (const part of index.postingPartsOf(b)) for (const doc of part.docs) if (docs.has(part.offset + doc)) return true;
+  return false;
+}
+
+/** Whether the thesaurus relation between stemmed `term` and `relative` holds in software text (see above). */
+export function supportedRelation(index: SearchIndex, term: string, relative: string): boolean {
+  return softwarePairs().has(pairKey(term, relative)) || cooccur(index, term, relative);
+}
