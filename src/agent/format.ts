@@ -1,6 +1,7 @@
 /** The text an agent sees: compact, one lesson per block, its checklist as boxes. */
 import { relatedLine, type RelatedLesson, type SelectedLesson } from '../preflight/report.js';
 import { printable } from '../util/printable.js';
+import { lessonsCommand } from '../init/install.js';
 
 /** Above this an answer is cut: harnesses cap what they inject, and a wall of text is not read. */
 export const MAX_CONTEXT_CHARS = 8000;
@@ -34,15 +35,27 @@ export function formatLessons(heading: string, lessons: readonly SelectedLesson[
   return printable(text);
 }
 
-/** The related tier as an agent sees it: one line each, and what to do with them. */
-export const RELATED_HEADING = 'Related lessons (titles only): open one that fits this task with `lessons show <id>` (or the MCP `show` tool); ignore the rest.';
+/** The related tier as an agent sees it: what to do with the entries, opened with `command` (how the repository runs lessons). */
+export function relatedHeading(command = 'lessons'): string {
+  return `Related lessons (titles only): open one that fits this task with \`${command} show <id>\` (or the MCP \`show\` tool); ignore the rest.`;
+}
 
-/** The related entries under RELATED_HEADING; '' when there are none. */
-export function formatRelated(related: readonly RelatedLesson[]): string {
-  return related.length === 0 ? '' : printable([RELATED_HEADING, ...related.map((lesson) => relatedLine(lesson, '- '))].join('\n'));
+/** The related entries under relatedHeading(); '' when there are none. */
+export function formatRelated(related: readonly RelatedLesson[], command?: string): string {
+  return related.length === 0 ? '' : printable([relatedHeading(command), ...related.map((lesson) => relatedLine(lesson, '- '))].join('\n'));
 }
 
 /** Both tiers of an answer: the lessons that apply under `heading` (when any), then the related entries; '' when both are empty. */
-export function formatTiers(heading: string, lessons: readonly SelectedLesson[], related: readonly RelatedLesson[], options: { reasons?: boolean; repeated?: ReadonlySet<string> } = {}): string {
-  return [lessons.length > 0 ? formatLessons(heading, lessons, options) : '', formatRelated(related)].filter((part) => part !== '').join('\n\n');
+export function formatTiers(
+  heading: string,
+  lessons: readonly SelectedLesson[],
+  related: readonly RelatedLesson[],
+  options: { reasons?: boolean; repeated?: ReadonlySet<string>; command?: string } = {},
+): string {
+  return [lessons.length > 0 ? formatLessons(heading, lessons, options) : '', formatRelated(related, options.command)].filter((part) => part !== '').join('\n\n');
+}
+
+/** How the agent's own shell runs lessons in this repository, read only when there is something to open: a dev dependency is not on its PATH. */
+export function openCommand(root: string, related: readonly RelatedLesson[]): string | undefined {
+  return related.length === 0 ? undefined : lessonsCommand(root);
 }

@@ -11,7 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RELATED_HEADING } from '../../src/agent/format.js';
+import { relatedHeading } from '../../src/agent/format.js';
+
+/** This repository's package.json does not depend on lessons: the heading says `lessons show`. */
+const RELATED_HEADING = relatedHeading();
 import { NOT_FOUND_MESSAGE } from '../../src/harness/hook-command.js';
 import { writeIndex } from '../../src/store/index-write.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';

@@ -3,13 +3,31 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
-import { BIN, runCli, tempDir } from '../helpers/repo.js';
+import { BIN, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { lessonFile } from '../helpers/lessons.js';
+import { writeIndex } from '../../src/store/index-write.js';
 
 function preToolUse(root: string, file: string): string {
   return JSON.stringify({ session_id: 'e2e', transcript_path: path.join(root, 't.jsonl'), cwd: root, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_use_id: 'toolu_1', tool_input: { file_path: path.join(root, file), old_string: 'a', new_string: 'b' } });
 }
 
 describe('lessons hook (built binary)', () => {
+  it('lists related lessons below the ones that apply, with the command that opens one where the agent runs it', async () => {
+    const root = await hookRepo();
+    writeFiles(root, lessonFile({ id: 'case-2026-03-03-tf-lock', title: 'Killed terraform apply left a lock', tags: ['infra'] }));
+    await writeIndex({ cwd: root });
+    const prompt = (text: string): string => JSON.stringify({ session_id: 'e2e', transcript_path: path.join(root, 't.jsonl'), cwd: root, hook_event_name: 'UserPromptSubmit', prompt: text });
+    const task = 'Run terraform apply for the staging stack after the nightly backup finishes';
+    const context = (): string => (JSON.parse(runCli(['hook', 'claude', 'UserPromptSubmit'], { cwd: root, input: prompt(task) }).stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(context()).toBe(
+      'Related lessons (titles only): open one that fits this task with `lessons show <id>` (or the MCP `show` tool); ignore the rest.\n- case-2026-03-03-tf-lock: Killed terraform apply left a lock (terraform, apply)',
+    );
+    // A dev dependency is not on the agent's PATH: the heading names the command that resolves there.
+    writeFiles(root, { 'package.json': JSON.stringify({ name: 'app', devDependencies: { lessons: 'git+https://example.invalid/lessons.git#v0.1.0' } }) });
+    expect(context()).toContain('open one that fits this task with `npx --no-install lessons show <id>`');
+  });
+
+
   it('answers Claude Code PreToolUse with additionalContext and exit 0', async () => {
     const root = await hookRepo();
     const result = runCli(['hook', 'claude', 'PreToolUse'], { cwd: root, input: preToolUse(root, 'package.json') });

@@ -17,7 +17,7 @@
  */
 import type { IndexEntry } from '../../index/build.js';
 import type { Policy } from '../../policy/policy.js';
-import { formatLessons, formatTiers, TOOL_CALL_LIMIT } from '../../agent/format.js';
+import { formatLessons, formatTiers, openCommand, TOOL_CALL_LIMIT } from '../../agent/format.js';
 import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
 import { obj, str, toolAction, type HookInput, type HookRun } from '../../agent/input.js';
 import { sessionStart } from '../../agent/moments.js';
@@ -79,7 +79,7 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       const phrase = correctionPhrase(prompt);
       if (lessons.length === 0 && related.length === 0 && !phrase) return undefined;
       await record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
-      const tiers = formatTiers('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, related, { reasons: true });
+      const tiers = formatTiers('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, related, { reasons: true, command: openCommand(run.root, related) });
       const parts = tiers === '' ? [] : [tiers];
       if (phrase) parts.push(recordInstruction(phrase, lessons[0]));
       return contextAnswer(event, parts.join('\n\n'));
@@ -104,7 +104,7 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       const shown = new Set(state?.shown ?? []);
       const pending = new Set(state?.pending ?? []);
       await record(run, sessionId, lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id) || !pending.has(id)), 'pending');
-      const text = formatTiers(`Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`, lessons, related, { reasons: true, repeated: shown });
+      const text = formatTiers(`Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`, lessons, related, { reasons: true, repeated: shown, command: openCommand(run.root, related) });
       // Codex parses PreToolUse `additionalContext` but does not support it (its hooks docs;
       // openai/codex#19385), so there the text goes in the common `systemMessage`.
       return dialect === 'claude' ? contextAnswer(event, text) : { systemMessage: text };

@@ -14,7 +14,7 @@
  * - `afterFileEdit`, `stop` and any other event: `{}`.
  * Every answer is the allowing one: a hook that errs still prints it (declaration.ts).
  */
-import { formatTiers, TOOL_CALL_LIMIT } from '../../agent/format.js';
+import { formatTiers, openCommand, TOOL_CALL_LIMIT } from '../../agent/format.js';
 import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
 import { str, type HookInput, type HookRun } from '../../agent/input.js';
 import { sessionStart } from '../../agent/moments.js';
@@ -46,7 +46,7 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
       const shown = notice ? { user_message: notice } : {};
       if (lessons.length === 0 && related.length === 0) return notice ? `${JSON.stringify({ permission: 'allow', ...shown })}\n` : cursorNeutral(event);
       if (sessionId && lessons.length > 0) await updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
-      const text = formatTiers('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, related, { reasons: true });
+      const text = formatTiers('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, related, { reasons: true, command: openCommand(run.root, related) });
       return `${JSON.stringify({ permission: 'allow', ...shown, agent_message: text })}\n`;
     }
     case 'afterAgentResponse': {
