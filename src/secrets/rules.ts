@@ -1,5 +1,6 @@
 import type { SecretRule, SecretsPolicy } from '../policy/policy.js';
 import { sha256 } from '../util/digest.js';
+import { encodedRuns, originalSpan, plainView } from './views.js';
 
 /** One credential-looking match. The secret itself never leaves this module unmasked. */
 export interface SecretMatch {
@@ -10,6 +11,8 @@ export interface SecretMatch {
   fingerprint: string;
   /** The first characters and the length, enough to find it without printing it. */
   masked: string;
+  /** A commit of a pushed range that added it, when the head no longer holds it (history.ts). */
+  commit?: string;
 }
 
 export function secretFingerprint(rule: string, secret: string): string {
@@ -30,8 +33,8 @@ export function shannonEntropy(text: string): number {
   return entropy;
 }
 
-function mask(secret: string): string {
-  return `${secret.slice(0, 4)}… (${secret.length} characters)`;
+function mask(secret: string, form?: string): string {
+  return `${secret.slice(0, 4)}… (${secret.length} characters${form ? `, ${form}` : ''})`;
 }
 
 export interface CompiledRule {
@@ -55,23 +58,61 @@ export function compileSecretRules(policy: SecretsPolicy): CompiledRule[] | { er
   return compiled;
 }
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+/** The line of each offset of a text, from one pass over its line breaks (a binary search a lookup). */
+function lineLocator(text: string): (offset: number) => number {
+  let starts: number[] | undefined;
+  return (offset) => {
+    if (starts === undefined) {
+      starts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  };
 }
 
 interface SecretSpan {
   rule: string;
   secret: string;
+  /** Where it stands in the scanned text: [offset, end). */
   offset: number;
+  end: number;
   fingerprint: string;
+  /** How it was hidden, when it was: `base64-encoded`, `hex-encoded`, `obfuscated`. */
+  form?: string;
 }
 
-/** Where each rule matches `text`, minus allowlisted fingerprints; a span an earlier (more specific) rule took is not matched again by a generic one. */
-function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>): SecretSpan[] {
+/** The characters spans took: a span over any of them is the same secret found again. */
+class Taken {
+  private readonly marks: Uint8Array;
+  constructor(length: number) {
+    this.marks = new Uint8Array(length);
+  }
+  overlaps(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) if (this.marks[i] === 1) return true;
+    return false;
+  }
+  take(from: number, to: number): void {
+    this.marks.fill(1, from, to);
+  }
+}
+
+/** How deep an encoded run is decoded again: base64 of base64, or of URL-encoded text. */
+const DECODE_DEPTH = 2;
+
+/**
+ * The rules' matches of `text` as it stands, minus allowlisted fingerprints; a span an earlier
+ * (more specific) rule took is not matched again by a generic one. Each rule's matches do not
+ * overlap one another, so the marks cost at most the text's length a rule.
+ */
+function ruleSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>, taken: Taken): SecretSpan[] {
   const spans: SecretSpan[] = [];
-  const taken: [number, number][] = [];
   for (const { rule, regex, exclude } of rules) {
     regex.lastIndex = 0;
     for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
@@ -87,9 +128,37 @@ function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: Re
       if (allowlist.has(fingerprint)) continue;
       const offset = match.index + (rule.group ? match[0].indexOf(secret) : 0);
       const end = offset + secret.length;
-      if (taken.some(([from, to]) => offset < to && from < end)) continue;
-      taken.push([offset, end]);
-      spans.push({ rule: rule.name, secret, offset, fingerprint });
+      if (taken.overlaps(offset, end)) continue;
+      taken.take(offset, end);
+      spans.push({ rule: rule.name, secret, offset, end, fingerprint });
+    }
+  }
+  return spans;
+}
+
+/**
+ * Where the rules match `text`: as it stands, then in its plain view (views.ts: escapes,
+ * invisible and look-alike characters, entities, URL encoding and split lines undone), then in
+ * what its base64 and hex runs decode to (to DECODE_DEPTH), each found span at the original
+ * characters it came from. A span over characters an earlier one took is not reported again.
+ */
+function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>, depth = DECODE_DEPTH): SecretSpan[] {
+  const taken = new Taken(text.length);
+  const spans = ruleSpans(text, rules, allowlist, taken);
+  const view = plainView(text);
+  const add = (span: SecretSpan, from: number, to: number, form: string): void => {
+    if (taken.overlaps(from, to)) return;
+    taken.take(from, to);
+    spans.push({ ...span, offset: from, end: to, form: span.form ?? form });
+  };
+  if (view) {
+    for (const span of ruleSpans(view.text, rules, allowlist, new Taken(view.text.length))) add(span, ...originalSpan(view, span.offset, span.end, text), 'obfuscated');
+  }
+  if (depth > 0) {
+    const plain = view?.text ?? text;
+    for (const run of encodedRuns(plain)) {
+      const [from, to] = originalSpan(view, run.start, run.end, text);
+      for (const span of secretSpans(run.decoded, rules, allowlist, depth - 1)) add(span, from, to, run.form);
     }
   }
   return spans;
@@ -97,16 +166,27 @@ function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: Re
 
 /** Every match of every rule in one file's text, minus allowlisted fingerprints; pure. */
 export function scanText(file: string, text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>): SecretMatch[] {
-  return secretSpans(text, rules, allowlist).map(({ rule, secret, offset, fingerprint }) => ({ rule, file, line: lineAt(text, offset), fingerprint, masked: mask(secret) }));
+  const lineOf = lineLocator(text);
+  return secretSpans(text, rules, allowlist).map(({ rule, secret, offset, fingerprint, form }) => ({ rule, file, line: lineOf(offset), fingerprint, masked: mask(secret, form) }));
+}
+
+/** `text` with every secret the rules find replaced by `[redacted <rule>]`, and the rules that matched (once each, in order). */
+export function redactText(text: string, rules: readonly CompiledRule[]): { text: string; redacted: string[] } {
+  const spans = secretSpans(text, rules, new Set()).sort((a, b) => a.offset - b.offset);
+  if (spans.length === 0) return { text, redacted: [] };
+  const parts: string[] = [];
+  let at = 0;
+  for (const { rule, offset, end } of spans) {
+    parts.push(text.slice(at, offset), `[redacted ${rule}]`);
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return { text: parts.join(''), redacted: [...new Set(spans.map((span) => span.rule))] };
 }
 
 /** `text` with every secret the rules find replaced by `[redacted <rule>]`: for what is kept of a command's output. */
 export function redactSecrets(text: string, rules: readonly CompiledRule[]): string {
-  let result = text;
-  for (const { rule, secret, offset } of secretSpans(text, rules, new Set()).sort((a, b) => b.offset - a.offset)) {
-    result = `${result.slice(0, offset)}[redacted ${rule}]${result.slice(offset + secret.length)}`;
-  }
-  return result;
+  return redactText(text, rules).text;
 }
 
 /** One decoded value and the file line it stands on (its top-level key's). */
