@@ -106,14 +106,10 @@ class Taken {
 /** How deep an encoded run is decoded again: base64 of base64, or of URL-encoded text. */
 const DECODE_DEPTH = 2;
 
-/**
- * The rules' matches of `text` as it stands, minus allowlisted fingerprints; a span an earlier
- * (more specific) rule took is not matched again by a generic one. Each rule's matches do not
- * overlap one another, so the marks cost at most the text's length a rule.
- */
-function ruleSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>, taken: Taken): SecretSpan[] {
-  const spans: SecretSpan[] = [];
-  for (const { rule, regex, exclude } of rules) {
+/** The rules' matches of `text` as it stands, minus allowlisted fingerprints, with each one's rule's place in the list. */
+function ruleSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>): (SecretSpan & { order: number })[] {
+  const spans: (SecretSpan & { order: number })[] = [];
+  rules.forEach(({ rule, regex, exclude }, order) => {
     regex.lastIndex = 0;
     for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
       if (match[0] === '') {
@@ -127,39 +123,42 @@ function ruleSpans(text: string, rules: readonly CompiledRule[], allowlist: Read
       const fingerprint = secretFingerprint(rule.name, secret);
       if (allowlist.has(fingerprint)) continue;
       const offset = match.index + (rule.group ? match[0].indexOf(secret) : 0);
-      const end = offset + secret.length;
-      if (taken.overlaps(offset, end)) continue;
-      taken.take(offset, end);
-      spans.push({ rule: rule.name, secret, offset, end, fingerprint });
+      spans.push({ rule: rule.name, secret, offset, end: offset + secret.length, fingerprint, order });
     }
-  }
+  });
   return spans;
 }
 
 /**
- * Where the rules match `text`: as it stands, then in its plain view (views.ts: escapes,
- * invisible and look-alike characters, entities, URL encoding and split lines undone), then in
- * what its base64 and hex runs decode to (to DECODE_DEPTH), each found span at the original
- * characters it came from. A span over characters an earlier one took is not reported again.
+ * Where the rules match `text`: as it stands, in its plain view (views.ts: escapes, invisible
+ * and look-alike characters, entities, URL encoding and split lines undone), and in what its
+ * base64 and hex runs decode to (to DECODE_DEPTH), each span at the original characters it came
+ * from. Where spans overlap, the earlier rule in the list (the more specific) keeps them, and
+ * for one rule the text as it stands before its views: each secret is reported once. Each
+ * rule's matches of one text do not overlap, so the marks cost at most the text's length a rule.
  */
-function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>, depth = DECODE_DEPTH): SecretSpan[] {
-  const taken = new Taken(text.length);
-  const spans = ruleSpans(text, rules, allowlist, taken);
+function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>, depth = DECODE_DEPTH): (SecretSpan & { order: number })[] {
+  const candidates: (SecretSpan & { order: number; rank: number })[] = ruleSpans(text, rules, allowlist).map((span) => ({ ...span, rank: 0 }));
   const view = plainView(text);
-  const add = (span: SecretSpan, from: number, to: number, form: string): void => {
-    if (taken.overlaps(from, to)) return;
-    taken.take(from, to);
-    spans.push({ ...span, offset: from, end: to, form: span.form ?? form });
-  };
   if (view) {
-    for (const span of ruleSpans(view.text, rules, allowlist, new Taken(view.text.length))) add(span, ...originalSpan(view, span.offset, span.end, text), 'obfuscated');
+    for (const span of ruleSpans(view.text, rules, allowlist)) {
+      const [offset, end] = originalSpan(view, span.offset, span.end);
+      candidates.push({ ...span, offset, end, form: 'obfuscated', rank: 1 });
+    }
   }
   if (depth > 0) {
-    const plain = view?.text ?? text;
-    for (const run of encodedRuns(plain)) {
-      const [from, to] = originalSpan(view, run.start, run.end, text);
-      for (const span of secretSpans(run.decoded, rules, allowlist, depth - 1)) add(span, from, to, run.form);
+    for (const run of encodedRuns(view?.text ?? text)) {
+      const [offset, end] = originalSpan(view, run.start, run.end);
+      for (const span of secretSpans(run.decoded, rules, allowlist, depth - 1)) candidates.push({ ...span, offset, end, form: span.form ?? run.form, rank: 2 });
     }
+  }
+  candidates.sort((a, b) => a.order - b.order || a.rank - b.rank || a.offset - b.offset);
+  const taken = new Taken(text.length);
+  const spans: (SecretSpan & { order: number })[] = [];
+  for (const { rank: _rank, ...span } of candidates) {
+    if (taken.overlaps(span.offset, span.end)) continue;
+    taken.take(span.offset, span.end);
+    spans.push(span);
   }
   return spans;
 }

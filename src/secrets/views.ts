@@ -7,11 +7,23 @@
  * (rules.ts bounds the depth). Every function here is one pass over its input: linear.
  */
 
-/** A text the rules match, and where each of its characters stands in the original. */
+/**
+ * A stretch of a view: copied from the original as it stands (`copy`: view character k is
+ * original character orig + k - view), or one spelling undone (its characters all stand for the
+ * original's `width` characters at orig). What a view leaves out lies between two stretches.
+ */
+interface Stretch {
+  view: number;
+  orig: number;
+  width: number;
+  copy: boolean;
+}
+
+/** A text the rules match, and where its characters stand in the original. */
 export interface View {
   text: string;
-  /** origin[i]: the offset in the original of the character i of `text`; origin[text.length]: the original's length. */
-  origin: number[];
+  /** In view order; a search finds the stretch of a character. */
+  stretches: Stretch[];
 }
 
 /** Characters that render as nothing: zero-width spaces and joiners, soft hyphen, bidi controls, BOM, variation selectors. */
@@ -99,82 +111,93 @@ function splitAt(text: string, i: number, run: number): number {
   return after > 0 && run + after >= SPLIT_RUN ? j - i : 0;
 }
 
-/**
- * `text` with every hiding spelling undone, one pass: undefined when nothing in it changes
- * (the rules have matched it as it is). The view is for matching only: a match in it is
- * reported at the original offsets its characters came from.
- */
-export function plainView(text: string): View | undefined {
-  const out: string[] = [];
-  const origin: number[] = [];
-  let changed = false;
-  // Token characters at the end of the view so far (for splitAt).
-  let run = 0;
-  const emit = (value: string, at: number): void => {
-    // By UTF-16 unit, as the view's offsets count.
-    for (let k = 0; k < value.length; k++) {
-      out.push(value[k]!);
-      origin.push(at);
-      run = TOKEN_CHAR.test(value[k]!) ? run + 1 : 0;
-    }
-  };
-  for (let i = 0; i < text.length; ) {
-    const char = text[i]!;
-    const code = char.charCodeAt(0);
-    if (char === '\\' || char === '%' || char === '&') {
-      const split = char === '\\' ? splitAt(text, i, run) : 0;
-      const escape = split === 0 ? escapeAt(text, i) : undefined;
-      if (split > 0 || escape) {
-        changed = true;
-        if (escape) emit(escape.value, i);
-        i += split || escape!.length;
-        continue;
-      }
-    } else if (char === '\n' || char === '\r') {
-      const split = splitAt(text, i, run);
-      if (split > 0) {
-        changed = true;
-        i += split;
-        continue;
-      }
-    } else if (code >= 0x80) {
-      const point = String.fromCodePoint(text.codePointAt(i)!);
-      const width = point.length;
-      if (INVISIBLE.test(point)) {
-        changed = true;
-        i += width;
-        continue;
-      }
-      const plain = LOOK_ALIKES[point] ?? nfkc(point);
-      if (plain !== point) {
-        changed = true;
-        emit(plain, i);
-        i += width;
-        continue;
-      }
-      emit(point, i);
-      i += width;
-      continue;
-    }
-    out.push(char);
-    origin.push(i);
-    run = TOKEN_CHAR.test(char) ? run + 1 : 0;
-    i++;
-  }
-  if (!changed) return undefined;
-  origin.push(text.length);
-  return { text: out.join(''), origin };
+/** Where a hiding spelling may start: an escape, an entity, a percent sign, a line break, a character past ASCII. */
+const NOTABLE = /[\\%&\r\n]|[^\x00-\x7f]/g;
+
+/** How many token characters end `text` (at most SPLIT_RUN). */
+function tokenTail(text: string): number {
+  let n = 0;
+  while (n < SPLIT_RUN && n < text.length && TOKEN_CHAR.test(text[text.length - 1 - n]!)) n++;
+  return n;
 }
 
-/** Where a span of a view [start, end) stands in the original: from its first character's origin to past its last one's. */
-export function originalSpan(view: View | undefined, start: number, end: number, originalText: string): [number, number] {
+/** The change a notable character at `i` makes: what stands for it in the view (empty: nothing) and how many characters it spans; undefined when it stays. */
+function undoneAt(text: string, i: number, run: number): { value: string; length: number } | undefined {
+  const char = text[i]!;
+  if (char === '\n' || char === '\r' || char === '\\') {
+    const split = splitAt(text, i, run);
+    if (split > 0) return { value: '', length: split };
+    return char === '\\' ? escapeAt(text, i) : undefined;
+  }
+  if (char === '%' || char === '&') return escapeAt(text, i);
+  const point = String.fromCodePoint(text.codePointAt(i)!);
+  if (INVISIBLE.test(point)) return { value: '', length: point.length };
+  const plain = LOOK_ALIKES[point] ?? nfkc(point);
+  return plain === point ? undefined : { value: plain, length: point.length };
+}
+
+/**
+ * `text` with every hiding spelling undone, one pass (what lies between two notable characters
+ * is copied whole): undefined when nothing in it changes (the rules have matched it as it is).
+ * The view is for matching only: a match in it is reported at the original characters it came from.
+ */
+export function plainView(text: string): View | undefined {
+  const parts: string[] = [];
+  const stretches: Stretch[] = [];
+  let length = 0;
+  // Token characters at the end of the view so far (for splitAt).
+  let run = 0;
+  const push = (value: string, orig: number, width: number, copy: boolean): void => {
+    if (value === '') return;
+    parts.push(value);
+    stretches.push({ view: length, orig, width, copy });
+    length += value.length;
+    const tail = tokenTail(value);
+    run = tail === value.length ? Math.min(SPLIT_RUN, run + tail) : tail;
+  };
+  let copied = 0;
+  let changed = false;
+  NOTABLE.lastIndex = 0;
+  for (let match = NOTABLE.exec(text); match !== null; match = NOTABLE.exec(text)) {
+    const i = match.index;
+    if (i < copied) continue;
+    push(text.slice(copied, i), copied, i - copied, true);
+    const undone = undoneAt(text, i, run);
+    if (undone === undefined) {
+      copied = i;
+      continue;
+    }
+    changed = true;
+    push(undone.value, i, undone.length, false);
+    copied = i + undone.length;
+    NOTABLE.lastIndex = copied;
+  }
+  if (!changed) return undefined;
+  push(text.slice(copied), copied, text.length - copied, true);
+  return { text: parts.join(''), stretches };
+}
+
+/** The stretch view character k belongs to. */
+function stretchOf(view: View, k: number): Stretch {
+  const { stretches } = view;
+  let low = 0;
+  let high = stretches.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (stretches[mid]!.view <= k) low = mid;
+    else high = mid - 1;
+  }
+  return stretches[low]!;
+}
+
+/** Where a span of a view [start, end) stands in the original: from its first character's spelling to past its last one's. */
+export function originalSpan(view: View | undefined, start: number, end: number): [number, number] {
   if (view === undefined) return [start, end];
-  const from = view.origin[start]!;
+  const first = stretchOf(view, start);
+  const from = first.copy ? first.orig + start - first.view : first.orig;
   if (end <= start) return [from, from];
-  const last = view.origin[end - 1]!;
-  // Past the last character's whole spelling: up to where the next character of the view starts (or the text ends).
-  const next = view.origin[end] ?? originalText.length;
-  return [from, Math.max(last + 1, next)];
+  const last = stretchOf(view, end - 1);
+  return [from, last.copy ? last.orig + end - last.view : last.orig + last.width];
 }
 
 /** An encoded run of a text: where it stands, and the text it decodes to. */
