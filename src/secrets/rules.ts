@@ -134,7 +134,8 @@ function ruleSpans(text: string, rules: readonly CompiledRule[], allowlist: Read
  * and look-alike characters, entities, URL encoding and split lines undone), and in what its
  * base64 and hex runs decode to (to DECODE_DEPTH), each span at the original characters it came
  * from. Where spans overlap, the earlier rule in the list (the more specific) keeps them, and
- * for one rule the text as it stands before its views: each secret is reported once. Each
+ * for one rule the longer span (the whole token), then the text as it stands before its views:
+ * each secret is reported once. Each
  * rule's matches of one text do not overlap, so the marks cost at most the text's length a rule.
  */
 function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>, depth = DECODE_DEPTH): (SecretSpan & { order: number })[] {
@@ -152,7 +153,8 @@ function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: Re
       for (const span of secretSpans(run.decoded, rules, allowlist, depth - 1)) candidates.push({ ...span, offset, end, form: span.form ?? run.form, rank: 2 });
     }
   }
-  candidates.sort((a, b) => a.order - b.order || a.rank - b.rank || a.offset - b.offset);
+  // The whole token before a part of it (the view's match past a character that cut the plain one short).
+  candidates.sort((a, b) => a.order - b.order || b.end - b.offset - (a.end - a.offset) || a.rank - b.rank || a.offset - b.offset);
   const taken = new Taken(text.length);
   const spans: (SecretSpan & { order: number })[] = [];
   for (const { rank: _rank, ...span } of candidates) {
@@ -160,7 +162,7 @@ function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: Re
     taken.take(span.offset, span.end);
     spans.push(span);
   }
-  return spans;
+  return spans.sort((a, b) => a.order - b.order || a.offset - b.offset);
 }
 
 /** Every match of every rule in one file's text, minus allowlisted fingerprints; pure. */

@@ -46,8 +46,8 @@ const ENTITIES: Record<string, string> = {
 const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 const HEX2 = /^[0-9a-fA-F]{2}$/;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
-/** What a token is made of: a line break between two of these may be a token split in two. */
-const TOKEN_CHAR = /[A-Za-z0-9_+/=-]/;
+/** What a token is made of (a Telegram token's colon, a dotted token's dots too): a line break between two of these may split one. */
+const RUN_CHAR = /[A-Za-z0-9_+/=:.~-]/;
 
 const nfkcOf = new Map<string, string>();
 function nfkc(char: string): string {
@@ -106,9 +106,10 @@ function splitAt(text: string, i: number, run: number): number {
   if (text[j] !== '\n') return 0;
   j++;
   while (text[j] === ' ' || text[j] === '\t') j++;
+  if (j >= text.length || !RUN_CHAR.test(text[j]!)) return 0;
   let after = 0;
-  while ((after === 0 || run + after < SPLIT_RUN) && j + after < text.length && TOKEN_CHAR.test(text[j + after]!)) after++;
-  return after > 0 && run + after >= SPLIT_RUN ? j - i : 0;
+  while (run + after < SPLIT_RUN && j + after < text.length && RUN_CHAR.test(text[j + after]!)) after++;
+  return run + after >= SPLIT_RUN ? j - i : 0;
 }
 
 /** Where a hiding spelling may start: an escape, an entity, a percent sign, a line break, a character past ASCII. */
@@ -117,7 +118,7 @@ const NOTABLE = /[\\%&\r\n]|[^\x00-\x7f]/g;
 /** How many token characters end `text` (at most SPLIT_RUN). */
 function tokenTail(text: string): number {
   let n = 0;
-  while (n < SPLIT_RUN && n < text.length && TOKEN_CHAR.test(text[text.length - 1 - n]!)) n++;
+  while (n < SPLIT_RUN && n < text.length && RUN_CHAR.test(text[text.length - 1 - n]!)) n++;
   return n;
 }
 
