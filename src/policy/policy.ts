@@ -107,7 +107,7 @@ export interface SecretRule {
 }
 
 export interface SecretsPolicy {
-  /** `lessons`: lesson files only; `change`: every text file the change touches. */
+  /** `lessons`: what is under lessons/ (and the files lessons are copied into); `change`: every text file the change touches. */
   scope: 'lessons' | 'change';
   rules: SecretRule[];
   /** Fingerprints (`sha256:` of rule name, NUL, match) of matches known to be harmless. */
