@@ -139,11 +139,15 @@ function ruleSpans(text: string, rules: readonly CompiledRule[], allowlist: Read
  * rule's matches of one text do not overlap, so the marks cost at most the text's length a rule.
  */
 function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: ReadonlySet<string>, depth = DECODE_DEPTH): (SecretSpan & { order: number })[] {
-  const candidates: (SecretSpan & { order: number; rank: number })[] = ruleSpans(text, rules, allowlist).map((span) => ({ ...span, rank: 0 }));
+  const raw = ruleSpans(text, rules, allowlist);
+  const candidates: (SecretSpan & { order: number; rank: number })[] = raw.map((span) => ({ ...span, rank: 0 }));
   const view = plainView(text);
   if (view) {
+    const endsItsLine = lineEndingSpans(text, raw);
     for (const span of ruleSpans(view.text, rules, allowlist)) {
       const [offset, end] = originalSpan(view, span.offset, span.end);
+      // A token that ends with its line is whole: the view joining the next line's first word to it is no longer token.
+      if (endsItsLine.get(span.order)?.overlaps(offset, end)) continue;
       candidates.push({ ...span, offset, end, form: 'obfuscated', rank: 1 });
     }
   }
@@ -163,6 +167,18 @@ function secretSpans(text: string, rules: readonly CompiledRule[], allowlist: Re
     spans.push(span);
   }
   return spans.sort((a, b) => a.order - b.order || a.offset - b.offset);
+}
+
+/** The characters of the spans that end where their line does (a line break, or a shell's continuation backslash before one), by rule. */
+function lineEndingSpans(text: string, spans: readonly (SecretSpan & { order: number })[]): Map<number, Taken> {
+  const byRule = new Map<number, Taken>();
+  for (const { offset, end, order } of spans) {
+    if (!/^\\?\r?\n/.test(text.slice(end, end + 3))) continue;
+    let taken = byRule.get(order);
+    if (!taken) byRule.set(order, (taken = new Taken(text.length)));
+    taken.take(offset, end);
+  }
+  return byRule;
 }
 
 /** Every match of every rule in one file's text, minus allowlisted fingerprints; pure. */

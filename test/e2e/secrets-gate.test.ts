@@ -35,6 +35,19 @@ describe('the secrets gate over a pushed range', () => {
     expect(prePush.stdout).toContain('[secrets]');
   });
 
+  it('names a file with spaces and non-ASCII characters under lessons/ that a commit of the range added a token to, then deleted', async () => {
+    const root = await committedLessonsRepo();
+    const before = git(root, 'rev-parse', 'HEAD').trim();
+    writeFiles(root, { 'lessons/notes é 1.txt': `first\n${fakeToken('slack')}\n` });
+    commitAll(root, 'notes', 'Lessons-Preflight: none');
+    git(root, 'rm', '-q', 'lessons/notes é 1.txt');
+    commitAll(root, 'drop the notes', 'Lessons-Preflight: none');
+    const ci = runLessons(['guard', '--stage', 'ci', '--base', before, '--json'], { cwd: root });
+    const secrets = (JSON.parse(ci.stdout) as { findings: { gate: string; file: string; line: number; rule: string }[] }).findings.filter((finding) => finding.gate === 'secrets');
+    expect(secrets.map(({ rule, file, line }) => ({ rule, file, line }))).toEqual([{ rule: 'slack-token', file: 'lessons/notes é 1.txt', line: 2 }]);
+    expect(ci.exitCode).toBe(1);
+  });
+
   it('passes a range whose commits added no secret, and reports a token still in the head once', async () => {
     const root = await committedLessonsRepo();
     const before = git(root, 'rev-parse', 'HEAD').trim();
