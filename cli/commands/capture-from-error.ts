@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { UsageError } from '../../src/errors.js';
 import type { GlobalArgs, Io } from '../command.js';
-import { escalation } from './capture-outcome.js';
+import { escalation, redaction } from './capture-outcome.js';
 
 export interface FromErrorArgs extends GlobalArgs {
   /** The log file, or - for stdin. */
@@ -68,7 +68,7 @@ export async function runFromError(argv: FromErrorArgs, io: Io): Promise<0 | 1 |
     io.out(JSON.stringify({ written: outcomes, confidence: extraction.answer.confidence, type: extraction.draft.insight ?? extraction.answer.type }, null, 2));
   } else {
     for (const written of outcomes) {
-      io.out(written.action === 'created' ? `created ${written.path} (candidate, source: auto${outcome === 'success' ? ', best practice' : ''})` : `bumped ${written.path}: the same lesson was captured before (occurrences + 1)${escalation(written)}`);
+      io.out(`${written.action === 'created' ? `created ${written.path} (candidate, source: auto${outcome === 'success' ? ', best practice' : ''})` : `bumped ${written.path}: the same lesson was captured before (occurrences + 1)${escalation(written)}`}${redaction(written)}`);
     }
   }
   return 0;

@@ -1,5 +1,5 @@
 import { UsageError } from '../../src/errors.js';
-import { escalation } from './capture-outcome.js';
+import { escalation, redaction } from './capture-outcome.js';
 import { defineCommand } from '../command.js';
 import { parseLikeYargs } from '../fast/like-yargs.js';
 
@@ -40,8 +40,8 @@ export default defineCommand<{ file?: string; fromError?: string; fromSuccess?: 
       return 0;
     }
     for (const outcome of result.outcomes) {
-      if (outcome.action === 'created') io.out(`created ${outcome.path} (candidate, source: auto)`);
-      else io.out(`bumped ${outcome.path}: near-duplicate of ${outcome.duplicateOf} (similarity ${outcome.similarity?.toFixed(2)}); occurrences +1${escalation(outcome)}`);
+      if (outcome.action === 'created') io.out(`created ${outcome.path} (candidate, source: auto)${redaction(outcome)}`);
+      else io.out(`bumped ${outcome.path}: near-duplicate of ${outcome.duplicateOf} (similarity ${outcome.similarity?.toFixed(2)}); occurrences +1${escalation(outcome)}${redaction(outcome)}`);
     }
     return 0;
   },

@@ -1,6 +1,7 @@
 /** Capturing `[LESSON]` blocks from agent text as candidates, once per session and block. */
 import { extractDrafts } from '../capture/blocks.js';
 import { storeDrafts, type CaptureOutcome } from '../capture/store.js';
+import { redactedNote } from '../capture/redact.js';
 import { errorMessage } from '../errors.js';
 import { sha256 } from '../util/digest.js';
 import type { HookRun } from './input.js';
@@ -38,7 +39,7 @@ export async function captureBlocks(run: HookRun, sessionId: string | undefined,
 export function capturedNote(captured: Captured): string {
   if (captured.refused) return `lessons: the [LESSON] blocks were not captured: ${captured.refused}`;
   const lines = captured.outcomes.map((outcome) =>
-    outcome.action === 'created' ? `captured ${outcome.path}` : `seen again: ${outcome.id} (occurrences bumped)`,
+    `${outcome.action === 'created' ? `captured ${outcome.path}` : `seen again: ${outcome.id} (occurrences bumped)`}${redactedNote(outcome.redacted)}`,
   );
   return lines.length === 0 ? '' : `lessons: ${lines.join('; ')}`;
 }

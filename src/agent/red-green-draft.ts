@@ -75,9 +75,10 @@ export async function draftRedGreen(run: HookRun, sessionId: string | undefined,
     }
     const [outcome] = outcomes;
     if (!outcome) return '';
+    const { redactedNote } = await import('../capture/redact.js');
     return outcome.action === 'created'
-      ? `lessons: ${summary(pair)}: drafted ${outcome.path} (candidate; say why it failed and generalise it, then \`lessons accept ${outcome.id}\`)`
-      : `lessons: ${summary(pair)}: the same lesson was drafted before: ${outcome.id} (occurrences bumped)`;
+      ? `lessons: ${summary(pair)}: drafted ${outcome.path} (candidate; say why it failed and generalise it, then \`lessons accept ${outcome.id}\`)${redactedNote(outcome.redacted)}`
+      : `lessons: ${summary(pair)}: the same lesson was drafted before: ${outcome.id} (occurrences bumped)${redactedNote(outcome.redacted)}`;
   } catch (error) {
     return `lessons: ${summary(pair)}, but no lesson was drafted: ${errorMessage(error)}`;
   }

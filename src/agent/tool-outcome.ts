@@ -63,13 +63,14 @@ export async function recordToolOutcome(dialect: Dialect, event: string, input: 
     if (!command || !kind || !outcome) return;
     const { redgreen } = readSession(run.root, sessionId);
     if (redgreen.pair) return;
+    // A plain success (nothing of its kind failed before) writes nothing.
+    if (outcome.passed && !redgreen.open.some((failure) => failure.kind === kind)) return;
+    // The command and output are redacted before anything of them is kept; with rules that do not compile, none of it is.
+    const rules = secretRules(policy);
     if (outcome.passed) {
-      // A plain success (nothing of its kind failed before) writes nothing.
-      if (redgreen.open.some((failure) => failure.kind === kind)) await updateSession(run.root, sessionId, { redgreen: (state) => onSuccess(state, kind, command) });
+      await updateSession(run.root, sessionId, { redgreen: (state) => onSuccess(state, kind, rules ? redactSecrets(command, rules) : kind) });
       return;
     }
-    // The output is redacted before anything of it is kept; with rules that do not compile, none of it is.
-    const rules = secretRules(policy);
     const lines = rules ? keyErrorLines(redactSecrets(outcome.output, rules)) : ['(output not kept: policy secrets.rules do not compile)'];
     await updateSession(run.root, sessionId, { redgreen: (state) => onFailure(state, { kind, command: rules ? redactSecrets(command, rules) : kind, exit: outcome.exit, lines }) });
     return;

@@ -6,7 +6,8 @@ import type { Draft } from './store.js';
  * a text into drafts. The text may be plain (an agent's answer, a PR body), a JSON document or
  * JSONL (a transcript), whose string fields are searched. Inside a block, `key: value` lines
  * before the first `## ` heading are fields (title, summary, tags, severity, confidence and the
- * trigger lists, kind and insight); the headings and what follows are the card's body.
+ * trigger lists, kind (or `type`) and insight, and `checklist` as a list or the `- ` items under
+ * it); the headings and what follows are the card's body.
  * Process knowledge keeps what its own schema carries: `priority` is the severity,
  * `process_type` the kind, and `trigger_conditions` (tool_names, file_patterns, commands,
  * action/context keywords; indented lines or inline JSON) the triggers. A block that is one
@@ -60,7 +61,10 @@ function stringsIn(value: unknown): string[] {
   return [];
 }
 
-const FIELD = /^(title|summary|tags|severity|priority|confidence|kind|process_type|insight|trigger_conditions|tools|paths|commands|keywords)\s*:\s*(.*?)\s*$/i;
+const FIELD = /^(title|summary|tags|severity|priority|confidence|kind|process_type|type|insight|trigger_conditions|checklist|tools|paths|commands|keywords)\s*:\s*(.*?)\s*$/i;
+
+/** Fields whose value may follow on the lines under them: trigger_conditions' keys, checklist's items. */
+const NESTED_FIELDS = new Set(['trigger_conditions', 'checklist']);
 
 /** The trigger_conditions keys of process knowledge, and the trigger list each one feeds. */
 const CONDITION_KEYS: Record<string, keyof Triggers> = {
@@ -125,22 +129,24 @@ function parseBlock(content: string, processKnowledge: boolean): Draft | undefin
   const rest = firstHeading < 0 ? [] : lines.slice(firstHeading);
   const fields = new Map<string, string>();
   const prose: string[] = [];
-  const conditionLines: string[] = [];
-  let inConditions = false;
+  const nested: Record<string, string[]> = { trigger_conditions: [], checklist: [] };
+  let under: string | undefined;
   for (const line of head) {
-    // The indented lines right under `trigger_conditions:` are its keys.
-    if (inConditions && /^\s+\S/.test(line)) {
-      conditionLines.push(line);
+    // The indented lines right under `trigger_conditions:` are its keys; those under `checklist:` (or its `- ` items) its items.
+    if (under !== undefined && (/^\s+\S/.test(line) || (under === 'checklist' && /^[-*+]\s+\S/.test(line)))) {
+      nested[under]!.push(line);
       continue;
     }
-    inConditions = false;
+    under = undefined;
     const field = FIELD.exec(line.trim());
     if (field && !fields.has(field[1]!.toLowerCase())) {
       const key = field[1]!.toLowerCase();
       fields.set(key, unquote(field[2]!));
-      inConditions = key === 'trigger_conditions' && field[2] === '';
+      if (NESTED_FIELDS.has(key) && field[2] === '') under = key;
     } else prose.push(line.replace(/^#\s+/, ''));
   }
+  const conditionLines = nested.trigger_conditions!;
+  const checklistItems = [...list(fields.get('checklist')), ...nested.checklist!.map((line) => line.replace(/^\s*(?:[-*+]\s+)?(?:\[[ xX]\]\s*)?/, '').trim())].filter(Boolean);
   const text = prose.join('\n').trim();
   const title = fields.get('title') || text.split('\n')[0]?.replace(/^[-*]\s+/, '').trim() || '';
   if (!/[\p{L}\p{N}]/u.test(title)) return undefined;
@@ -154,12 +160,16 @@ function parseBlock(content: string, processKnowledge: boolean): Draft | undefin
       sectionsText = `## Prevention Checklist\n\n${bullets.map((line) => `- [ ] ${line.replace(/^\s*[-*+]\s+(?:\[[ xX]\]\s*)?/, '')}`).join('\n')}`;
     }
   }
+  if (checklistItems.length > 0 && !/^##\s+prevention checklist\s*$/im.test(sectionsText)) {
+    sectionsText = [sectionsText, `## Prevention Checklist\n\n${checklistItems.map((item) => `- [ ] ${item}`).join('\n')}`].filter(Boolean).join('\n\n');
+  }
   const hasSituation = /^##\s+situation\s*$/im.test(sectionsText);
   const body = [proseBody !== '' && !hasSituation ? `## Situation\n\n${proseBody}` : proseBody, sectionsText].filter(Boolean).join('\n\n');
   const tags = list(fields.get('tags'));
   if (processKnowledge) tags.push('process-knowledge');
   const severity = (fields.get('severity') ?? fields.get('priority'))?.toLowerCase();
-  const kind = (fields.get('kind') ?? fields.get('process_type'))?.toLowerCase();
+  // Process knowledge names the kind `process_type` or `type`.
+  const kind = (fields.get('kind') ?? fields.get('process_type') ?? fields.get('type'))?.toLowerCase();
   const insight = fields.get('insight')?.toLowerCase().replace(/[\s-]+/g, '_');
   const confidence = Number(fields.get('confidence'));
   const triggers: Partial<Triggers> = conditionTriggers(fields.get('trigger_conditions') ?? '', conditionLines);

@@ -9,6 +9,8 @@ import { changeLessons, firstFreeId, refuse, type LessonWrite, type TreeState } 
 import { changeIndexedLessons, newLessonPath, type IndexedPlan, type IndexedState, type PlacedWrite } from '../lifecycle/indexed-change.js';
 import type { Policy } from '../policy/policy.js';
 import { indexCandidates, searchCandidates, type SearchCandidate } from './candidates.js';
+import { redactDraft } from './redact.js';
+import { compileSecretRules } from '../secrets/rules.js';
 import { comparableText, fingerprint, foldText, likelyAlike, similarity, words, type Comparable, type Fingerprint } from '../search/similarity.js';
 
 /** A lesson as a tool proposes it, before it is a file. */
@@ -34,6 +36,8 @@ export interface CaptureOutcome {
   occurrences?: number;
   /** Set when the bump took occurrences past policy.capture.escalate_after: the severity rose one step. */
   escalated?: { from: Severity; to: Severity; after: number };
+  /** The secret rules whose matches were replaced by `[redacted <rule>]` before anything was written. */
+  redacted?: string[];
 }
 
 /**
@@ -130,13 +134,18 @@ function planIndexedCapture(state: IndexedState, drafts: readonly Draft[]): Inde
 }
 
 /** Decides, draft by draft, what capture writes; later drafts can match lessons earlier ones created. */
-function planDrafts(corpus: Corpus, drafts: readonly Draft[]): { writes: PlacedWrite[]; result: CaptureOutcome[] } {
+function planDrafts(corpus: Corpus, given: readonly Draft[]): { writes: PlacedWrite[]; result: CaptureOutcome[] } {
+  const rules = compileSecretRules(corpus.policy.secrets);
+  if ('error' in rules) throw refuse(`capture redacts secrets with the policy's secrets.rules before writing, and they do not compile (${rules.error}): fix the policy; nothing was written`);
+  const cleaned = given.map((draft) => redactDraft(draft, rules));
+  const drafts = cleaned.map(({ draft }) => draft);
   const threshold = corpus.policy.capture.similarity_threshold;
   const changed = new Map<string, PlacedWrite>();
   const created: Known[] = [];
   const taken = new Set<string>();
   const outcomes: CaptureOutcome[] = [];
-  for (const draft of drafts) {
+  for (const [n, draft] of drafts.entries()) {
+    const redacted = cleaned[n]!.redacted.length > 0 ? { redacted: cleaned[n]!.redacted } : {};
     const comparable = comparableOf({ lesson: { title: draft.title, summary: draft.summary ?? null, body: draft.body } });
     const print = fingerprint(comparable);
     // The lessons whose text can reach the threshold, in id order, then those this capture created.
@@ -163,6 +172,7 @@ function planDrafts(corpus: Corpus, drafts: readonly Draft[]): { writes: PlacedW
         similarity: best.score,
         occurrences,
         ...(severity === current.severity ? {} : { escalated: { from: current.severity, to: severity, after: escalateAfter } }),
+        ...redacted,
       });
       continue;
     }
@@ -172,7 +182,7 @@ function planDrafts(corpus: Corpus, drafts: readonly Draft[]): { writes: PlacedW
     const file = newLessonPath(lesson);
     changed.set(lesson.id, { lesson, path: file, create: true });
     created.push({ id: lesson.id, path: file, comparable, fingerprint: print, whole: () => changed.get(lesson.id)!.lesson });
-    outcomes.push({ action: 'created', id: lesson.id, path: file });
+    outcomes.push({ action: 'created', id: lesson.id, path: file, ...redacted });
   }
   const count = outcomes.filter((outcome) => outcome.action === 'created').length;
   const cap = corpus.policy.lessons.max_auto_candidates;

@@ -18,7 +18,10 @@ import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
 import { compileSecretRules } from '../secrets/rules.js';
 import { GENERATED_FILES, lessonSecretScan, lessonSecrets, scanSecrets } from '../secrets/scan.js';
-import { CURSOR_RULES_DIR } from '../io/repo.js';
+import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX, LESSONS_DIR } from '../io/repo.js';
+import { addedLinesInRange } from '../io/git/added-lines.js';
+import { scanAddedLines } from '../secrets/history.js';
+import type { SecretMatch } from '../secrets/rules.js';
 import type { PolicyChange } from './trusted-policy.js';
 import { commitSide, commitSnapshot, emptySnapshot, gitPrefix, indexSide, lessonPathLevel, worktreeSnapshot, type GitSide, type Snapshot } from './snapshot.js';
 import { checkStaged, openTable, type BaseDelta, type StagedCheck } from './staged.js';
@@ -276,6 +279,15 @@ async function committedTrees(plan: GuardPlan, range: Range, wantBase: boolean, 
   return { head: checked.head, ...(checked.base ? { base: checked.base } : {}), range, changed, staged: checked };
 }
 
+/** What each commit of a pushed range added to lessons/ and the generated files (every file with scope `change`) that the head's scan did not find. */
+async function rangeHistorySecrets(plan: GuardPlan, range: Range, known: readonly SecretMatch[]): Promise<SecretMatch[]> {
+  const prefix = gitPrefix(plan.repo, plan.root);
+  const scanned = plan.policy.secrets.scope === 'change' ? [prefix || '.'] : [`${prefix}${LESSONS_DIR}/`, `${prefix}${CURSOR_RULES_DIR}/${CURSOR_RULE_PREFIX}*.mdc`, ...GENERATED_FILES.map((file) => `${prefix}${file}`)];
+  const hunks = await addedLinesInRange(plan.repo, range.base, range.head, scanned);
+  const rel = (path: string): string => path.slice(prefix.length);
+  return scanAddedLines(hunks.filter((hunk) => hunk.path.startsWith(prefix)), compiled(compileSecretRules(plan.policy.secrets)), new Set(plan.policy.secrets.allowlist), known, rel);
+}
+
 /** Every git and file read the gates need, and only those of the gates that are on. */
 export async function gatherGateInput(plan: GuardPlan): Promise<Gathered> {
   const { policy, profile, root, cache } = plan;
@@ -304,6 +316,7 @@ export async function gatherGateInput(plan: GuardPlan): Promise<Gathered> {
     const allowlist = new Set(policy.secrets.allowlist);
     const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache, staged?.lessons ?? lessonSecrets(head));
     input.secrets = matches.filter((match) => !allowlist.has(match.fingerprint));
+    if (range && profile.head === 'commit') input.secrets.push(...(await rangeHistorySecrets(plan, range, input.secrets)));
   }
   if (on('secrets') && profile.scansSources) {
     // Every fetched source is scanned, as the working tree's policy names them (what

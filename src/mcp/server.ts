@@ -16,6 +16,7 @@ import { selectTiersForRequest } from '../preflight/preflight.js';
 import { formatTiers } from '../agent/format.js';
 // REPLACE at merge: storeDrafts from src/capture/store.ts.
 import { storeDrafts } from '../capture/store.js';
+import { redactedNote } from '../capture/redact.js';
 import { findRepoRoot } from '../io/repo.js';
 import { showLesson } from '../store/query.js';
 import { acceptedLines } from './stdio-lines.js';
@@ -121,7 +122,7 @@ export function createLessonsServer(options: McpOptions): McpServer {
         const drafts = extractDrafts(args.text);
         if (drafts.length === 0) return toolError('no [LESSON] ... [/LESSON] or [PROCESS_KNOWLEDGE] ... [/PROCESS_KNOWLEDGE] block in the text: nothing captured');
         const outcomes = await storeDrafts({ cwd: root, drafts, now: options.now() });
-        return text(outcomes.map((item) => (item.action === 'created' ? `captured ${item.path}` : `already known: ${item.duplicateOf ?? item.id} (${item.path}); occurrences bumped`)).join('\n'));
+        return text(outcomes.map((item) => `${item.action === 'created' ? `captured ${item.path}` : `already known: ${item.duplicateOf ?? item.id} (${item.path}); occurrences bumped`}${redactedNote(item.redacted)}`).join('\n'));
       }),
   );
 

@@ -109,7 +109,7 @@ export interface SecretRule {
 }
 
 export interface SecretsPolicy {
-  /** `lessons`: lesson files only; `change`: every text file the change touches. */
+  /** `lessons`: what is under lessons/ (and the files lessons are copied into); `change`: every text file the change touches. */
   scope: 'lessons' | 'change';
   rules: SecretRule[];
   /** Fingerprints (`sha256:` of rule name, NUL, match) of matches known to be harmless. */
@@ -192,27 +192,30 @@ export const DEFAULT_POLICY: Policy = {
     rules: [
       { name: 'aws-access-key-id', pattern: '\\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\\b', min_entropy: 3, exclude: 'EXAMPLE$' },
       { name: 'github-token', pattern: '\\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\\b', min_entropy: 3 },
-      { name: 'gitlab-token', pattern: '\\bgl(?:pat|rt|dt|ptt|ft|cbt|soat|imt|oas)-[0-9A-Za-z_.-]{20,}', min_entropy: 3 },
-      { name: 'slack-token', pattern: '\\bxox[abposre]-[0-9]{8,13}-[A-Za-z0-9-]{8,}' },
-      { name: 'slack-app-token', pattern: '\\bxapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+', flags: 'i', min_entropy: 2 },
-      { name: 'slack-webhook', pattern: 'https://hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/]{20,})', group: 1, min_entropy: 3 },
-      { name: 'private-key', pattern: '-----BEGIN[ A-Z0-9]*PRIVATE KEY( BLOCK)?-----' },
+      { name: 'gitlab-token', pattern: '\\bgl(?:pat|rt|dt|ptt|ft|cbt|soat|imt|oas)-[0-9A-Za-z_.-]{20,255}', min_entropy: 3 },
+      { name: 'slack-token', pattern: '\\bxox[abposre]-(?:\\d-)?[0-9]{8,13}-[A-Za-z0-9-]{8,255}', min_entropy: 3, exclude: '^xox[a-z]-(?:\\d-)?0+-(?:0+-)*(?:0+|x+|X+)$' },
+      { name: 'slack-app-token', pattern: '\\bxapp-\\d-[A-Z0-9]{1,32}-\\d{1,20}-[a-z0-9]{1,128}', flags: 'i', min_entropy: 2 },
+      { name: 'slack-webhook', pattern: 'https://hooks\\.slack\\.com/(?:services|workflows|triggers)/([A-Za-z0-9+/]{20,255})', group: 1, min_entropy: 3 },
+      { name: 'private-key', pattern: '-{4,5} ?BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)? ?-{4,5}\\s{0,10}(?:[A-Za-z-]{1,40}: ?[^\\n]{0,200}\\n\\s{0,10}){0,4}[A-Za-z0-9+/=]{32}', flags: 'i' },
       { name: 'google-api-key', pattern: '\\bAIza[0-9A-Za-z_-]{35}\\b', min_entropy: 3 },
       { name: 'npm-token', pattern: '\\bnpm_[A-Za-z0-9]{36}\\b', min_entropy: 3 },
-      { name: 'stripe-secret-key', pattern: '\\b[rs]k_live_[0-9A-Za-z]{20,}\\b', min_entropy: 3 },
-      { name: 'anthropic-api-key', pattern: '\\bsk-ant-(?:api|admin|oat)\\d\\d-[A-Za-z0-9_-]{32,}', min_entropy: 3 },
-      { name: 'openai-api-key', pattern: '\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}', min_entropy: 3 },
+      { name: 'stripe-secret-key', pattern: '\\b[rs]k_live_[0-9A-Za-z]{20,255}\\b', min_entropy: 3 },
+      { name: 'anthropic-api-key', pattern: '\\bsk-ant-(?:api|admin|oat)\\d\\d-[A-Za-z0-9_-]{32,512}', min_entropy: 3 },
+      { name: 'openai-api-key', pattern: '\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,512}', min_entropy: 3 },
       { name: 'sendgrid-api-key', pattern: '\\bSG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}', min_entropy: 3 },
       { name: 'twilio-api-key', pattern: '\\bSK[0-9a-fA-F]{32}\\b', min_entropy: 3 },
-      { name: 'vault-token', pattern: '\\bhv[sb]\\.[A-Za-z0-9_-]{24,}', min_entropy: 3 },
-      { name: 'azure-storage-key', pattern: 'AccountKey=([A-Za-z0-9+/]{40,}={0,2})', group: 1, min_entropy: 3.5 },
+      { name: 'vault-token', pattern: '\\bhv[sb]\\.[A-Za-z0-9_-]{24,512}', min_entropy: 3 },
+      { name: 'telegram-bot-token', pattern: '(?<![\\w:])(\\d{5,16}:A[A-Za-z0-9_-]{34})(?![\\w-])', group: 1, min_entropy: 3 },
+      { name: 'azure-storage-key', pattern: 'AccountKey=([A-Za-z0-9+/]{40,512}={0,2})', group: 1, min_entropy: 3.5 },
       { name: 'azure-ad-client-secret', pattern: '(?:^|[\\\\\'"`\\s>=:(,)])([a-zA-Z0-9_~.]{3}\\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\\\\'"`\\s<),])', group: 1, min_entropy: 3 },
-      { name: 'pypi-token', pattern: '\\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}', min_entropy: 3 },
+      { name: 'pypi-token', pattern: '\\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1024}', min_entropy: 3 },
       { name: 'shopify-token', pattern: '\\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\\b', min_entropy: 3 },
       { name: 'databricks-token', pattern: '\\bdapi[a-f0-9]{32}(?:-\\d)?\\b', min_entropy: 3 },
-      { name: 'jwt', pattern: '\\bey[A-Za-z0-9_-]{15,}\\.ey[A-Za-z0-9_-]{15,}\\.[A-Za-z0-9_-]{10,}', min_entropy: 3 },
-      { name: 'database-url-password', pattern: '\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+)://[^\\s:/@]+:([^\\s/@]{6,})@', group: 1, min_entropy: 2.5, exclude: '^(?:\\$\\{?[A-Za-z_][\\w]*\\}?|\\$\\([^)]*\\)|<[^>]*>|%[A-Za-z_]+%|\\{\\{[^}]*\\}\\}|(?:your|my|example|sample|dummy|fake|placeholder|changeme|password|passw0rd|secret|pass|postgres|root|admin|guest|user)[-_\\w]*|x+|\\*+)$' },
-      { name: 'generic-secret-assignment', pattern: '(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key|auth)(?![_-]?(?:name|names|id|ids|url|uri|file|path|type|method|endpoint|arn|ref|header|ttl|length|env|rotation)\\b)[\\w-]*["\']?\\s*[:=]\\s*["\']?((?=[\\w+/=.~-]*\\d)(?=[\\w+/=.~-]*[A-Za-z])[\\w+/=.~-]{16,})', flags: 'i', group: 1, min_entropy: 3.5, exclude: '^[a-z0-9]{1,12}(?:[-_.][a-z0-9]{1,12}){2,}$|^(?:x+|\\*+)$|EXAMPLE|^(?:your|my|example|sample|dummy|fake|placeholder|replace)[-_]' },
+      { name: 'jwt', pattern: '(?<![A-Za-z0-9_-])ey[A-Za-z0-9_-]{15,4096}\\.ey[A-Za-z0-9_-]{15,4096}\\.[A-Za-z0-9_-]{10,1024}', min_entropy: 3, exclude: '\\.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ\\.' },
+      { name: 'basic-auth-header', pattern: '\\bauthorization["\']?\\s{0,5}[:=]\\s{0,5}["\']?basic\\s{1,5}([A-Za-z0-9+/]{12,1024}={0,2})(?![A-Za-z0-9+/=])', flags: 'i', group: 1, min_entropy: 3 },
+      { name: 'database-url-password', pattern: '\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|rediss?|amqps?|mssql|sqlserver|jdbc:[a-z]+)://[^\\s:/@]{0,128}:([^\\s/@]{6,256})@', group: 1, min_entropy: 2.5, exclude: '^(?:\\$\\{?[A-Za-z_][\\w]*\\}?|\\$\\([^)]*\\)|<[^>]*>|%[A-Za-z_]+%|\\{\\{[^}]*\\}\\}|(?:your|my|example|sample|dummy|fake|placeholder|changeme|password|passw0rd|secret|pass|postgres|root|admin|guest|user)[-_\\w]*|x+|\\*+)$' },
+      { name: 'password-assignment', pattern: '(?:passw(?:or)?d|passphrase|\\bpwd)(?![_-]?(?:name|names|id|ids|url|uri|file|path|type|method|endpoint|arn|ref|header|ttl|length|env|rotation|policy|hash|reset|min|max)\\b)[\\w-]{0,40}["\']?\\s{0,10}[:=]\\s{0,10}(["\']?)((?=[^\\s"\'`]{0,128}[^\\w\\s"\'`])(?=[^\\s"\'`]{0,128}[A-Za-z])[^\\s"\'`<>$]{8,128})\\1(?=[\\s"\'`,;]|$)', flags: 'i', group: 2, min_entropy: 3, exclude: '^(?:[/~.]|\\*+$|x+$|[a-z]+(?:-[a-z]+)+[!.?]?$)|://|^(?:your|my|example|sample|dummy|fake|placeholder|replace|changeme)[-_]' },
+      { name: 'generic-secret-assignment', pattern: '(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key|auth)(?![_-]?(?:name|names|id|ids|url|uri|file|path|type|method|endpoint|arn|ref|header|ttl|length|env|rotation)\\b)[\\w-]{0,40}["\']?\\s{0,10}[:=]\\s{0,10}["\']?((?=[\\w+/=.~-]{0,128}\\d)(?=[\\w+/=.~-]{0,128}[A-Za-z])[\\w+/=.~-]{16,128})', flags: 'i', group: 1, min_entropy: 3.5, exclude: '^[a-z0-9]{1,12}(?:[-_.][a-z0-9]{1,12}){2,}$|^(?:x+|\\*+)$|EXAMPLE|^(?:your|my|example|sample|dummy|fake|placeholder|replace)[-_]' },
     ],
     allowlist: [],
   },

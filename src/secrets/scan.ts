@@ -3,7 +3,7 @@
  * its YAML decodes to), the generated files lessons are copied into, and with scope `change`
  * every other changed file. The scanning itself is pure (secrets.ts).
  */
-import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX, INDEX_FILE } from '../io/repo.js';
+import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX, INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { ID_PATTERN } from '../lesson/model.js';
 import { resolvePolicy, type Policy } from '../policy/policy.js';
 import type { LessonFileCache } from '../store/worktree.js';
@@ -22,9 +22,12 @@ function text(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
+/** Changes when the scan itself changes (views.ts): matches cached by an older scan are not reused. */
+const SCANNER_VERSION = 2;
+
 /** The digest of a policy's secret rules: cached matches hold for the rules they were found with. */
 export function secretRulesDigest(policy: Policy): string {
-  return sha256(JSON.stringify(policy.secrets.rules));
+  return sha256(`${SCANNER_VERSION}\0${JSON.stringify(policy.secrets.rules)}`);
 }
 
 /**
@@ -128,7 +131,8 @@ export async function scanSecrets(
     ...GENERATED_FILES,
     ...(await head.listFolder(CURSOR_RULES_DIR)).filter((rel) => rel.startsWith(rulePrefix) && rel.endsWith('.mdc') && ids.has(rel.slice(rulePrefix.length, -'.mdc'.length))),
   ];
-  const others = policy.secrets.scope === 'change' ? changed.filter((rel) => !lessonPaths.has(rel)) : [];
+  // Every other changed file under lessons/ whatever the scope (notes, backups, evals, a lesson at the wrong path are shared with the lessons), and with scope `change` every changed file.
+  const others = changed.filter((rel) => !lessonPaths.has(rel) && (policy.secrets.scope === 'change' || rel.startsWith(`${LESSONS_DIR}/`)));
   const extra = [...new Set([...generated, ...others])].filter((rel) => rel !== INDEX_FILE);
   matches.push(...(await indexMatches(head, rules, secretRulesDigest(policy), cache)));
   for (const [rel, bytes] of await head.readFiles(extra)) matches.push(...scanFile(rel, bytes, rules));

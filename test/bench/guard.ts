@@ -94,6 +94,32 @@ function stageChange(dir: string, round: number): void {
   runOnce('git', ['add', '-A'], { cwd: dir, env: GIT_ENV });
 }
 
+/**
+ * A lesson of 1 MiB whose body is the shapes that made the secrets scan quadratic (a run of
+ * `ey-`, of `token`, of `password=`, of escapes and entities, split lines, a base64 blob),
+ * 64 KiB each, between lines of prose: every scan must be linear in it.
+ */
+export function longLesson(id: string): string {
+  const shapes = ['ey-', 'token', 'password=', 'tok\\_en', '&#103;', '%67h', 'a\u200b', 'QUJDREVG', 'xoxb-1-', 'AKIA', 'abc1Q~', 'glpat-', '12345:A', 'Basic ', 'ab\n', 'The deploy cache went stale. '];
+  const body = shapes.map((shape) => `${shape.repeat(Math.ceil(64 * 1024 / shape.length)).slice(0, 64 * 1024)}\n\nA line of prose between the shapes.\n\n`).join('');
+  return `---\nid: ${id}\ntitle: A very long lesson\nlevel: case\nstatus: candidate\ntags: [bench]\nsummary: One long lesson.\ncreated_at: 2026-01-01\n---\n\n## Situation\n\n${body}\n## Prevention Checklist\n\n- [ ] Keep lessons short.\n`;
+}
+
+/** `lessons guard --stage pre-commit` with a 1 MiB lesson staged (secrets scan included): the target is under 1 s. */
+function benchLongLesson(dir: string, opts: { cwd: string; env: Record<string, string> }): number {
+  const file = path.join(dir, 'lessons/cases/case-bench-long.md');
+  fs.writeFileSync(file, longLesson('case-bench-long'));
+  runOnce('git', ['add', '-A'], opts);
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    // A new blob each run: the scan is not taken from the cache.
+    fs.appendFileSync(file, `\nRun ${i}.\n`);
+    runOnce('git', ['add', '-A'], opts);
+    samples.push(runOnce(process.execPath, [BIN, 'guard', '--stage', 'pre-commit'], opts));
+  }
+  return summarize('', samples).median;
+}
+
 /** Whole-process time of `lessons guard --stage pre-commit` beside `node -e 0` and `git status`. */
 export async function bench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-bench-guard-'));
@@ -119,6 +145,8 @@ export async function bench(): Promise<void> {
     console.log(`  first run (cold cache)     ${cold.toFixed(1)} ms`);
     console.log(`  lessons guard pre-commit   ${guard.toFixed(1)} ms  (${(guard / node).toFixed(2)}x node -e 0, ${(guard / gitStatus).toFixed(1)}x git status; target <= 6x node)`);
     console.log(`  the same change again      ${again.toFixed(1)} ms  (${(again / node).toFixed(2)}x node -e 0)`);
+    const long = benchLongLesson(dir, opts);
+    console.log(`  a 1 MiB lesson staged      ${long.toFixed(1)} ms  (secrets scan of adversarial shapes; target < 1000 ms)`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

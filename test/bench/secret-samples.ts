@@ -25,6 +25,44 @@ const BASE64 = `${ALNUM}+/`;
 /** Joins parts, so that the prefixes of tokens never appear whole in the source. */
 const j = (...parts: string[]) => parts.join('');
 
+const hexOf = (text: string) => Buffer.from(text).toString('hex');
+const fullwidth = (text: string) => text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
+/** The first character of `text` as a look-alike letter of another script (Cyrillic or Greek). */
+const LOOK_ALIKE: Record<string, string> = { A: '\u0410', a: '\u0430', e: '\u0435', o: '\u043e', p: '\u0440', c: '\u0441', K: '\u039a', I: '\u0406', g: '\u0261', h: '\u04bb' };
+
+/**
+ * A token spelled the ways that step around a plain match: a markdown escape, zero-width and
+ * soft-hyphen characters, fullwidth and look-alike letters, URL encoding, HTML entities, a line
+ * split, a shell continuation, a YAML escape, base64 and hex.
+ */
+function hiddenForms({ name, rule, token }: { name: string; rule: string; token: string }): SecretSample[] {
+  const mid = Math.floor(token.length / 2);
+  const at = token.search(/[_A-Z]/) > 0 ? token.search(/[_A-Z]/) : 2;
+  const swap = [...token].findIndex((char) => LOOK_ALIKE[char] !== undefined);
+  const forms: [string, string][] = [
+    ['zero-width space', `${token.slice(0, at)}\u200b${token.slice(at)}`],
+    ['zero-width joiners throughout', [...token].join('\u200d')],
+    ['soft hyphen', `${token.slice(0, mid)}\u00ad${token.slice(mid)}`],
+    ['fullwidth', fullwidth(token)],
+    ['look-alike letter', `${token.slice(0, swap)}${LOOK_ALIKE[token[swap]!]}${token.slice(swap + 1)}`],
+    ['URL-encoded', [...token].map((char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`).join('')],
+    ['URL-encoded prefix', `${[...token.slice(0, 4)].map((char) => `%${char.charCodeAt(0).toString(16)}`).join('')}${token.slice(4)}`],
+    ['HTML decimal entities', `${[...token.slice(0, 3)].map((char) => `&#${char.charCodeAt(0)};`).join('')}${token.slice(3)}`],
+    ['HTML hex entity', `&#x${token.charCodeAt(0).toString(16)};${token.slice(1)}`],
+    ['split over two lines', `token:\n  ${token.slice(0, mid)}\n  ${token.slice(mid)}`],
+    ['shell line continuation', `export KEY=${token.slice(0, mid)}\\\n${token.slice(mid)}`],
+    ['YAML \\u escape', `summary: "${token.slice(0, 1)}\\u00${token.charCodeAt(1).toString(16)}${token.slice(2)}"`],
+    ['base64', `echo ${Buffer.from(token).toString('base64')} | base64 -d`],
+    ['base64 of an assignment', `env: ${Buffer.from(`KEY=${token}\n`).toString('base64')}`],
+    ['base64 twice', `blob: ${Buffer.from(Buffer.from(token).toString('base64')).toString('base64')}`],
+    ['hex', `key_hex: ${hexOf(token)}`],
+    ['base64url of URL-encoded', `q=${Buffer.from(encodeURIComponent(`t=${token}`).replace(/_/g, '%5F')).toString('base64url')}`],
+  ];
+  // A markdown escape stands before punctuation only.
+  if (token.includes('_')) forms.unshift(['markdown escape', token.replace('_', '\\_')]);
+  return forms.map(([form, line]) => ({ name: `${name}, ${form}`, rule, line }));
+}
+
 export function secretSamples(seed = 20261123): { secrets: SecretSample[]; lookalikes: SecretSample[] } {
   const random = seededRandom(seed);
   const r = (charset: string, length: number) => Array.from({ length }, () => charset[Math.floor(random() * charset.length)]).join('');
@@ -82,6 +120,17 @@ export function secretSamples(seed = 20261123): { secrets: SecretSample[]; looka
     { name: 'Databricks token', rule: 'databricks-token', line: `DATABRICKS_TOKEN=${j('da', 'pi')}${r(HEX, 32)}` },
     { name: 'EC private key', rule: 'private-key', line: pem('EC PRIVATE KEY') },
     { name: 'GitHub refresh token', rule: 'github-token', line: `refresh: ${j('gh', 'r_')}${r(ALNUM, 76)}` },
+    { name: 'Slack legacy workspace token (xoxa-2-)', rule: 'slack-token', line: `${j('xo', 'xa-')}2-${r(DIGITS, 10)}-${r(DIGITS, 12)}-${r(DIGITS, 13)}-${r(HEX, 32)}` },
+    { name: 'password with symbols', rule: 'password-assignment', line: `password: "${r(ALNUM, 6)}!${r(ALNUM, 5)}#${r(DIGITS, 2)}&${r(ALNUM, 4)}"` },
+    { name: 'password with symbols, unquoted', rule: 'password-assignment', line: `DB_PASSWORD=${r(ALNUM, 7)}@${r(ALNUM, 6)}%${r(DIGITS, 3)}` },
+    { name: 'Redis URL with a password and no user', rule: 'database-url-password', line: `REDIS_URL=redis://:${r(ALNUM, 24)}@cache.internal:6379/0` },
+    { name: 'HTTP Basic auth header', rule: 'basic-auth-header', line: `curl -H "Authorization: Basic ${Buffer.from(`deploy:${r(ALNUM, 20)}`).toString('base64')}" https://ci.internal` },
+    { name: 'Telegram bot token', rule: 'telegram-bot-token', line: `TELEGRAM_BOT_TOKEN=${r(DIGITS, 10)}:AA${r(URLSAFE, 33)}` },
+    ...hiddenForms({ name: 'GitHub token', rule: 'github-token', token: `${j('gh', 'p_')}${r(ALNUM, 36)}` }),
+    ...hiddenForms({ name: 'AWS key id', rule: 'aws-access-key-id', token: `${j('AK', 'IA')}${r(BASE32, 16)}` }),
+    { name: 'PEM block with a lowercase header', rule: 'private-key', line: pem('RSA PRIVATE KEY').replace(/-----(BEGIN|END) RSA PRIVATE KEY-----/g, (header) => header.toLowerCase()) },
+    { name: 'PEM block with 4-dash header', rule: 'private-key', line: pem('PRIVATE KEY').replace(/-----/g, '----') },
+    { name: 'encrypted PEM block with headers', rule: 'private-key', line: pem('RSA PRIVATE KEY').replace('-----\n', `-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,${r(HEX, 32).toUpperCase()}\n\n`) },
   ];
   const lookalikes: SecretSample[] = [
     { name: "AWS's documented example key id", line: `e.g. ${j('AK', 'IA', 'IOSFODNN7', 'EXAMPLE')}` },
@@ -126,6 +175,23 @@ export function secretSamples(seed = 20261123): { secrets: SecretSample[]; looka
     { name: 'a Twilio-shaped run of zeros', line: `${j('S', 'K')}${'0'.repeat(32)}` },
     { name: 'a GitLab token placeholder', line: `PRIVATE-TOKEN: ${j('gl', 'pat-')}${'x'.repeat(20)}` },
     { name: 'an Azure account key placeholder', line: `${j('Account', 'Key=')}<your-account-key>` },
+    { name: 'an all-zero Slack bot token placeholder', line: `SLACK_BOT_TOKEN=${j('xo', 'xb-')}${'0'.repeat(11)}-${'0'.repeat(13)}-${'0'.repeat(24)}` },
+    { name: 'a Slack bot token placeholder of zeros and X', line: `${j('xo', 'xb-')}${'0'.repeat(10)}-${'0'.repeat(13)}-${'X'.repeat(24)}` },
+    { name: 'prose naming a PEM header', line: `A key file starts with ${j('-----BEGIN ', 'RSA PRIVATE KEY-----')} and must never be committed.` },
+    { name: 'prose naming a PEM header on its own line', line: `The header looks like this:\n\n    ${j('-----BEGIN ', 'OPENSSH PRIVATE KEY-----')}\n\nand the footer like the header with END.` },
+    { name: "jwt.io's sample token", line: `Try it with ${j('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ', '.', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c')}` },
+    { name: 'a Basic auth placeholder', line: 'Authorization: Basic <base64 of user:password>' },
+    { name: 'a Telegram token placeholder', line: `TELEGRAM_BOT_TOKEN=123456789:AA${'x'.repeat(33)}` },
+    { name: 'a password placeholder with symbols', line: 'password: "<your-password>"' },
+    { name: 'a password read from the environment', line: 'password: ${DB_PASSWORD}' },
+    { name: 'a passphrase of words', line: 'passphrase: correct-horse-battery-staple!' },
+    { name: 'base64 of plain prose', line: `echo ${Buffer.from('the deploy ran twice on friday').toString('base64')} | base64 -d` },
+    { name: 'hex of plain prose', line: `payload: ${Buffer.from('hello from the release job').toString('hex')}` },
+    { name: 'markdown escapes in prose', line: 'Rename snake\\_case\\_name to camelCase and keep \\*emphasis\\* off.' },
+    { name: 'a URL-encoded query', line: 'https://example.com/search?q=token%20rotation%20policy%21&page=2' },
+    { name: 'HTML entities in prose', line: 'Pass &lt;token&gt; as the first argument &amp; the &quot;scope&quot; second.' },
+    { name: 'fullwidth prose', line: 'The banner read \uff34\uff2f\uff2b\uff25\uff2e \uff32\uff2f\uff34\uff21\uff34\uff29\uff2f\uff2e in fullwidth letters.' },
+    { name: 'wrapped prose lines', line: 'The access token for the staging cluster rotates every\nninety days; the secret store holds the current one and\nthe previous one for a day.' },
   ];
   return { secrets, lookalikes };
 }

@@ -17,7 +17,7 @@ function commit(subject: string, trailers: Record<string, string> = {}, parents 
 
 describe('secret scanning', () => {
   it('finds each default rule once per secret, with its line and a masked value', () => {
-    const text = `a\nkey ${fakeToken('aws')}\ntoken: ${fakeToken('github')}\n${['-----BEGIN', 'RSA PRIVATE', 'KEY-----'].join(' ')}\n`;
+    const text = `a\nkey ${fakeToken('aws')}\ntoken: ${fakeToken('github')}\n${['-----BEGIN', 'RSA PRIVATE', 'KEY-----'].join(' ')}\n${'MIIEpAIBAAKCAQEAx4Uv9'.repeat(3)}\n`;
     const matches = scanText('f.md', text, rules, new Set());
     expect(matches.map((match) => [match.rule, match.line])).toEqual([
       ['aws-access-key-id', 2],

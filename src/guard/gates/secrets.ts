@@ -8,8 +8,11 @@ export const secretsGate: GateCheck = (input) =>
     file: match.file,
     line: match.line,
     message:
-      `looks like a ${match.rule} credential (${match.masked}): remove it, rotate the credential if it was real, ` +
-      `and rewrite it out of unpushed history; if it is harmless, add "${match.fingerprint}" to secrets.allowlist in the policy`,
+      match.commit === undefined
+        ? `looks like a ${match.rule} credential (${match.masked}): remove it, rotate the credential if it was real, ` +
+          `and rewrite it out of unpushed history; if it is harmless, add "${match.fingerprint}" to secrets.allowlist in the policy`
+        : `looks like a ${match.rule} credential (${match.masked}) added in commit ${match.commit.slice(0, 12)} of the pushed range: the head no longer holds it, but the history does; ` +
+          `rotate the credential if it was real and rewrite that commit (\`git rebase -i\`) before pushing; if it is harmless, add "${match.fingerprint}" to secrets.allowlist in the policy`,
   }));
 
 export const secrets: GateDeclaration = { name: 'secrets', check: secretsGate };
