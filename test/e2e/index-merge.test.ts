@@ -19,7 +19,7 @@ async function sharedRepo(): Promise<string> {
   fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n.lessons/\n');
   const installed = runLessons(['hooks', 'install'], { cwd: root });
   expect(installed.exitCode, installed.stderr).toBe(0);
-  expect(installed.stdout).toContain('merge driver for lessons/index.json: set in git config; added to .gitattributes');
+  expect(installed.stdout).toContain('merge driver for lessons/index.json: set in git config and .git/info/attributes; added merge=union to .gitattributes (commit it)');
   expect(runLessons(['index'], { cwd: root }).exitCode).toBe(0);
   commitAll(root, 'lessons set up');
   return root;
@@ -75,14 +75,16 @@ describe('lessons/index.json across parallel branches (real git merges)', () => 
     expect(runLessons(['index', '--check'], { cwd: root }).exitCode).toBe(0);
   });
 
-  it('without the driver, the same two additions conflict (what the driver is for)', async () => {
+  it('without the driver (uninstalled), git falls back to the committed merge=union: the same two additions merge without a conflict', async () => {
     const root = await sharedRepo();
     runLessons(['hooks', 'uninstall'], { cwd: root });
+    expect(fs.readFileSync(path.join(root, '.git/info/attributes'), 'utf8')).not.toContain('lessons-index');
     branch(root, 'left', lessonFile({ id: 'case-2026-11-20-left', title: 'Left' }));
     branch(root, 'right', lessonFile({ id: 'case-2026-11-20-right', title: 'Right' }));
     git(root, 'checkout', '-q', 'main');
     git(root, 'merge', '-q', '--no-edit', 'left');
-    expect(failedMerge(root, 'right')).toContain('CONFLICT (content): Merge conflict in lessons/index.json');
+    git(root, 'merge', '-q', '--no-edit', 'right');
+    expect(git(root, 'status', '--porcelain')).toBe('');
   });
 
   it('both sides changing one field of one lesson is a conflict that says how to resolve it', async () => {
