@@ -9,6 +9,7 @@ import type { Finding } from '../lesson/finding.js';
 import { evidenceOf } from '../lesson/evidence.js';
 import type { SourceLesson } from '../sources/load.js';
 import { splitQualifiedId } from '../sources/model.js';
+import { placeholderRule } from './placeholders.js';
 
 /** The sources' lessons, when lint loaded them: `<source>:<id>` references resolve against these. */
 export interface SourceContext {
@@ -264,7 +265,7 @@ export const LESSON_RULES: readonly LessonRule[] = [
 ];
 
 /** The rules that read the file itself (its raw frontmatter, body and layout): their findings are a function of the file alone. */
-export const FILE_RULES: readonly FileRule[] = [schemaRule, levelMatchesFolderRule, checklistRule, unknownKeysRule];
+export const FILE_RULES: readonly FileRule[] = [schemaRule, levelMatchesFolderRule, checklistRule, unknownKeysRule, placeholderRule];
 
 /**
  * The rules that read only the lesson's fields (and the tree, the policy, the clock): they run on
