@@ -38,7 +38,7 @@ export async function hooksCommand({ values, positionals, hint }: HooksFlags): P
         hook: action,
         now: new Date(),
       });
-      if (!outcome.added && outcome.warn) io.err(`lessons: ${outcome.note}`);
+      if (outcome.warn) io.err(`lessons: ${outcome.note}`);
     } catch (error) {
       io.err(`lessons: no Lessons-Preflight trailer: ${(error as Error).message}`);
     }
