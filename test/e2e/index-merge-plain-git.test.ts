@@ -125,3 +125,23 @@ describe('lessons/index.json merged by plain git, no per-clone setup', () => {
     expectSettled(neighbours, ['d:high', 'f:medium', 'h:medium']);
   });
 });
+
+describe('an index union left with an old entry beside the new one', () => {
+  it('preflight takes it for stale and scans the lesson files, showing the lesson as it is now', async () => {
+    const root = await committedLessonsRepo(lessonFile({ id: 'case-2026-01-02-b', title: 'Release notes skipped the migration', severity: 'high' }));
+    const file = path.join(root, 'lessons/index.json');
+    const text = fs.readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    const at = lines.findIndex((line) => line.includes('"id":"case-2026-01-02-b"'));
+    // The old version of the line (severity low) kept before the new one, as union keeps both sides.
+    lines.splice(at, 0, `${lines[at]!.replace('"severity":"high"', '"severity":"low"').replace(/,?$/, ',')}`);
+    fs.writeFileSync(file, lines.join('\n'));
+    const future = new Date(Date.now() + 60_000);
+    fs.utimesSync(file, future, future);
+    const result = runLessons(['preflight', '--json', 'release notes skipped the migration'], { cwd: root });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stderr, result.stderr).toContain('lessons/index.json lists lessons twice or out of order (a merge without the lessons driver); scanned the lesson files instead');
+    const selected = (JSON.parse(result.stdout) as { selected: { id: string; severity: string }[] }).selected;
+    expect(selected.filter((lesson) => lesson.id === 'case-2026-01-02-b')).toEqual([expect.objectContaining({ severity: 'high' })]);
+  });
+});
