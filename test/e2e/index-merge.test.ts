@@ -98,3 +98,22 @@ describe('lessons/index.json across parallel branches (real git merges)', () => 
     expect(output).toContain('then run `lessons index` and `git add lessons/index.json`');
   });
 });
+
+describe('lessons index --merge refuses bad input (exit 1, our side untouched)', () => {
+  it('a 0-byte theirs, and an entry with id ../../PWNED and path /etc/passwd', async () => {
+    const root = await committedLessonsRepo();
+    const index = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
+    const entry = (JSON.parse(index) as { lessons: Record<string, unknown>[] }).lessons[0]!;
+    const pwned = `{\n  "version": 1,\n  "lessons": [\n    ${JSON.stringify({ ...entry, id: '../../PWNED', path: '/etc/passwd' })}\n  ]\n}\n`;
+    writeFiles(root, { 'base.json': index, 'ours.json': index, 'empty.json': '', 'pwned.json': pwned });
+    for (const [theirs, said] of [
+      ['empty.json', 'their index is empty'],
+      ['pwned.json', 'their index does not match the index schema (lessons[0].id:'],
+    ] as const) {
+      const result = runLessons(['index', '--merge', 'base.json', 'ours.json', theirs, 'lessons/index.json'], { cwd: root });
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain(said);
+      expect(fs.readFileSync(path.join(root, 'ours.json'), 'utf8')).toBe(index);
+    }
+  });
+});
