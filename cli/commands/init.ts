@@ -16,7 +16,7 @@ export default defineCommand<{ force: boolean; json: boolean }>({
       return 0;
     }
     for (const entry of result.entries) io.out(`${entry.action.padEnd(8)} ${entry.path}${entry.reason ? ` (${entry.reason})` : ''}`);
-    if (result.mergeDriver === 'set') io.out('set      git config merge.lessons-index (merges lessons/index.json lesson by lesson)');
+    if (result.mergeDriver === 'set') io.out('set      git config merge.lessons-index and .git/info/attributes (this clone merges lessons/index.json lesson by lesson)');
     const { gitAddPaths, firstPullRequestLines } = await import('../../src/init/next-steps.js');
     const written = gitAddPaths(result.entries);
     if (written.length === 0) {

@@ -15,20 +15,23 @@ export default defineCommand<{ level?: Level; status?: Status; tag?: string; kin
     json: { type: 'boolean', default: false, describe: 'Print the lessons as JSON' },
   },
   handler: async (argv, io) => {
-    const { listLessons } = await import('../../src/store/query.js');
-    const entries = await listLessons({ cwd: argv.C ?? process.cwd(), level: argv.level, status: argv.status, tag: argv.tag, kind: argv.kind, insight: argv.insight });
+    const { listLessonTree, unparsedWarning } = await import('../../src/store/query.js');
+    const { entries, unparsed } = await listLessonTree({ cwd: argv.C ?? process.cwd(), level: argv.level, status: argv.status, tag: argv.tag, kind: argv.kind, insight: argv.insight });
+    // A file that does not parse is named, and fails the command: it is not silently one lesson fewer.
+    for (const file of unparsed) io.err(`lessons: ${unparsedWarning(file)}`);
+    const exitCode = unparsed.length > 0 ? 1 : 0;
     if (argv.json) {
       io.out(JSON.stringify(entries, null, 2));
-      return 0;
+      return exitCode;
     }
     if (entries.length === 0) {
       io.out('no lessons match');
-      return 0;
+      return exitCode;
     }
     for (const entry of entries) {
       const badge = [entry.level, entry.status, entry.severity, entry.kind, entry.insight].filter(Boolean).join('/');
       io.out(`${style.bold(entry.id)}  ${style.dim(badge)}\n  ${entry.title}`);
     }
-    return 0;
+    return exitCode;
   },
 });

@@ -1,7 +1,7 @@
 import { LEVELS, SEVERITIES, type Level, type Severity } from '../../src/lesson/model.js';
 import { defineCommand } from '../command.js';
 
-export default defineCommand<{ title: string; level: Level; tags: string | string[]; severity: Severity; force: boolean; json: boolean }>({
+export default defineCommand<{ title: string; level: Level; tags: string | string[]; severity: Severity; force: boolean; id?: string; date?: string; json: boolean }>({
   command: 'new <title>',
   example: 'lessons new "Version bump missed the manifest" --tags release,manifest --severity high',
   describe: 'Write a new candidate lesson from the template, update the index, and print its path and what to fill in',
@@ -12,12 +12,14 @@ export default defineCommand<{ title: string; level: Level; tags: string | strin
     level: { type: 'string', choices: LEVELS, default: 'case' as Level, describe: 'Which level the lesson is' },
     tags: { type: 'string', default: '', describe: 'Comma-separated tags' },
     severity: { type: 'string', choices: SEVERITIES, default: 'medium' as Severity, describe: 'How bad a repeat would be' },
+    id: { type: 'string', requiresArg: true, describe: 'The lesson\'s id (default: the level, a case\'s date and the first few words of the title)' },
+    date: { type: 'string', requiresArg: true, describe: 'The day the incident happened (YYYY-MM-DD), for a lesson written after the fact: its created_at, last_seen and a case\'s id' },
     force: { type: 'boolean', default: false, describe: 'Write the lesson even when an existing one reads alike' },
     json: { type: 'boolean', default: false, describe: 'Print the result as JSON' },
   },
   handler: async (argv, io) => {
     const { newLesson } = await import('../../src/lifecycle/new.js');
-    const result = await newLesson({ cwd: argv.C ?? process.cwd(), title: String(argv.title), level: argv.level, tags: splitList(argv.tags), severity: argv.severity, force: argv.force, now: new Date() });
+    const result = await newLesson({ cwd: argv.C ?? process.cwd(), title: String(argv.title), level: argv.level, tags: splitList(argv.tags), severity: argv.severity, force: argv.force, id: argv.id, date: argv.date, now: new Date() });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));
       return 0;

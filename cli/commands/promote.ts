@@ -38,7 +38,7 @@ export default defineCommand<{ ids: string[]; to: 'pattern' | 'principle'; title
       io.out(JSON.stringify(result, null, 2));
     } else {
       io.out(`wrote ${result.path} (candidate ${result.level} from ${result.sources.join(', ')}; ${result.checklist} checklist item${result.checklist === 1 ? '' : 's'} gathered)`);
-      io.out(`review its checklist, then run \`lessons accept ${result.id}\``);
+      io.out(`write its Situation (what the sources have in common) and review its checklist, then run \`lessons accept ${result.id}\``);
     }
     return 0;
   },

@@ -26,6 +26,8 @@ export default defineCommand<{ json: boolean; format: (typeof FORMATS)[number] |
     const { reportReporters } = await import('../../src/report/reporter.js');
     if (argv.html !== undefined && argv.format === undefined && !argv.json) io.out(`wrote ${argv.html}: ${report.total} lessons, ${report.stale.length} stale, ${report.efficacy.not_working} not working`);
     else io.out(reportReporters[format](report));
-    return 0;
+    const { unparsedWarning } = await import('../../src/store/query.js');
+    for (const file of report.unparsed) io.err(`lessons: ${unparsedWarning(file)}`);
+    return report.unparsed.length > 0 ? 1 : 0;
   },
 });

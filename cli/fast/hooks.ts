@@ -38,7 +38,7 @@ export async function hooksCommand({ values, positionals, hint }: HooksFlags): P
         hook: action,
         now: new Date(),
       });
-      if (!outcome.added && outcome.warn) io.err(`lessons: ${outcome.note}`);
+      if (outcome.warn) io.err(`lessons: ${outcome.note}`);
     } catch (error) {
       io.err(`lessons: no Lessons-Preflight trailer: ${(error as Error).message}`);
     }
@@ -90,8 +90,9 @@ export async function hooksCommand({ values, positionals, hint }: HooksFlags): P
     io.out(`hooks directory: ${result.dir}${result.hooksPath ? ` (core.hooksPath ${result.hooksPath})` : ''}`);
     for (const hook of result.hooks) io.out(`  ${hook.hook}: ${LABELS[hook.action]}${hook.message ? ` — ${hook.message}` : ''}`);
     if ('config' in mergeDriver) {
-      io.out(`  merge driver for lessons/index.json: ${mergeDriver.config === 'set' ? 'set in git config' : 'already set'}${mergeDriver.attributes === 'added' ? '; added to .gitattributes (commit it)' : ''}`);
-    } else if (mergeDriver.removed) io.out('  merge driver for lessons/index.json: removed from git config');
+      const committed = { added: '; added merge=union to .gitattributes (commit it)', updated: '; .gitattributes now says merge=union, for clones without the driver (commit it)', present: '' }[mergeDriver.attributes];
+      io.out(`  merge driver for lessons/index.json: ${mergeDriver.config === 'set' ? 'set in git config and .git/info/attributes' : 'already set'}${committed}`);
+    } else if (mergeDriver.removed) io.out('  merge driver for lessons/index.json: removed from git config (merge=union in .gitattributes still applies)');
     for (const note of result.notes) io.out(`note: ${note}`);
   }
   return refused ? 1 : 0;

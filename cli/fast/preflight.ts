@@ -38,7 +38,9 @@ export async function preflightCommand({ values, positionals: words, hint }: Pre
   const budget = positiveInteger('--budget', values.budget, hint);
   const limit = positiveInteger('--limit', values.limit, hint);
   const cwd = resolveCwd(values.C);
-  const { preflight } = await import('../../src/preflight/preflight.js');
+  const [{ preflight }, { invalidPolicyWarning }, { findRepoRoot }] = await Promise.all([import('../../src/preflight/preflight.js'), import('../../src/policy/validate-policy.js'), import('../../src/io/repo.js')]);
+  const policyWarning = invalidPolicyWarning(findRepoRoot(cwd));
+  if (policyWarning) io.err(`lessons: warning: ${policyWarning}`);
   const result = await preflight({
     cwd,
     now: new Date(),

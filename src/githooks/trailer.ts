@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { readTextIfExists } from '../io/fs.js';
 import { pathExists } from '../io/paths.js';
-import { addTrailerIfAbsent } from '../io/git/log.js';
+import { addTrailerIfAbsent, messageTrailers } from '../io/git/log.js';
+import { readIndexText } from '../io/index-file.js';
+import type { IndexEntry } from '../index/build.js';
+import { parseIndexEntries } from '../index/read.js';
+import { IndexLineSource } from '../search/delta.js';
 import { stagedChanges } from '../io/git/changes.js';
 import { configValue, gitPath, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { findRepoRoot } from '../io/repo.js';
@@ -9,9 +13,9 @@ import { readPolicyFile } from '../io/policy-file.js';
 import { readReceiptText } from '../io/receipt-file.js';
 import { resolvePolicy } from '../policy/policy.js';
 import { PREFLIGHT_TRAILER } from '../guard/commits.js';
-import { judgeReceipt, preflightTrailerValue } from '../guard/receipt.js';
+import { judgeReceipt } from '../guard/receipt.js';
 import { clearPreCommitMark, preCommitChecked } from './commit-check.js';
-import { receiptRelation } from './receipt-relation.js';
+import { receiptRelation, type LessonFacts } from './receipt-relation.js';
 
 export interface TrailerOutcome {
   added: boolean;
@@ -66,8 +70,10 @@ export interface TrailerOptions {
  * Appends `Lessons-Preflight: <ids or none>` from a fresh receipt, with git interpret-trailers
  * semantics: once (an existing trailer wins), never on merge or squash messages, never onto an
  * empty message (commit-msg adds it after the editor closes), never under
- * `git commit --no-verify` (see commit-check.ts), and only when the receipt is younger than the
- * policy's trailer window or relates to the staged paths or the message.
+ * `git commit --no-verify` (see commit-check.ts), and naming only the receipt's lessons that
+ * relate to the staged change (receipt-relation.ts): all of them when the preflight was for
+ * this change, those whose triggers or words the change shares otherwise, none (no trailer, and
+ * the hook says why) when nothing relates.
  */
 export async function addPreflightTrailer(options: TrailerOptions): Promise<TrailerOutcome> {
   const outcome = await trailerOutcome(options);
@@ -108,21 +114,43 @@ async function trailerOutcome(options: TrailerOptions): Promise<TrailerOutcome> 
       warn: options.hook === 'commit-msg' && !checked,
     };
   }
-  const relation = receiptRelation({
-    receipt: receipt.receipt,
-    ageMinutes: receipt.ageMinutes,
-    windowMinutes: policy.preflight.trailer_window_minutes,
-    stagedPaths: (await stagedChanges(repo)).map((change) => change.path),
-    message,
-  });
-  if (relation === undefined) {
+  const stagedPaths = (await stagedChanges(repo)).map((change) => change.path);
+  const relation = receiptRelation({ receipt: receipt.receipt, stagedPaths, message, lessonOf: indexedLessonOf(root) });
+  if (!relation.used) {
     return {
       added: false,
-      note: `the preflight receipt (${receipt.ageMinutes} min old, for "${receipt.receipt.task}") is older than ${policy.preflight.trailer_window_minutes} min and relates neither to the staged paths nor to the message: no ${PREFLIGHT_TRAILER} trailer; run \`lessons preflight "<task>"\` for this task`,
+      note: `the preflight receipt (${receipt.ageMinutes} min old) was not used: ${relation.why}; no ${PREFLIGHT_TRAILER} trailer: run \`lessons preflight "<task>"\` for this change`,
       warn: options.hook === 'commit-msg',
     };
   }
-  const value = preflightTrailerValue(receipt.receipt);
+  if (await hasTrailer(repo, file)) return { added: false, note: `the message already has a ${PREFLIGHT_TRAILER} trailer` };
+  const value = relation.ids.length === 0 ? 'none' : relation.ids.join(', ');
   await addTrailerIfAbsent(repo, file, PREFLIGHT_TRAILER, value);
-  return { added: true, note: `${PREFLIGHT_TRAILER}: ${value}` };
+  if (relation.leftOut.length === 0) return { added: true, note: `${PREFLIGHT_TRAILER}: ${value}` };
+  return {
+    added: true,
+    note: `${PREFLIGHT_TRAILER}: ${value} (left out ${relation.leftOut.join(', ')} from the preflight for "${receipt.receipt.task}": they do not relate to the staged paths or the message)`,
+    warn: true,
+  };
+}
+
+async function hasTrailer(repo: GitRepo, file: string): Promise<boolean> {
+  return (await messageTrailers(repo, file)).some((trailer) => trailer.key.toLowerCase() === PREFLIGHT_TRAILER.toLowerCase());
+}
+
+/** A selected lesson's title, tags and triggers, from lessons/index.json (looked up by id; the index is parsed whole only when it is not in its usual layout). */
+function indexedLessonOf(root: string): (id: string) => LessonFacts | undefined {
+  let text: string | undefined | null = null;
+  let lines: IndexLineSource | undefined;
+  let parsed: Map<string, IndexEntry> | undefined;
+  return (id) => {
+    if (text === null) text = readIndexText(root);
+    if (text === undefined) return undefined;
+    lines ??= new IndexLineSource(Buffer.from(text));
+    const line = lines.find(id);
+    if (line === null) return undefined;
+    if (line !== undefined) return JSON.parse(line.json) as IndexEntry;
+    parsed ??= new Map((parseIndexEntries(text) ?? []).map((entry) => [entry.id, entry]));
+    return parsed.get(id);
+  };
 }

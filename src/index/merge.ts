@@ -8,7 +8,11 @@
  * the index once the files are resolved.
  */
 import { compareStrings, uniqueSorted } from '../util/compare.js';
+import { validateAgainst } from '../schema/validate.js';
 import { INDEX_VERSION, serializeIndex, type IndexEntry } from './build.js';
+
+/** How the driver's messages name the three versions git passes (%O %A %B). */
+const SIDE_NAMES = ['the common ancestor\'s index', 'our index', 'their index'];
 
 export type IndexMergeResult = { text: string; conflicts: [] } | { text: undefined; conflicts: string[] };
 
@@ -17,23 +21,41 @@ const SET_FIELDS = new Set<string>(['promoted_from', 'promoted_into']);
 
 type Entries = Map<string, IndexEntry>;
 
-/** The entries of one side; undefined when the text is not an index (conflict markers, another version). */
-export function parseIndexText(text: string): Entries | undefined {
-  if (text.trim() === '') return new Map();
+type Side = { entries: Entries } | { problem: string };
+
+const FOLDERS: Record<string, string> = { case: 'cases', pattern: 'patterns', principle: 'principles' };
+
+/** Where a lesson of this id and level lives; an entry elsewhere (`/etc/passwd`, `../..`) is not one `lessons index` writes. */
+function expectedPath(entry: IndexEntry): string {
+  return `lessons/${FOLDERS[entry.level] ?? ''}/${entry.id}.md`;
+}
+
+/**
+ * The entries of one side, or why it is not an index: not JSON (conflict markers), another
+ * version, an entry the index schema rejects, an entry whose path is not its id's file, or a
+ * repeated id. `empty` is what an empty text means: no lessons for the common ancestor (git
+ * passes an empty file when both sides added the index), but for our or their side a
+ * truncated file, never "every lesson deleted".
+ */
+export function parseIndexSide(text: string, empty: 'no lessons' | 'invalid'): Side {
+  if (text.trim() === '') return empty === 'no lessons' ? { entries: new Map() } : { problem: 'is empty' };
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return undefined;
+    return { problem: 'is not JSON' };
   }
   const index = data as { version?: unknown; lessons?: unknown };
-  if (index === null || typeof index !== 'object' || index.version !== INDEX_VERSION || !Array.isArray(index.lessons)) return undefined;
+  if (index === null || typeof index !== 'object' || index.version !== INDEX_VERSION) return { problem: `is not an index of version ${INDEX_VERSION}` };
+  const errors = validateAgainst('index', data);
+  if (errors.length > 0) return { problem: `does not match the index schema (${errors[0]!.field || 'the file'}: ${errors[0]!.message})` };
   const entries: Entries = new Map();
   for (const entry of index.lessons as IndexEntry[]) {
-    if (entry === null || typeof entry !== 'object' || typeof entry.id !== 'string') return undefined;
+    if (entry.path !== expectedPath(entry)) return { problem: `has an entry ${JSON.stringify(entry.id)} whose path ${JSON.stringify(entry.path)} is not ${expectedPath(entry)}` };
+    if (entries.has(entry.id)) return { problem: `lists ${entry.id} twice` };
     entries.set(entry.id, entry);
   }
-  return entries;
+  return { entries };
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -70,9 +92,10 @@ function mergeEntry(id: string, base: IndexEntry | undefined, ours: IndexEntry, 
 
 /** Merges the common ancestor's, our and their index texts; pure. */
 export function mergeIndexTexts(baseText: string, oursText: string, theirsText: string): IndexMergeResult {
-  const [base, ours, theirs] = [baseText, oursText, theirsText].map(parseIndexText);
-  if (!ours || !theirs) return { text: undefined, conflicts: [`${!ours ? 'our' : 'their'} side is not an index of version ${INDEX_VERSION}`] };
-  const baseEntries = base ?? new Map<string, IndexEntry>();
+  const sides = [parseIndexSide(baseText, 'no lessons'), parseIndexSide(oursText, 'invalid'), parseIndexSide(theirsText, 'invalid')];
+  const problems = sides.flatMap((side, i) => ('problem' in side ? [`${SIDE_NAMES[i]} ${side.problem}`] : []));
+  if (problems.length > 0) return { text: undefined, conflicts: problems };
+  const [baseEntries, ours, theirs] = sides.map((side) => (side as { entries: Entries }).entries) as [Entries, Entries, Entries];
   const conflicts: string[] = [];
   const lessons: IndexEntry[] = [];
   for (const id of uniqueSorted([...baseEntries.keys(), ...ours.keys(), ...theirs.keys()])) {

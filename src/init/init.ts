@@ -92,8 +92,8 @@ function plan(root: string, force: boolean, install: CiInstall): Planned[] {
     path: GITATTRIBUTES_FILE,
     content: (existing) => {
       const text = withMergeAttribute(existing);
-      if (text === undefined) return { text: existing!, action: 'skipped', reason: `${INDEX_FILE} already has a merge driver` };
-      return { text, action: existing === undefined ? 'created' : 'updated', ...(existing === undefined ? {} : { reason: `added ${MERGE_ATTRIBUTE_LINE}` }) };
+      if (text === undefined) return { text: existing!, action: 'skipped', reason: `${INDEX_FILE} already has a merge attribute` };
+      return { text, action: existing === undefined ? 'created' : 'updated', ...(existing === undefined ? {} : { reason: `${MERGE_ATTRIBUTE_LINE} (merges without per-clone setup)` }) };
     },
   });
   planned.push({

@@ -1,4 +1,5 @@
 import type { Status } from '../lesson/model.js';
+import { placeholderMessage, placeholdersIn } from '../lint/placeholders.js';
 import { changeLessons, findLesson, lessonErrors, refuse, type ChangeOptions } from './change.js';
 
 export interface AcceptOptions extends ChangeOptions {
@@ -30,6 +31,11 @@ export async function acceptLesson(options: AcceptOptions): Promise<AcceptResult
       last_validated_at: state.today,
       ...(from === 'retired' ? { superseded_by: null, retired_reason: null } : {}),
     };
+    const placeholders = placeholdersIn(lesson.body);
+    if (placeholders.length > 0) {
+      const lines = placeholders.map((placeholder) => `  ${item.path}: [placeholder] ${placeholderMessage(placeholder)}`);
+      throw refuse(`cannot accept \`${options.id}\`: it still holds text written for you to replace:\n${lines.join('\n')}\nthen run \`lessons accept ${options.id}${options.canonical ? ' --canonical' : ''}\` again`);
+    }
     const errors = lessonErrors(state, lesson);
     if (errors.length > 0) {
       // No line numbers: they would point into the file as accept would have written it.

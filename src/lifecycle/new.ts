@@ -5,7 +5,7 @@ import { readThesaurusText } from '../search/update.js';
 import { toPosixRelative } from '../io/fs.js';
 import { pathExists } from '../io/paths.js';
 import { INDEX_FILE } from '../io/repo.js';
-import { levelDir, lessonDirs, CHECKLIST_HEADING, ID_MAX_LENGTH, candidateLesson, type Level, type Severity } from '../lesson/model.js';
+import { levelDir, lessonDirs, CHECKLIST_HEADING, ID_MAX_LENGTH, ID_PATTERN, candidateLesson, type Level, type Severity } from '../lesson/model.js';
 import { changeLessons, freeId, type TreeState } from './change.js';
 
 export interface NewLessonOptions {
@@ -17,6 +17,10 @@ export interface NewLessonOptions {
   now: Date;
   /** Write it even when an existing lesson reads alike. */
   force?: boolean;
+  /** The lesson's id instead of one made from the title. */
+  id?: string | undefined;
+  /** The incident's date (YYYY-MM-DD) for a lesson written after the fact: created_at, last_seen and a case's id carry it. */
+  date?: string | undefined;
 }
 
 export interface NewLessonResult {
@@ -45,10 +49,41 @@ export function slugify(title: string, maxLength = 60): string {
   return slug || (words[0] ?? '').slice(0, maxLength) || 'lesson';
 }
 
+/** Words that say little in an id. */
+const ID_FILLER = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'on', 'at', 'for', 'and', 'or', 'by', 'with', 'from', 'is', 'was', 'were', 'be', 'been', 'its', 'it', 'that', 'this', 'when', 'into', 'after', 'before']);
+/** How long a default id's words may be: an id is typed, and read in trailers and reports. */
+export const DEFAULT_SLUG_LENGTH = 40;
+
+/** The title's first words up to DEFAULT_SLUG_LENGTH, kebab-case, without filler at either end (a short name, not the whole title). */
+export function shortSlug(title: string): string {
+  const words = slugify(title, ID_MAX_LENGTH).split('-');
+  const start = words.findIndex((word) => !ID_FILLER.has(word));
+  const kept = slugify(words.slice(Math.max(start, 0)).join(' '), DEFAULT_SLUG_LENGTH).split('-');
+  while (kept.length > 1 && ID_FILLER.has(kept[kept.length - 1]!)) kept.pop();
+  return kept.join('-');
+}
+
 /** The id a new lesson gets before uniqueness: cases carry their date, as incidents do. */
 export function baseId(level: Level, title: string, today: string): string {
   const prefix = level === 'case' ? `case-${today}` : level;
-  return `${prefix}-${slugify(title, ID_MAX_LENGTH - prefix.length - 4)}`;
+  return `${prefix}-${shortSlug(title)}`;
+}
+
+/** `--id` as given, or a usage error saying what an id looks like. */
+export function checkedId(id: string): string {
+  if (!ID_PATTERN.test(id) || id.length > ID_MAX_LENGTH) {
+    throw new UsageError(`--id \`${id}\` is not a valid id: use lower-case words and digits joined by - (at most ${ID_MAX_LENGTH} characters)`);
+  }
+  return id;
+}
+
+/** `--date` as given: a real calendar day, not after today. */
+export function incidentDate(date: string, today: string): string {
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const parsed = day ? new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))) : undefined;
+  if (!parsed || parsed.toISOString().slice(0, 10) !== date) throw new UsageError(`--date \`${date}\` is not a date: use YYYY-MM-DD, like --date 2026-03-14`);
+  if (date > today) throw new UsageError(`--date ${date} is after today (${today}): --date is the day the incident happened`);
+  return date;
 }
 
 /** The card to fill in; the prompts are HTML comments, so an unfilled card has no made-up summary. */
@@ -90,6 +125,23 @@ function refuseNearDuplicate(state: TreeState, title: string, related: (term: st
   );
 }
 
+/** The base id, or the first free one after it; a file that exists but does not parse has no lesson in the tree, yet its name is taken. */
+function freeNewId(state: TreeState, base: string): string {
+  const unparsed = new Set<string>();
+  let id = freeId(state, base);
+  while (idTaken(state.root, id)) {
+    unparsed.add(id);
+    id = freeId(state, base, unparsed);
+  }
+  return id;
+}
+
+/** An id asked for with --id: refused when a lesson (or an unparsed file) has it. */
+function unusedId(state: TreeState, id: string): string {
+  if (state.lessons.some((item) => item.lesson.id === id) || idTaken(state.root, id)) throw new UsageError(`a lesson with id \`${id}\` already exists: choose another --id`);
+  return id;
+}
+
 export async function newLesson(options: NewLessonOptions): Promise<NewLessonResult> {
   const title = options.title.trim();
   if (title === '') throw new UsageError('the title is empty: lessons new "<what went wrong>"');
@@ -99,17 +151,12 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
   }
   // Under the lessons lock, the new file and lessons/index.json are written together, so the
   // next commit is not blocked by a stale index; the duplicate check reads the same tree.
+  const wantedId = options.id === undefined ? undefined : checkedId(options.id);
   const related = options.force ? null : stemmedRelatives(await readThesaurusText());
   return changeLessons({ cwd: options.cwd, now: options.now }, (state) => {
     if (related !== null) refuseNearDuplicate(state, title, related);
-    const base = baseId(options.level, title, state.today);
-    // A file that exists but does not parse has no lesson in the tree; its name is taken all the same.
-    const unparsed = new Set<string>();
-    let id = freeId(state, base);
-    while (idTaken(state.root, id)) {
-      unparsed.add(id);
-      id = freeId(state, base, unparsed);
-    }
+    const day = options.date === undefined ? state.today : incidentDate(options.date, state.today);
+    const id = wantedId === undefined ? freeNewId(state, baseId(options.level, title, day)) : unusedId(state, wantedId);
     const lesson = candidateLesson(
       {
         id,
@@ -120,7 +167,7 @@ export async function newLesson(options: NewLessonOptions): Promise<NewLessonRes
         transferability: options.level === 'case' ? 2 : 3,
         body: TEMPLATE_BODY,
       },
-      state.today,
+      day,
     );
     const file = toPosixRelative(state.root, path.join(levelDir(state.root, options.level), `${id}.md`));
     return { writes: [{ lesson, create: true }], result: { id, path: file, index: INDEX_FILE } };

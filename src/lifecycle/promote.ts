@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { checklistItems } from '../lesson/body.js';
-import { CHECKLIST_HEADING, ID_MAX_LENGTH, ID_PATTERN, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Lesson } from '../lesson/model.js';
-import { baseId } from './new.js';
+import { CHECKLIST_HEADING, SEVERITIES, candidateLesson, TRIGGER_KEYS, emptyTriggers, type Lesson } from '../lesson/model.js';
+import { baseId, checkedId } from './new.js';
 import { uniqueSorted } from '../util/compare.js';
 import { changeLessons, freeId, lookupIn, pathOf, refuse, type ChangeOptions } from './change.js';
 import { patternEvidence, principleEvidence } from '../lesson/evidence.js';
@@ -33,9 +33,7 @@ export async function promoteLessons(options: PromoteOptions): Promise<PromoteRe
   const title = options.title.trim();
   if (title === '') throw new UsageError('the title is empty: lessons promote <id>... --to pattern --title "<what the sources have in common>"');
   if (title.length > 200) throw new UsageError(`the title is ${title.length} characters long; keep it under 200`);
-  if (options.id !== undefined && (!ID_PATTERN.test(options.id) || options.id.length > ID_MAX_LENGTH)) {
-    throw new UsageError(`--id \`${options.id}\` is not a valid id: use lower-case words joined by - (at most ${ID_MAX_LENGTH} characters)`);
-  }
+  if (options.id !== undefined) checkedId(options.id);
   // A source's pattern (`platform:pattern-x`) counts with its applications recorded here too.
   const fromSources = options.sources.some((id) => id.includes(':')) ? await sourcesLookup(options.cwd) : new Map<string, Lesson>();
   return changeLessons(options, (state) => {

@@ -10,6 +10,7 @@ import { evidenceOf } from '../lesson/evidence.js';
 import type { SourceLesson } from '../sources/load.js';
 import { splitQualifiedId } from '../sources/model.js';
 import { globProblem } from '../util/glob.js';
+import { placeholderRule } from './placeholders.js';
 
 /** The sources' lessons, when lint loaded them: `<source>:<id>` references resolve against these. */
 export interface SourceContext {
@@ -280,7 +281,7 @@ export const LESSON_RULES: readonly LessonRule[] = [
 ];
 
 /** The rules that read the file itself (its raw frontmatter, body and layout): their findings are a function of the file alone. */
-export const FILE_RULES: readonly FileRule[] = [schemaRule, levelMatchesFolderRule, checklistRule, unknownKeysRule, triggerGlobsRule];
+export const FILE_RULES: readonly FileRule[] = [schemaRule, levelMatchesFolderRule, checklistRule, unknownKeysRule, triggerGlobsRule, placeholderRule];
 
 /**
  * The rules that read only the lesson's fields (and the tree, the policy, the clock): they run on

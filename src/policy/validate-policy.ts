@@ -1,18 +1,56 @@
+import path from 'node:path';
 import { LessonsError } from '../errors.js';
-import { validateAgainst } from '../schema/validate.js';
-import { readPolicyFile } from '../io/policy-file.js';
+import { validateAgainst, type SchemaError } from '../schema/validate.js';
+import { readTextIfExists, writeInRepo } from '../io/fs.js';
+import { packageVersion } from '../io/package-root.js';
+import { readPolicyFile, type RawPolicy } from '../io/policy-file.js';
+import { STATE_DIR } from '../io/repo.js';
+import { ensureStateDir } from '../io/state.js';
 import { policyPatternErrors, type PatternError } from './patterns.js';
 import { resolvePolicy, type Policy } from './policy.js';
+
+function schemaErrors(raw: RawPolicy): SchemaError[] {
+  return raw.exists ? validateAgainst('policy', raw.data) : [];
+}
 
 /** Reads and validates the policy; an invalid one is a configuration error (exit 2) naming the field. */
 export function loadPolicy(root: string): Policy {
   const raw = readPolicyFile(root);
-  if (!raw.exists) return resolvePolicy({});
-  const errors: PatternError[] = validateAgainst('policy', raw.data);
-  if (errors.length === 0) errors.push(...policyPatternErrors(raw.data));
+  const errors: (SchemaError | PatternError)[] = schemaErrors(raw);
+  if (errors.length === 0 && raw.exists) errors.push(...policyPatternErrors(raw.data));
   if (errors.length > 0) {
     const lines = errors.map((error) => `  ${error.field}: ${error.message}`).join('\n');
     throw new LessonsError('INVALID_POLICY', `${raw.path} is invalid:\n${lines}\nfix the fields named above (schema: schemas/policy.schema.json)`);
   }
   return resolvePolicy(raw.data);
+}
+
+/** Where preflight remembers the last policy it found valid, so a run pays for the schema check only when the policy changed. */
+const CHECKED_POLICY = 'cache/policy-checked.json';
+
+/**
+ * For the commands that go on with the defaults where the policy does not hold (preflight): one
+ * line saying the policy is invalid, which fields, and the fix; undefined when it is valid or
+ * absent. A policy that is not JSON at all is still an error (readPolicyFile throws). Checking
+ * costs about 20 ms (the compiled validator loads): a valid policy is remembered under
+ * .lessons/, keyed by its content and the tool's version, and not checked again.
+ */
+export function invalidPolicyWarning(root: string): string | undefined {
+  const raw = readPolicyFile(root);
+  if (!raw.exists) return undefined;
+  const memo = path.join(root, STATE_DIR, CHECKED_POLICY);
+  const key = `${packageVersion()}\n${JSON.stringify(raw.data)}\n`;
+  if (readTextIfExists(memo) === key) return undefined;
+  const errors = schemaErrors(raw);
+  if (errors.length === 0) {
+    try {
+      ensureStateDir(root);
+      writeInRepo(root, memo, key);
+    } catch {
+      // A read-only checkout only checks again next time.
+    }
+    return undefined;
+  }
+  const fields = errors.map((error) => `${error.field || 'the file'}: ${error.message}`).join('; ');
+  return `${raw.path} is invalid (${fields}): preflight uses the defaults for what it cannot read; fix the fields named (schemas/policy.schema.json), \`lessons doctor\` checks it`;
 }

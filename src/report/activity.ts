@@ -135,6 +135,17 @@ function timeline(events: readonly Shown[], today: string): WeekCount[] {
 }
 
 /**
+ * Whether the lesson's occurrences were bumped since the day it was first shown. last_seen keeps
+ * only the day: a bump on that day counts. A lesson written with occurrences already counted
+ * (promote sums its sources', `new --date` backdates) has last_seen == created_at: that is
+ * its birth, not a recurrence, until a later day's bump moves last_seen on.
+ */
+function recurredSinceShown(lesson: Lesson, shownDate: string): boolean {
+  if (lesson.occurrences <= 1 || lesson.last_seen === null || lesson.last_seen < shownDate) return false;
+  return lesson.created_at === null || lesson.last_seen > lesson.created_at;
+}
+
+/**
  * For each lesson shown before work: did the mistake come back after it was first shown? Its
  * occurrences were bumped on or after that day (capture sets last_seen when it bumps them), or an incident
  * commit made later names it with `Lesson: <id>`.
@@ -160,9 +171,8 @@ export function efficacyOf(lessons: readonly Lesson[], history: History): Effica
     const recurrences: Recurrence[] = (incidents.get(lesson.id) ?? [])
       .filter((commit) => commit.time > shown.time)
       .map((commit) => ({ kind: 'incident' as const, date: commit.date, ref: commit.commit.slice(0, 12) }));
-    // last_seen keeps only the day: a bump on the day the lesson was first shown counts.
-    if (lesson.occurrences > 1 && lesson.last_seen !== null && lesson.last_seen >= shown.date) {
-      recurrences.push({ kind: 'occurrence', date: lesson.last_seen, ref: `occurrences ${lesson.occurrences}` });
+    if (recurredSinceShown(lesson, shown.date)) {
+      recurrences.push({ kind: 'occurrence', date: lesson.last_seen!, ref: `occurrences ${lesson.occurrences}` });
     }
     recurrences.sort((a, b) => compareStrings(a.date, b.date) || compareStrings(a.ref, b.ref));
     result.push({ id: lesson.id, shown: shown.count, first_shown: shown.date, working: recurrences.length === 0, recurrences });

@@ -11,6 +11,7 @@ import { ensureStateDir } from '../io/state.js';
 import { changesBetweenDates, commitLog, repositoryFiles } from '../io/git/log.js';
 import { findRepoRoot, LESSONS_DIR } from '../io/repo.js';
 import { loadWorktreeFacts, openLessonCache, type LessonFileCache } from '../store/worktree.js';
+import { unparsedFiles, type UnparsedFile } from '../store/query.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { stemmedRelatives } from '../search/text-model.js';
 import { shippedAcronymsText } from '../search/acronyms.js';
@@ -59,14 +60,16 @@ export async function retrievalHealth(options: { cwd: string; now: Date }): Prom
 
 const YEAR_MS = 365 * 86_400_000;
 
-export async function reportLessons(options: ReportOptions): Promise<Report> {
+/** The report, and the lesson files it could not count because they do not parse. */
+export async function reportLessons(options: ReportOptions): Promise<Report & { unparsed: UnparsedFile[] }> {
   const root = findRepoRoot(options.cwd);
   // git reads the history while the lessons load (their load keeps this process busy, not git).
   const history = Promise.all([commitLog(root), repositoryFiles(root), changesBetweenDates(root, new Date(options.now.getTime() - YEAR_MS), options.now)]);
   history.catch(() => undefined);
   // The lessons as the file cache summarises them: only files changed since the last run are parsed.
   const cache = openLessonCache(root);
-  const { lessons } = (await loadWorktreeFacts(root, cache, {})).tree;
+  const { tree } = await loadWorktreeFacts(root, cache, {});
+  const { lessons } = tree;
   await cache.save();
   const index = buildIndex(lessons);
   const policy = loadPolicy(root);
@@ -86,7 +89,7 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
     likeness = likenessOf(lessonsChosen, index.lessons, policy, stemmedRelatives(thesaurus));
     rememberLikeness(root, cache, key, likeness);
   }
-  return buildReport({
+  const report = buildReport({
     likeness,
     lessons: lessonsChosen,
     index: index.lessons,
@@ -101,6 +104,7 @@ export async function reportLessons(options: ReportOptions): Promise<Report> {
     retrieval: options.retrieval,
     code: new Map(lessons.filter((item) => chosen.has(item.path)).map((item) => [item.lesson.id, item.precomputed?.code ?? { spans: [], lines: [] }])),
   });
+  return { ...report, unparsed: unparsedFiles(tree) };
 }
 
 /** Where the last report's likeness is kept, with the digest of what it was computed from. */

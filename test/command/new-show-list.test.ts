@@ -35,7 +35,7 @@ last_seen: 2026-11-21
 `)).toBe(true);
     const linted = await lint({ cwd: root, now: NOW });
     expect(linted.errors).toBe(0);
-    expect(linted.findings.map((f) => f.rule)).toEqual(['checklist']);
+    expect(linted.findings.map((f) => f.rule)).toEqual(['checklist', 'placeholder', 'placeholder', 'placeholder', 'placeholder']);
     // The index was rebuilt with it, so the next commit is not blocked by a stale index.
     expect((await checkIndex({ cwd: root })).fresh).toBe(true);
   });

@@ -343,13 +343,13 @@ describe('lessons sources: a platform repository and a service repository', { ti
     // The evidence is named in the lesson's Sources section; its fields name only what the source can resolve.
     expect(written).toContain(`## Sources\n\nPromoted from 2 cases; they stay as supporting evidence.\n\n- \`case-2026-05-01-token-in-log\` of ${origin}: A token printed in a CI log\n`);
     expect(written).not.toMatch(/source_case_ids: \[./);
-    // The platform's own lint, on the branch as it would be pushed: no error, and nothing about the new lesson but the evidence it has to gather there.
+    // The platform's own lint, on the branch as it would be pushed: no error, and nothing about the new lesson but the evidence it has to gather there and the Situation still to write.
     git(platform.work, 'fetch', '-q', checkout, `${out.branch}:${out.branch}`);
     git(platform.work, 'checkout', '-q', out.branch);
     const lint = runLessons(['-C', 'org', 'lint', '--json'], { cwd: platform.work });
     expect(lint.exitCode).toBe(0);
     const findings = json<{ findings: { file: string; rule: string; severity: string }[] }>(lint.stdout).findings.filter((finding) => finding.file === `lessons/patterns/pattern-tokens-out-of-ci.md`);
-    expect(findings.map((finding) => `${finding.severity} ${finding.rule}`)).toEqual(['warning evidence']);
+    expect(findings.map((finding) => `${finding.severity} ${finding.rule}`)).toEqual(['warning evidence', 'warning placeholder']);
     // Nothing pushed, the checkout back at the locked commit, nothing local written.
     expect(git(platform.bare, 'for-each-ref', '--format=%(refname)').trim()).toBe('refs/heads/main');
     expect(git(checkout, 'rev-parse', 'HEAD').trim()).toBe(locked);

@@ -41,6 +41,9 @@ describe('the promotion gate between a base and a head commit (lessons guard --s
   it('finds nothing when every change was made by the lifecycle commands', async () => {
     const { root, base } = baseRepo();
     const pattern = await promoteLessons({ cwd: root, sources: ['case-a', 'case-b'], to: 'pattern', title: 'Versions live in one place', now });
+    // The steward writes the Situation promote left for them (accept refuses its placeholder).
+    const file = path.join(root, pattern.path);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^What the 2 cases below .*$/m, 'Every manifest carries the version.'));
     await acceptLesson({ cwd: root, id: pattern.id, canonical: false, now });
     await applyPattern({ cwd: root, id: pattern.id, context: 'web', ref: 'PR #1', now });
     await acceptLesson({ cwd: root, id: 'case-c', canonical: true, now });

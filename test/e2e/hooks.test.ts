@@ -113,16 +113,16 @@ describe('lessons hooks install with real git commit and push', () => {
     expect(lastMessage(root)).toBe(`checked\n\nLessons-Preflight: ${CASE_ID}\n\n`);
   });
 
-  it('an older receipt stamps only commits that relate to its task; a young one stamps every commit', async () => {
+  it('a receipt stamps only commits that relate to its task, however young it is, and says why it was not used', async () => {
     const root = await hookedRepo();
     const twoHoursAgo = new Date(Date.now() - 120 * 60_000);
-    const receipt = { version: 1, task: 'bump the release version', paths: ['package.json'], tool: null, command: null, project: null, selected: [CASE_ID], index_digest: 'x', created_at: twoHoursAgo.toISOString() };
-    writeFiles(root, { '.lessons/preflight/last.json': JSON.stringify(receipt), 'notes.txt': 'a' });
+    writeReceipt(root, [CASE_ID], twoHoursAgo, { task: 'bump the release version', paths: ['package.json'] });
+    writeFiles(root, { 'notes.txt': 'a' });
     git(root, 'add', '-A');
     const unrelated = gitRun(root, ['commit', '-m', 'docs: tidy the notes']);
     expect(unrelated.status, unrelated.output).toBe(0);
     expect(lastMessage(root)).toBe('docs: tidy the notes\n\n');
-    expect(unrelated.output.match(/relates neither to the staged paths nor to the message/g)).toHaveLength(1);
+    expect(unrelated.output.match(/the preflight receipt \(\d+ min old\) was not used: it was for "bump the release version": the staged paths and the message do not relate to that task/g)).toHaveLength(1);
     writeFiles(root, { 'package.json': '{"version":"1.0.1"}\n' });
     git(root, 'add', '-A');
     expect(gitRun(root, ['commit', '-m', 'chore: 1.0.1']).status).toBe(0);
@@ -131,11 +131,32 @@ describe('lessons hooks install with real git commit and push', () => {
     git(root, 'add', '-A');
     expect(gitRun(root, ['commit', '-m', 'note the release version']).status).toBe(0);
     expect(lastMessage(root)).toBe(`note the release version\n\nLessons-Preflight: ${CASE_ID}\n\n`);
-    writeReceipt(root, [CASE_ID], new Date());
+    // A minute old, but for another task: not evidence for this commit.
+    writeReceipt(root, [CASE_ID], new Date(), { task: 'bump the release version', paths: [] });
     writeFiles(root, { 'notes.txt': 'c' });
     git(root, 'add', '-A');
-    expect(gitRun(root, ['commit', '-m', 'docs: more notes']).status).toBe(0);
-    expect(lastMessage(root)).toBe(`docs: more notes\n\nLessons-Preflight: ${CASE_ID}\n\n`);
+    const young = gitRun(root, ['commit', '-m', 'docs: more notes']);
+    expect(young.status).toBe(0);
+    expect(lastMessage(root)).toBe('docs: more notes\n\n');
+    expect(young.output).toContain('was not used: it was for "bump the release version"');
+  });
+
+  it('a hotfix right after an unrelated preflight gets only the lessons its change relates to, and says which were left out', async () => {
+    const root = await committedLessonsRepo({
+      ...lessonFile({ id: 'case-open-redirect', title: 'Login redirect followed an unchecked next URL', tags: ['redirect', 'security'] }),
+      ...lessonFile({ id: 'case-send-status', title: 'Handler sent 200 with an error body', tags: ['http', 'status'], triggers: { paths: ['src/api/**'] } }),
+    });
+    installBinWrapper(root);
+    expect(runLessons(['hooks', 'install'], { cwd: root }).exitCode).toBe(0);
+    await stageIndex(root);
+    git(root, 'commit', '-q', '--no-verify', '-m', 'hooks', '-m', 'Lessons-Preflight: none');
+    writeReceipt(root, ['case-open-redirect', 'case-send-status'], new Date(), { task: 'add a redirect after login', paths: [] });
+    writeFiles(root, { 'src/api/send.ts': 'export const send = () => 500;\n' });
+    git(root, 'add', '-A');
+    const hotfix = gitRun(root, ['commit', '-m', 'hotfix: res.send returns the wrong code', '-m', 'Lesson-Skip: covered by case-send-status']);
+    expect(hotfix.status, hotfix.output).toBe(0);
+    expect(lastMessage(root)).toContain('\nLessons-Preflight: case-send-status\n');
+    expect(hotfix.output.match(/left out case-open-redirect from the preflight for "add a redirect after login"/g)).toHaveLength(1);
   });
 
   it('a message hook never stops a commit, even with a broken policy file', () => {

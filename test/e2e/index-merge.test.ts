@@ -19,7 +19,7 @@ async function sharedRepo(): Promise<string> {
   fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n.lessons/\n');
   const installed = runLessons(['hooks', 'install'], { cwd: root });
   expect(installed.exitCode, installed.stderr).toBe(0);
-  expect(installed.stdout).toContain('merge driver for lessons/index.json: set in git config; added to .gitattributes');
+  expect(installed.stdout).toContain('merge driver for lessons/index.json: set in git config and .git/info/attributes; added merge=union to .gitattributes (commit it)');
   expect(runLessons(['index'], { cwd: root }).exitCode).toBe(0);
   commitAll(root, 'lessons set up');
   return root;
@@ -75,14 +75,16 @@ describe('lessons/index.json across parallel branches (real git merges)', () => 
     expect(runLessons(['index', '--check'], { cwd: root }).exitCode).toBe(0);
   });
 
-  it('without the driver, the same two additions conflict (what the driver is for)', async () => {
+  it('without the driver (uninstalled), git falls back to the committed merge=union: the same two additions merge without a conflict', async () => {
     const root = await sharedRepo();
     runLessons(['hooks', 'uninstall'], { cwd: root });
+    expect(fs.readFileSync(path.join(root, '.git/info/attributes'), 'utf8')).not.toContain('lessons-index');
     branch(root, 'left', lessonFile({ id: 'case-2026-11-20-left', title: 'Left' }));
     branch(root, 'right', lessonFile({ id: 'case-2026-11-20-right', title: 'Right' }));
     git(root, 'checkout', '-q', 'main');
     git(root, 'merge', '-q', '--no-edit', 'left');
-    expect(failedMerge(root, 'right')).toContain('CONFLICT (content): Merge conflict in lessons/index.json');
+    git(root, 'merge', '-q', '--no-edit', 'right');
+    expect(git(root, 'status', '--porcelain')).toBe('');
   });
 
   it('both sides changing one field of one lesson is a conflict that says how to resolve it', async () => {
@@ -94,5 +96,24 @@ describe('lessons/index.json across parallel branches (real git merges)', () => 
     const output = failedMerge(root, 'right');
     expect(output).toContain('case-2026-02-01-first: both sides changed severity');
     expect(output).toContain('then run `lessons index` and `git add lessons/index.json`');
+  });
+});
+
+describe('lessons index --merge refuses bad input (exit 1, our side untouched)', () => {
+  it('a 0-byte theirs, and an entry with id ../../PWNED and path /etc/passwd', async () => {
+    const root = await committedLessonsRepo();
+    const index = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
+    const entry = (JSON.parse(index) as { lessons: Record<string, unknown>[] }).lessons[0]!;
+    const pwned = `{\n  "version": 1,\n  "lessons": [\n    ${JSON.stringify({ ...entry, id: '../../PWNED', path: '/etc/passwd' })}\n  ]\n}\n`;
+    writeFiles(root, { 'base.json': index, 'ours.json': index, 'empty.json': '', 'pwned.json': pwned });
+    for (const [theirs, said] of [
+      ['empty.json', 'their index is empty'],
+      ['pwned.json', 'their index does not match the index schema (lessons[0].id:'],
+    ] as const) {
+      const result = runLessons(['index', '--merge', 'base.json', 'ours.json', theirs, 'lessons/index.json'], { cwd: root });
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain(said);
+      expect(fs.readFileSync(path.join(root, 'ours.json'), 'utf8')).toBe(index);
+    }
   });
 });

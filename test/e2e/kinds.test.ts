@@ -95,7 +95,7 @@ describe('lesson kind and insight (built CLI)', () => {
     setReviewer(root, fakeReviewer('success-draft'));
     const result = runCli(['capture', '--from-success', 'logs/deploy.log'], { cwd: root });
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
-    expect(result.stdout).toMatch(/^created lessons\/cases\/case-\d{4}-\d\d-\d\d-run-database-migrations-before-the-deploy\.md \(candidate, source: auto, best practice\)\n$/);
+    expect(result.stdout).toMatch(/^created lessons\/cases\/case-\d{4}-\d\d-\d\d-run-database-migrations\.md \(candidate, source: auto, best practice\)\n$/);
     const text = read(root, result.stdout.split(' ')[1]!);
     // The reviewer said domain_knowledge: a success log drafts a best practice all the same.
     expect(text).toContain('insight: best_practice\n');

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lessonFile } from '../helpers/lessons.js';
 import { runCli, tempLessonsRepo } from '../helpers/repo.js';
@@ -39,10 +41,12 @@ describe('lifecycle commands through the built binary', () => {
     expect(runCli(['promote', 'case-a', 'case-b', '--to', 'pattern', '--title', 'One version', '--id', 'pattern-one-version'], { cwd: root })).toEqual({
       stdout:
         'wrote lessons/patterns/pattern-one-version.md (candidate pattern from case-a, case-b; 1 checklist item gathered)\n' +
-        'review its checklist, then run `lessons accept pattern-one-version`\n',
+        'write its Situation (what the sources have in common) and review its checklist, then run `lessons accept pattern-one-version`\n',
       stderr: '',
       exitCode: 0,
     });
+    const pattern = path.join(root, 'lessons/patterns/pattern-one-version.md');
+    fs.writeFileSync(pattern, fs.readFileSync(pattern, 'utf8').replace(/^What the 2 cases below .*$/m, 'Every manifest carries the version.'));
     expect(runCli(['accept', 'pattern-one-version'], { cwd: root }).exitCode).toBe(0);
     runCli(['apply', 'pattern-one-version', '--context', 'web', '--ref', 'PR #1', '--date', '2026-11-01'], { cwd: root });
     expect(runCli(['apply', 'pattern-one-version', '--context', 'web', '--ref', 'PR #2', '--date', '2026-11-02'], { cwd: root }).stdout).toBe(

@@ -38,9 +38,12 @@ export async function stageIndex(root: string): Promise<void> {
   git(root, 'add', '-A');
 }
 
-/** A preflight receipt as `lessons preflight` writes it. */
-export function writeReceipt(root: string, selected: string[], createdAt: Date): void {
-  const receipt = { version: 1, task: 'a task', paths: [], tool: null, command: null, project: null, selected, index_digest: 'x', created_at: createdAt.toISOString() };
+/**
+ * A preflight receipt as `lessons preflight` writes it. By default it names every file (`--path
+ * '**'`): a preflight for the change about to be committed, so the commit hooks stamp its lessons.
+ */
+export function writeReceipt(root: string, selected: string[], createdAt: Date, task: { task: string; paths: string[] } = { task: 'a task', paths: ['**'] }): void {
+  const receipt = { version: 1, ...task, tool: null, command: null, project: null, selected, index_digest: 'x', created_at: createdAt.toISOString() };
   writeFiles(root, { '.lessons/preflight/last.json': JSON.stringify(receipt) });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildIndex, serializeIndex, type IndexEntry } from '../../src/index/build.js';
 import { mergeIndexTexts } from '../../src/index/merge.js';
-import { withMergeAttribute } from '../../src/index/merge-driver.js';
+import { withDriverAttribute, withMergeAttribute } from '../../src/index/merge-driver.js';
 import type { LoadedLesson } from '../../src/lesson/load.js';
 import type { Level } from '../../src/lesson/model.js';
 import { parseLessonText, toLesson } from '../../src/lesson/parse.js';
@@ -80,15 +80,40 @@ describe('mergeIndexTexts', () => {
   });
 
   it('refuses a side that is not an index (conflict markers left in it)', () => {
-    expect(mergeIndexTexts(base, '<<<<<<< HEAD\n', base).conflicts).toEqual(['our side is not an index of version 1']);
+    expect(mergeIndexTexts(base, '<<<<<<< HEAD\n', base).conflicts).toEqual(['our index is not JSON']);
+  });
+
+  it('refuses an empty side instead of merging it to an index of no lessons (an empty ancestor is no lessons)', () => {
+    expect(mergeIndexTexts(base, base, '')).toEqual({ text: undefined, conflicts: ['their index is empty'] });
+    expect(mergeIndexTexts(base, '', base).conflicts).toEqual(['our index is empty']);
+    expect(mergeIndexTexts('', indexText(A), indexText(B)).text).toBe(indexText(A, B));
+  });
+
+  it('refuses entries outside the lesson folders or with ids the schema rejects, on any side', () => {
+    const entry = (JSON.parse(indexText(A)) as { lessons: IndexEntry[] }).lessons[0]!;
+    const withEntry = (fields: Partial<IndexEntry>): string => serializeIndex({ version: 1, lessons: [{ ...entry, ...fields }] });
+    const pwned = mergeIndexTexts(base, base, withEntry({ id: '../../PWNED', path: '/etc/passwd' }));
+    expect(pwned.text).toBeUndefined();
+    expect(pwned.conflicts).toEqual([expect.stringMatching(/^their index does not match the index schema \(lessons\[0\]\.id: /)]);
+    expect(mergeIndexTexts(base, withEntry({ path: '/etc/passwd' }), base).conflicts).toEqual([expect.stringMatching(/^our index does not match the index schema \(lessons\[0\]\.path/)]);
+    expect(mergeIndexTexts(withEntry({ path: 'lessons/cases/other.md' }), base, base).conflicts).toEqual([
+      'the common ancestor\'s index has an entry "case-2026-01-01-a" whose path "lessons/cases/other.md" is not lessons/cases/case-2026-01-01-a.md',
+    ]);
   });
 });
 
 describe('withMergeAttribute', () => {
-  it('adds the driver line once, keeping what is there', () => {
-    expect(withMergeAttribute(undefined)).toBe('lessons/index.json merge=lessons-index\n');
-    expect(withMergeAttribute('*.png binary')).toBe('*.png binary\nlessons/index.json merge=lessons-index\n');
-    expect(withMergeAttribute('lessons/index.json merge=lessons-index\n')).toBeUndefined();
+  it('adds the union line once, keeping what is there, and turns the driver line earlier versions committed into it', () => {
+    expect(withMergeAttribute(undefined)).toBe('lessons/index.json merge=union\n');
+    expect(withMergeAttribute('*.png binary')).toBe('*.png binary\nlessons/index.json merge=union\n');
+    expect(withMergeAttribute('*.png binary\nlessons/index.json merge=lessons-index\n')).toBe('*.png binary\nlessons/index.json merge=union\n');
+    expect(withMergeAttribute('lessons/index.json merge=union\n')).toBeUndefined();
     expect(withMergeAttribute('lessons/index.json -diff merge=ours\n')).toBeUndefined();
+  });
+
+  it('puts the exact driver in the clone’s own attributes, once', () => {
+    expect(withDriverAttribute(undefined)).toBe('lessons/index.json merge=lessons-index\n');
+    expect(withDriverAttribute('# info\n')).toBe('# info\nlessons/index.json merge=lessons-index\n');
+    expect(withDriverAttribute('# info\nlessons/index.json merge=lessons-index\n')).toBeUndefined();
   });
 });
