@@ -125,15 +125,19 @@ export function briefWhy(reasons: readonly string[]): string {
   return via ? `via ${via.slice(via.lastIndexOf(' ') + 1).split('-')[0]}` : '';
 }
 
-/** One related entry in one line of at most RELATED_LINE characters: `id: title (why)`. */
+/** One related entry in one line of at most RELATED_LINE characters: `id: title (why)`, the title shortened to fit; the why gives way when the title would keep too little. */
 export function relatedLine(lesson: RelatedLesson, prefix: string): string {
-  const why = briefWhy(lesson.reasons);
-  const tail = why === '' ? '' : ` (${why})`;
   const head = `${prefix}${lesson.id}: `;
-  const room = Math.max(12, RELATED_LINE - head.length - tail.length);
+  const why = briefWhy(lesson.reasons);
+  const withWhy = why === '' ? '' : ` (${why})`;
+  const tail = RELATED_LINE - head.length - withWhy.length >= Math.min(lesson.title.length, MIN_TITLE) ? withWhy : '';
+  const room = Math.max(MIN_TITLE, RELATED_LINE - head.length - tail.length);
   const title = lesson.title.length <= room ? lesson.title : `${lesson.title.slice(0, room - 1).trimEnd()}…`;
   return `${head}${title}${tail}`;
 }
+
+/** The fewest characters of a title a related entry keeps. */
+const MIN_TITLE = 24;
 
 function relatedText(report: PreflightReport): string[] {
   if (report.related.length === 0) return [];
