@@ -37,7 +37,7 @@ function edited(root: string, file: string, session?: string): Record<string, un
 
 const cases = (root: string): string[] => fs.readdirSync(path.join(root, 'lessons/cases')).sort();
 const VITEST_FAILURE = ['> app@1.0.0 test', ' FAIL  test/sum.test.ts > adds', 'AssertionError: expected 3 to be 4', ' Tests  1 failed | 4 passed (5)'].join('\n');
-const DRAFT = 'lessons/cases/case-2026-11-21-npm-test-failed-fail-test-sum-test-ts-adds.md';
+const DRAFT = 'lessons/cases/case-2026-11-21-npm-test-failed-fail-test-sum-test-ts.md';
 
 async function redGreen(root: string, session?: string): Promise<void> {
   expect(await hook(root, 'claude', 'PostToolUseFailure', bashFailed(root, 'npm test', 1, VITEST_FAILURE, session))).toBe('');

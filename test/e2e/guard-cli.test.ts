@@ -87,6 +87,6 @@ describe('lessons guard (built binary)', () => {
     fs.writeFileSync(file, JSON.stringify(policy));
     const regex = runLessons(['guard', '--stage', 'pre-commit'], { cwd: root });
     expect(regex.exitCode).toBe(2);
-    expect(regex.stderr).toContain('secrets.rules[0].pattern (broken) is not a valid regular expression');
+    expect(regex.stderr).toContain('secrets.rules[0].pattern: is not a valid regular expression');
   });
 });
