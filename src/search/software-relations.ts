@@ -13,28 +13,48 @@ import { stem } from './text.js';
 
 const SOFTWARE_SYNONYMS_FILE = 'data/thesaurus/stackoverflow-synonyms.tsv';
 
-let pairs: Set<string> | undefined;
+/** The tag-synonym table's pairs (either way round), by the first two letters of the first word: stem() keeps those, so a term is looked up in its bucket only. */
+let buckets: Map<string, [string, string][]> | undefined;
+const stemmed = new Map<string, string>();
 
-const pairKey = (a: string, b: string): string => (a < b ? `${a}\t${b}` : `${b}\t${a}`);
+function stemOf(word: string): string {
+  let result = stemmed.get(word);
+  if (result === undefined) stemmed.set(word, (result = stem(word)));
+  return result;
+}
 
-/** The stemmed pairs of the tag-synonym table, either way round; none when the file is missing. */
-function softwarePairs(): Set<string> {
-  if (pairs) return pairs;
-  pairs = new Set();
+function softwareBuckets(): Map<string, [string, string][]> {
+  if (buckets) return buckets;
+  buckets = new Map();
   let text = '';
   try {
     text = fs.readFileSync(packageFile(SOFTWARE_SYNONYMS_FILE), 'utf8');
   } catch {
     // A table left out of the package only means fewer relations vouch for lessons.
   }
-  // Lines `word<TAB>synonym synonym ...`, as the search cache reads the file (thesaurusEntry), stemmed as the cache stems them.
+  const add = (a: string, b: string): void => {
+    const key = a.slice(0, 2);
+    const bucket = buckets!.get(key);
+    if (bucket) bucket.push([a, b]);
+    else buckets!.set(key, [[a, b]]);
+  };
+  // Lines `word<TAB>synonym synonym ...`, as the search cache reads the file (thesaurusEntry); stemmed as it stems them, when looked up.
   for (const line of text.split('\n')) {
     const tab = line.indexOf('\t');
     if (tab <= 0) continue;
-    const term = stem(line.slice(0, tab));
-    for (const other of line.slice(tab + 1).split(' ')) if (other !== '') pairs.add(pairKey(term, stem(other)));
+    const word = line.slice(0, tab);
+    for (const other of line.slice(tab + 1).split(' ')) {
+      if (other === '') continue;
+      add(word, other);
+      add(other, word);
+    }
   }
-  return pairs;
+  return buckets;
+}
+
+/** Whether the tag synonyms relate the stemmed terms. */
+function tagSynonyms(term: string, relative: string): boolean {
+  return (softwareBuckets().get(term.slice(0, 2)) ?? []).some(([a, b]) => stemOf(a) === term && stemOf(b) === relative);
 }
 
 /** Whether some lesson of `index` holds both terms. */
@@ -48,5 +68,5 @@ function cooccur(index: SearchIndex, a: string, b: string): boolean {
 
 /** Whether the thesaurus relation between stemmed `term` and `relative` holds in software text (see above). */
 export function supportedRelation(index: SearchIndex, term: string, relative: string): boolean {
-  return softwarePairs().has(pairKey(term, relative)) || cooccur(index, term, relative);
+  return tagSynonyms(term, relative) || cooccur(index, term, relative);
 }
