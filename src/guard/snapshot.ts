@@ -9,6 +9,7 @@ import { addFacts, type FactsWanted, type LessonFacts } from '../lesson/facts.js
 import type { LoadedTree } from '../lesson/load.js';
 import { levelOfFolder, type Level } from '../lesson/model.js';
 import { compareStrings } from '../util/compare.js';
+import type { Finding } from '../lesson/finding.js';
 import { gitBlobId } from '../util/digest.js';
 
 /** One regular lesson file of a side, with its content's identity and what its bytes give. */
@@ -170,6 +171,8 @@ function blobReader(repo: GitRepo, prefix: string, listed: readonly TreeFile[]):
 export type GitSide = Omit<Snapshot, 'tree' | 'lessonFiles'> & {
   /** The lesson files, in path order. */
   items: Listed[];
+  /** Lesson paths that git holds as symbolic links: never lessons, each a problem of the side. */
+  links: string[];
   /** Reads lesson files of the listing by path (one `git cat-file` for many). */
   readListed: ReadFiles;
 };
@@ -179,8 +182,19 @@ export type GitSide = Omit<Snapshot, 'tree' | 'lessonFiles'> & {
  * listing holds whole (lessons/ and whatever else was listed with it): a read or a folder listing
  * inside them is answered from it, anything else through a listing of its own.
  */
-function gitSide(repo: GitRepo, root: string, label: string, listed: TreeFile[], list: (paths: readonly string[]) => Promise<TreeFile[]>, covered: readonly string[] = [LESSONS_DIR]): GitSide {
+function gitSide(
+  repo: GitRepo,
+  root: string,
+  label: string,
+  listed: TreeFile[],
+  list: (paths: readonly string[]) => Promise<TreeFile[]>,
+  covered: readonly string[] = [LESSONS_DIR],
+  linked: readonly string[] = [],
+): GitSide {
   const prefix = gitPrefix(repo, root);
+  const links = linked
+    .filter((file) => file.startsWith(prefix) && lessonPathLevel(file.slice(prefix.length)) !== undefined)
+    .map((file) => file.slice(prefix.length));
   const isCovered = (rel: string): boolean => covered.some((each) => rel === each || rel.startsWith(`${each}/`));
   const items: Listed[] = [];
   let indexBlob: string | undefined;
@@ -217,12 +231,27 @@ function gitSide(repo: GitRepo, root: string, label: string, listed: TreeFile[],
       .map((file) => file.path.slice(prefix.length));
   const others = listedReader(repo, prefix, list);
   const readFiles: ReadFiles = (paths) => (paths.every(isCovered) ? read(paths) : others(paths));
-  return { label, items, readListed: read, regular: true, indexBlob, readIndex, readFiles, listFolder, readBlob };
+  return { label, items, links, readListed: read, regular: true, indexBlob, readIndex, readFiles, listFolder, readBlob };
 }
 
 async function gitSnapshot(side: GitSide, cache: LessonFileCache, wanted: FactsWanted): Promise<Snapshot> {
-  const { items, readListed, ...rest } = side;
-  return { ...rest, ...(await buildTree(items, readListed, cache, wanted)) };
+  const { items, links, readListed, ...rest } = side;
+  const built = await buildTree(items, readListed, cache, wanted);
+  built.tree.problems.push(...linkProblems(links));
+  return { ...rest, ...built };
+}
+
+/**
+ * The lesson paths a git side holds as symbolic links, as problems: a link would be a lesson
+ * wherever a checkout puts its target, so git must hold the file itself (as lint requires on disk).
+ */
+export function linkProblems(links: readonly string[]): Finding[] {
+  return links.map((file) => ({
+    rule: 'file',
+    severity: 'error',
+    file,
+    message: 'git holds this lesson as a symbolic link: a lesson must be a regular file; replace the link with the file itself (`git rm --cached` the link, then `git add` the file)',
+  }));
 }
 
 /** Past this many paths, a read lists the whole tree once rather than the paths asked for. */
@@ -248,13 +277,15 @@ export async function indexSide(repo: GitRepo, root: string, also: readonly stri
   // `also`: other lessons-root-relative folders and files a gate will read, listed in the same
   // call (each git call reads the whole git index, and its start costs the process ~15 ms).
   const covered = [LESSONS_DIR, ...also];
-  return gitSide(repo, root, 'index', await indexFiles(repo, covered.map((rel) => `${prefix}${rel}`)), (paths) => indexFiles(repo, paths), covered);
+  const links: string[] = [];
+  return gitSide(repo, root, 'index', await indexFiles(repo, covered.map((rel) => `${prefix}${rel}`), links), (paths) => indexFiles(repo, paths), covered, links);
 }
 
 /** A commit's tree listed, before any lesson is read. */
 export async function commitSide(repo: GitRepo, root: string, commit: string): Promise<GitSide> {
   const prefix = gitPrefix(repo, root);
-  return gitSide(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`]), (paths) => treeFiles(repo, commit, paths));
+  const links: string[] = [];
+  return gitSide(repo, root, commit, await treeFiles(repo, commit, [`${prefix}${LESSONS_DIR}`], links), (paths) => treeFiles(repo, commit, paths), [LESSONS_DIR], links);
 }
 
 /** What the next commit would hold: the git index (the staging area). */

@@ -8,7 +8,7 @@ import { lintRows, SideFacts, treeRows, untilLoaded } from '../lint/table.js';
 import type { Policy } from '../policy/policy.js';
 import { compareStrings } from '../util/compare.js';
 import type { LessonSecrets } from '../secrets/scan.js';
-import { lessonPathLevel, type GitSide, type LessonFileRef, type Snapshot } from './snapshot.js';
+import { lessonPathLevel, linkProblems, type GitSide, type LessonFileRef, type Snapshot } from './snapshot.js';
 
 /**
  * The staged tree (pre-commit), or a pushed commit (pre-push, ci), checked in proportion to the
@@ -122,7 +122,7 @@ export async function checkStaged(input: StagedInput): Promise<StagedCheck> {
   const head = new SideFacts(() => items, headSide.readListed, cache, input.wanted);
   const tree = await treeRows(items, table, head);
   const { rows, idPaths } = tree;
-  const lint = key.schema ? await lintRows(tree, head, { policy, today, keep: (finding) => finding.severity === 'error' }) : undefined;
+  const lint = key.schema ? [...linkProblems(headSide.links), ...(await lintRows(tree, head, { policy, today, keep: (finding) => finding.severity === 'error' }))] : undefined;
 
   let transitions: Finding[] | undefined;
   let base: SideFacts | undefined;
@@ -186,7 +186,7 @@ export async function checkStaged(input: StagedInput): Promise<StagedCheck> {
     paths: tree.paths,
     ids: idPaths.keys(),
   };
-  const { items: _items, readListed: _read, ...headRest } = headSide;
+  const { items: _items, readListed: _read, links: _links, ...headRest } = headSide;
   return {
     head: sideSnapshot(head, headRest),
     base: base && input.base && sideSnapshot(base, input.base.side),

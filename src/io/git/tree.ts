@@ -12,7 +12,7 @@ export interface TreeFile {
  * --stage: `<mode> <blob> <stage>`; ls-tree: `<mode> <type> <blob>`), read with indexOf: at
  * 100,000 lessons a regular expression per entry costs a tenth of a second.
  */
-function regularFiles(out: string, keep: (fields: string[]) => string | undefined): TreeFile[] {
+function regularFiles(out: string, keep: (fields: string[]) => string | undefined, links?: string[]): TreeFile[] {
   const files: TreeFile[] = [];
   let at = 0;
   while (at < out.length) {
@@ -22,7 +22,7 @@ function regularFiles(out: string, keep: (fields: string[]) => string | undefine
     if (tab !== -1 && tab < end && out.startsWith('100', at)) {
       const blob = keep(out.slice(at, tab).split(' '));
       if (blob !== undefined) files.push({ blob, path: out.slice(tab + 1, end) });
-    }
+    } else if (links && tab !== -1 && tab < end && out.startsWith('120000 ', at)) links.push(out.slice(tab + 1, end));
     at = end + 1;
   }
   return files;
@@ -30,17 +30,17 @@ function regularFiles(out: string, keep: (fields: string[]) => string | undefine
 
 const HEX = /^[0-9a-f]+$/;
 
-/** Regular files in the index under the given folders (all when empty). */
-export async function indexFiles(repo: GitRepo, folders: readonly string[]): Promise<TreeFile[]> {
+/** Regular files in the index under the given folders (all when empty); the paths of symbolic links go into `links` when given. */
+export async function indexFiles(repo: GitRepo, folders: readonly string[], links?: string[]): Promise<TreeFile[]> {
   const out = await git(repo.topLevel, ['--literal-pathspecs', 'ls-files', '--stage', '-z', '--', ...folders]);
   // `<mode> <blob> <stage>`: stage 0 only (a conflicted path has stages 1-3 instead).
-  return regularFiles(out, (fields) => (fields.length === 3 && fields[2] === '0' && HEX.test(fields[1]!) ? fields[1] : undefined));
+  return regularFiles(out, (fields) => (fields.length === 3 && fields[2] === '0' && HEX.test(fields[1]!) ? fields[1] : undefined), links);
 }
 
-/** Regular files of a commit's tree under the given folders (all when empty). */
-export async function treeFiles(repo: GitRepo, commit: string, folders: readonly string[]): Promise<TreeFile[]> {
+/** Regular files of a commit's tree under the given folders (all when empty); the paths of symbolic links go into `links` when given. */
+export async function treeFiles(repo: GitRepo, commit: string, folders: readonly string[], links?: string[]): Promise<TreeFile[]> {
   const out = await git(repo.topLevel, ['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', commit, '--', ...folders]);
-  return regularFiles(out, (fields) => (fields.length === 3 && fields[1] === 'blob' && HEX.test(fields[2]!) ? fields[2] : undefined));
+  return regularFiles(out, (fields) => (fields.length === 3 && fields[1] === 'blob' && HEX.test(fields[2]!) ? fields[2] : undefined), links);
 }
 
 /** The contents of many blobs through one `git cat-file --batch` (a process per blob would cost seconds on a thousand lessons). */
