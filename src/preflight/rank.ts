@@ -324,11 +324,23 @@ function planText(index: SearchIndex, query: Query): TextPlan {
 }
 
 /**
+ * How informative a term is as evidence for the lessons of one side (the local lessons, or the
+ * fetched sources'): judged within that side. A word that fills a source's thousands of lessons
+ * says nothing about which of them applies, yet still says that a local lesson naming it is
+ * about the task (and the other way round). Without sources it is the corpus's informativeness.
+ */
+function sideInformativeness(index: SearchIndex, plan: PostingPlan, informative: number): number {
+  if (!index.hasSources) return informative;
+  const local = index.docCount - index.sourceCount;
+  return plan.offset >= local ? informativeness(index.sourceCount, plan.count) : informativeness(local, plan.count);
+}
+
+/**
  * One pass over the postings of every expansion of every query term, into the workspace's sums.
  * A concept counts once per lesson, by its best expansion for the score and, separately, for
  * the evidence.
  */
-function scoreText(ws: Workspace, plan: TextPlan): void {
+function scoreText(ws: Workspace, plan: TextPlan, index: SearchIndex): void {
   const n = ws.docCount;
   const strength = strengthTable();
   const { tables } = ws;
@@ -340,17 +352,17 @@ function scoreText(ws: Workspace, plan: TextPlan): void {
     if (usable.length === 1) {
       // One expansion (the common case): its match is the concept's, folded into the sums as the postings are read.
       const { candidate, plans, informative } = usable[0]!;
-      const proofScale = share * informative * candidate.quality;
-      // What a match adds to the evidence and the coverage depends on its fields alone: worked out once per combination.
       const perInformation = Math.max(information, 1e-9);
-      for (let bits = 0; bits < strength.length; bits++) {
-        const proofOf = proofScale * strength[bits]!;
-        tables[TABLE.proofOf + bits] = proofOf;
-        tables[TABLE.coverageOf + bits] = information * Math.min(1, proofOf / perInformation);
-      }
       const tagBits = candidate.kind === 'related' ? 0 : TAG_BITS;
       state.runs = [];
       for (const each of plans) {
+        // What a match adds to the evidence and the coverage depends on its fields alone: worked out once per combination (and side).
+        const proofScale = share * sideInformativeness(index, each, informative) * candidate.quality;
+        for (let bits = 0; bits < strength.length; bits++) {
+          const proofOf = proofScale * strength[bits]!;
+          tables[TABLE.proofOf + bits] = proofOf;
+          tables[TABLE.coverageOf + bits] = information * Math.min(1, proofOf / perInformation);
+        }
         const run = ws.addRun(each);
         state.runs.push(run);
         ws.fold(run, candidate.weight * each.scale, tagBits, FIELD_BIT.keywords);
@@ -364,8 +376,11 @@ function scoreText(ws: Workspace, plan: TextPlan): void {
     const several = state as Required<WordState>;
     let reached = 0;
     for (const [id, { candidate, plans, informative }] of usable.entries()) {
-      const proofScale = share * informative * candidate.quality;
-      for (const part of plans.map((each) => each.read())) reached = bestPerLesson(several.expansion, several.fields, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
+      for (const each of plans) {
+        const proofScale = share * sideInformativeness(index, each, informative) * candidate.quality;
+        const part = each.read();
+        reached = bestPerLesson(several.expansion, several.fields, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
+      }
     }
     foldBest(ws, several, weighted, proof, touched, reached, information);
   }
@@ -440,7 +455,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   const n = index.docCount;
   const ws = new Workspace({ docCount: n, localLessons: n - index.sourceCount, sourceLessons: index.sourceCount, runPostings: plan.runPostings, runBytes: plan.runBytes }, kernels);
   if (n > 0) index.readMeta(ws.localRows, ws.sourceRows);
-  scoreText(ws, plan);
+  scoreText(ws, plan, index);
   const { text, evidence, coverage, triggered } = ws;
   const triggers = new Map<number, TriggerMatch>();
   for (const [doc, match] of triggerMatches(index, query)) {

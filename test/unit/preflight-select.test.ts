@@ -382,3 +382,18 @@ describe('relevance floor and field weights', () => {
   });
 });
 
+
+describe('preflight with thousands of fetched lessons', () => {
+  it('still applies the local lesson when the sources are full of the task’s words: a side judges how informative a word is by its own lessons', () => {
+    const local = [
+      indexEntry({ id: 'case-pgbouncer-pool-exhausted', title: 'Pgbouncer pool exhausted during the ledger export', tags: ['database'] }),
+      indexEntry({ id: 'case-cron-timezone', title: 'Cron job ran in UTC instead of local time', tags: ['scheduling'] }),
+    ];
+    const sources = Array.from({ length: 3000 }, (_, i) =>
+      indexEntry({ id: `platform:principle-pool-${i}`, level: 'principle', status: 'canonical', title: `Keep pool ${i} of pgbouncer from being exhausted during ledger exports`, tags: ['database'] }),
+    );
+    const task = taskInput('pgbouncer pool exhausted during the ledger export');
+    expect(selectFromIndex(searchIndexOf(local), task, policy, NOW).selected.map((l) => l.id)).toEqual(['case-pgbouncer-pool-exhausted']);
+    expect(selectFromIndex(searchIndexWithSources(local, sources), task, policy, NOW).selected.map((l) => l.id)).toContain('case-pgbouncer-pool-exhausted');
+  });
+});
