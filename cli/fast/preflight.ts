@@ -38,8 +38,16 @@ export async function preflightCommand({ values, positionals: words, hint }: Pre
   const budget = positiveInteger('--budget', values.budget, hint);
   const limit = positiveInteger('--limit', values.limit, hint);
   const cwd = resolveCwd(values.C);
-  const [{ preflight }, { invalidPolicyWarning }, { findRepoRoot }] = await Promise.all([import('../../src/preflight/preflight.js'), import('../../src/policy/validate-policy.js'), import('../../src/io/repo.js')]);
-  const policyWarning = invalidPolicyWarning(findRepoRoot(cwd));
+  const [{ preflight }, { invalidPolicyWarning }, { findRepoRoot }, { readPolicyFile }] = await Promise.all([
+    import('../../src/preflight/preflight.js'),
+    import('../../src/policy/validate-policy.js'),
+    import('../../src/io/repo.js'),
+    import('../../src/io/policy-file.js'),
+  ]);
+  // Read once: the warning checks the file preflight then selects with.
+  const root = findRepoRoot(cwd);
+  const policyFile = readPolicyFile(root);
+  const policyWarning = invalidPolicyWarning(root, policyFile);
   if (policyWarning) io.err(`lessons: warning: ${policyWarning}`);
   const result = await preflight({
     cwd,
@@ -50,6 +58,7 @@ export async function preflightCommand({ values, positionals: words, hint }: Pre
     command: values.command ?? null,
     project: values.project ?? null,
     format,
+    policyFile,
     ...(budget === undefined ? {} : { budget }),
     ...(limit === undefined ? {} : { limit }),
     ...(values.rerank ? { rerank: await reranker(cwd, task, importModule) } : {}),

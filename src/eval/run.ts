@@ -117,7 +117,7 @@ function checkIds(evals: EvalFile, index: SearchIndex): void {
 export type CaseSelection = (evalCase: EvalCase) => Pick<Selection, 'selected' | 'related'> & { records?: Selection['records'] };
 
 /** The tokens preflight's text output takes for this selection. */
-function printedTokens(input: PreflightInput, selection: ReturnType<CaseSelection>): number {
+export function printedTokens(input: PreflightInput, selection: ReturnType<CaseSelection>): number {
   const report: PreflightReport = {
     ...input,
     paths: [...input.paths],
@@ -160,7 +160,7 @@ function runCase(evalCase: EvalCase, index: SearchIndex, policy: Policy, now: Da
   };
 }
 
-const median = (values: readonly number[]): number | null => {
+export const median = (values: readonly number[]): number | null => {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

@@ -35,8 +35,7 @@ const CHECKED_POLICY = 'cache/policy-checked.json';
  * costs about 20 ms (the compiled validator loads): a valid policy is remembered under
  * .lessons/, keyed by its content and the tool's version, and not checked again.
  */
-export function invalidPolicyWarning(root: string): string | undefined {
-  const raw = readPolicyFile(root);
+export function invalidPolicyWarning(root: string, raw: RawPolicy = readPolicyFile(root)): string | undefined {
   if (!raw.exists) return undefined;
   const memo = path.join(root, STATE_DIR, CHECKED_POLICY);
   const key = `${packageVersion()}\n${JSON.stringify(raw.data)}\n`;

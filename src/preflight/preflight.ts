@@ -1,5 +1,5 @@
 import { RECEIPT_FILE, findRepoRoot } from '../io/repo.js';
-import { readPolicyFile } from '../io/policy-file.js';
+import { readPolicyFile, type RawPolicy } from '../io/policy-file.js';
 import { writeReceiptText } from '../io/receipt-file.js';
 import { resolvePolicy, type Policy } from '../policy/policy.js';
 import { inferProject } from '../policy/projects.js';
@@ -25,6 +25,8 @@ export interface PreflightOptions extends PreflightInput {
   budget?: number;
   /** Most lessons to show (critical trigger matches are always shown). */
   limit?: number;
+  /** The policy file when the caller has read it already (the CLI checks it first); read here otherwise. */
+  policyFile?: RawPolicy;
   /** --rerank: a second opinion on both tiers (task mode only); see rerank.ts. */
   rerank?: Reranker;
 }
@@ -151,7 +153,7 @@ export async function selectTiersForRequest(root: string, request: SelectionRequ
 /** `lessons preflight`: the lessons to have in front of you before the task, and a receipt that you saw them. */
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const root = findRepoRoot(options.cwd);
-  const policy = resolvePolicy(readPolicyFile(root).data);
+  const policy = resolvePolicy((options.policyFile ?? readPolicyFile(root)).data);
   const input: PreflightInput = {
     task: options.task,
     paths: options.paths.map((file) => triggerPath(root, root, file)),

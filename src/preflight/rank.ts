@@ -7,7 +7,7 @@ import { LINEAGE, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
 import { FIELD_BIT, FIELDS, postingBytes, type Field, type LessonSignals, type PostingPart, type PostingPlan, type SearchIndex, type TriggerRow } from '../search/search-index.js';
 import { matchTriggers, type TriggerMatch } from '../search/triggers.js';
-import { supportedRelation } from '../search/software-relations.js';
+import { relationSupport } from '../search/software-relations.js';
 
 /**
  * Ranking: how well a lesson's text answers the task (BM25 over its fields, with prefix,
@@ -214,9 +214,10 @@ function candidates(index: SearchIndex, dictionary: Dictionary, qt: Query['terms
     else result.push(match);
   }
   const known = new Set(result.map((c) => c.term));
+  const supported = relationSupport(index, term);
   for (const relative of index.related(term)) {
     // A relation counts only where software text supports it (software-relations.ts): WordNet's other senses say nothing about a lesson.
-    if (known.has(relative) || !dictionary.has(relative) || !supportedRelation(index, term, relative)) continue;
+    if (known.has(relative) || !dictionary.has(relative) || !supported(relative)) continue;
     result.push({ term: relative, weight: WEIGHTS.related, quality: FLOOR.quality.related, kind: 'related' });
   }
   return result;

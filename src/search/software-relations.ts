@@ -57,16 +57,24 @@ function tagSynonyms(term: string, relative: string): boolean {
   return (softwareBuckets().get(term.slice(0, 2)) ?? []).some(([a, b]) => stemOf(a) === term && stemOf(b) === relative);
 }
 
-/** Whether some lesson of `index` holds both terms. */
-function cooccur(index: SearchIndex, a: string, b: string): boolean {
-  const docs = new Set<number>();
-  for (const part of index.postingPartsOf(a)) for (const doc of part.docs) docs.add(part.offset + doc);
-  if (docs.size === 0) return false;
-  for (const part of index.postingPartsOf(b)) for (const doc of part.docs) if (docs.has(part.offset + doc)) return true;
-  return false;
-}
-
-/** Whether the thesaurus relation between stemmed `term` and `relative` holds in software text (see above). */
-export function supportedRelation(index: SearchIndex, term: string, relative: string): boolean {
-  return tagSynonyms(term, relative) || cooccur(index, term, relative);
+/**
+ * Which of a task word's thesaurus relatives software text supports (see above): a relative
+ * the tag synonyms pair with `term`, or one that some lesson holds together with it. The word's
+ * lessons are read once, when the first relative is not a tag synonym, for all its relatives.
+ */
+export function relationSupport(index: SearchIndex, term: string): (relative: string) => boolean {
+  let docs: Set<number> | undefined;
+  const termDocs = (): Set<number> => {
+    if (docs) return docs;
+    docs = new Set();
+    for (const part of index.postingPartsOf(term)) for (const doc of part.docs) docs.add(part.offset + doc);
+    return docs;
+  };
+  return (relative) => {
+    if (tagSynonyms(term, relative)) return true;
+    const own = termDocs();
+    if (own.size === 0) return false;
+    for (const part of index.postingPartsOf(relative)) for (const doc of part.docs) if (own.has(part.offset + doc)) return true;
+    return false;
+  };
 }

@@ -5,9 +5,8 @@ import { loadLessons } from '../../src/lesson/load.js';
 import { emptyTriggers, type Lesson } from '../../src/lesson/model.js';
 import { packageFile, packageRoot } from '../../src/io/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
-import { asRelated, selectFromIndex } from '../../src/preflight/preflight.js';
-import { estimateTokens, formatReport, type PreflightReport } from '../../src/preflight/report.js';
-import { RECEIPT_FILE } from '../../src/io/repo.js';
+import { selectFromIndex } from '../../src/preflight/preflight.js';
+import { median, printedTokens } from '../../src/eval/run.js';
 import type { PreflightInput } from '../../src/preflight/query.js';
 import { buildSearchIndex, narrative } from '../../src/search/build.js';
 import { parseThesaurus, THESAURUS_FILES } from '../../src/search/update.js';
@@ -175,11 +174,7 @@ function judge(query: Query, selected: string[], related: string[] = [], tokens 
 }
 
 const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length === 0 ? 0 : sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+
 
 function summarise(rows: Judged[]): Metrics {
   const task = rows.filter((r) => !r.query.hook && r.query.relevant.length > 0);
@@ -193,7 +188,7 @@ function summarise(rows: Judged[]): Metrics {
   return {
     surfaced: mean(task.map((r) => r.surfaced)),
     relatedNoMatch: mean(none.map((r) => r.related.length)),
-    tokensNoMatch: median(none.map((r) => r.tokens)),
+    tokensNoMatch: median(none.map((r) => r.tokens)) ?? 0,
     silent: task.filter((r) => r.selected.length + r.related.length === 0).length,
     recall: mean(task.map((r) => r.recall)),
     precision: mean(task.map((r) => r.precision)),
@@ -240,9 +235,9 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
   const baseline = bm25Baseline(files);
   const select = (query: Query, hookOnly: boolean): Judged => {
     const input = inputOf(query, hookOnly);
-    const { selected, related, records } = selectFromIndex(index, input, DEFAULT_POLICY, EVAL_NOW);
-    const report: PreflightReport = { ...input, mode: 'task', selected, related: related.map(asRelated), omitted_by_budget: 0, message: selected.length > 0 ? null : 'No lesson is relevant enough to this task (nothing passed the relevance floor).', index_digest: '', receipt: RECEIPT_FILE };
-    const tokens = estimateTokens(formatReport(report, 'text', (id) => records.get(id)?.summary ?? ''));
+    const selection = selectFromIndex(index, input, DEFAULT_POLICY, EVAL_NOW);
+    const { selected, related } = selection;
+    const tokens = printedTokens(input, selection);
     const ids = (lessons: readonly { id: string }[]): string[] => lessons.map((lesson) => lesson.id);
     return judge(query, ids(selected), ids(related), tokens);
   };
