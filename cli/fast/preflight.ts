@@ -25,6 +25,12 @@ async function reranker(cwd: string, task: string, importModule: ImportModule): 
   return repositoryReranker(cwd, task);
 }
 
+/** validate-policy.ts, out of the fast bundle (it loads ajv's compiled validators), from the bundle (dist/fast/) and the module tree (dist/cli/fast/) alike. */
+function validatePolicyUrl(): string {
+  const fromBundle = import.meta.url.includes('/dist/fast/');
+  return new URL(fromBundle ? '../src/policy/validate-policy.js' : '../../src/policy/validate-policy.js', import.meta.url).href;
+}
+
 /** `lessons preflight`: before every task and, in hook mode, every tool call. */
 export async function preflightCommand({ values, positionals: words, hint }: PreflightFlags, importModule: ImportModule): Promise<0 | 1 | 2> {
   const format = values.json ? 'json' : (values.format ?? 'text');
@@ -38,16 +44,16 @@ export async function preflightCommand({ values, positionals: words, hint }: Pre
   const budget = positiveInteger('--budget', values.budget, hint);
   const limit = positiveInteger('--limit', values.limit, hint);
   const cwd = resolveCwd(values.C);
-  const [{ preflight }, { invalidPolicyWarning }, { findRepoRoot }, { readPolicyFile }] = await Promise.all([
+  const [{ preflight }, { policyKnownValid }, { findRepoRoot }, { readPolicyFile }] = await Promise.all([
     import('../../src/preflight/preflight.js'),
-    import('../../src/policy/validate-policy.js'),
+    import('../../src/policy/policy-checked.js'),
     import('../../src/io/repo.js'),
     import('../../src/io/policy-file.js'),
   ]);
-  // Read once: the warning checks the file preflight then selects with.
+  // Read once: the warning checks the file preflight then selects with; the schema check (and its validator) loads only for a policy not known valid.
   const root = findRepoRoot(cwd);
   const policyFile = readPolicyFile(root);
-  const policyWarning = invalidPolicyWarning(root, policyFile);
+  const policyWarning = policyKnownValid(root, policyFile) ? undefined : ((await importModule(validatePolicyUrl())) as typeof import('../../src/policy/validate-policy.js')).invalidPolicyWarning(root, policyFile);
   if (policyWarning) io.err(`lessons: warning: ${policyWarning}`);
   const result = await preflight({
     cwd,

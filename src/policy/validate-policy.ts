@@ -1,11 +1,9 @@
-import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { validateAgainst, type SchemaError } from '../schema/validate.js';
-import { readTextIfExists, writeInRepo } from '../io/fs.js';
-import { packageVersion } from '../io/package-root.js';
+import { writeInRepo } from '../io/fs.js';
 import { readPolicyFile, type RawPolicy } from '../io/policy-file.js';
-import { STATE_DIR } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
+import { checkedPolicyFile, checkedPolicyKey, policyKnownValid } from './policy-checked.js';
 import { policyPatternErrors, type PatternError } from './patterns.js';
 import { resolvePolicy, type Policy } from './policy.js';
 
@@ -25,26 +23,19 @@ export function loadPolicy(root: string): Policy {
   return resolvePolicy(raw.data);
 }
 
-/** Where preflight remembers the last policy it found valid, so a run pays for the schema check only when the policy changed. */
-const CHECKED_POLICY = 'cache/policy-checked.json';
-
 /**
  * For the commands that go on with the defaults where the policy does not hold (preflight): one
  * line saying the policy is invalid, which fields, and the fix; undefined when it is valid or
- * absent. A policy that is not JSON at all is still an error (readPolicyFile throws). Checking
- * costs about 20 ms (the compiled validator loads): a valid policy is remembered under
- * .lessons/, keyed by its content and the tool's version, and not checked again.
+ * absent. A policy that is not JSON at all is still an error (readPolicyFile throws). A valid
+ * policy is remembered (policy-checked.ts) and not checked again.
  */
 export function invalidPolicyWarning(root: string, raw: RawPolicy = readPolicyFile(root)): string | undefined {
-  if (!raw.exists) return undefined;
-  const memo = path.join(root, STATE_DIR, CHECKED_POLICY);
-  const key = `${packageVersion()}\n${JSON.stringify(raw.data)}\n`;
-  if (readTextIfExists(memo) === key) return undefined;
+  if (policyKnownValid(root, raw)) return undefined;
   const errors = schemaErrors(raw);
   if (errors.length === 0) {
     try {
       ensureStateDir(root);
-      writeInRepo(root, memo, key);
+      writeInRepo(root, checkedPolicyFile(root), checkedPolicyKey(raw));
     } catch {
       // A read-only checkout only checks again next time.
     }

@@ -13,8 +13,10 @@ import { stem } from './text.js';
 
 const SOFTWARE_SYNONYMS_FILE = 'data/thesaurus/stackoverflow-synonyms.tsv';
 
-/** The tag-synonym table's pairs (either way round), by the first two letters of the first word: stem() keeps those, so a term is looked up in its bucket only. */
-let buckets: Map<string, [string, string][]> | undefined;
+/** The tag-synonym table's lines, read when a relation is first looked up. */
+let lines: string[] | undefined;
+/** Its pairs (either way round) whose first word begins with a prefix: stem() keeps a word's first two letters, so a term is looked up among those of its own. */
+const buckets = new Map<string, [string, string][]>();
 const stemmed = new Map<string, string>();
 
 function stemOf(word: string): string {
@@ -23,38 +25,40 @@ function stemOf(word: string): string {
   return result;
 }
 
-function softwareBuckets(): Map<string, [string, string][]> {
-  if (buckets) return buckets;
-  buckets = new Map();
+function tableLines(): string[] {
+  if (lines) return lines;
   let text = '';
   try {
     text = fs.readFileSync(packageFile(SOFTWARE_SYNONYMS_FILE), 'utf8');
   } catch {
     // A table left out of the package only means fewer relations vouch for lessons.
   }
-  const add = (a: string, b: string): void => {
-    const key = a.slice(0, 2);
-    const bucket = buckets!.get(key);
-    if (bucket) bucket.push([a, b]);
-    else buckets!.set(key, [[a, b]]);
-  };
-  // Lines `word<TAB>synonym synonym ...`, as the search cache reads the file (thesaurusEntry); stemmed as it stems them, when looked up.
-  for (const line of text.split('\n')) {
+  return (lines = text.split('\n'));
+}
+
+/** The pairs whose first word begins with `prefix`, from the lines that hold such a word (a substring test before any split). */
+function bucket(prefix: string): [string, string][] {
+  let found = buckets.get(prefix);
+  if (found) return found;
+  found = [];
+  // Lines `word<TAB>synonym synonym ...`, as the search cache reads the file (thesaurusEntry).
+  for (const line of tableLines()) {
     const tab = line.indexOf('\t');
-    if (tab <= 0) continue;
+    if (tab <= 0 || !(line.startsWith(prefix) || line.includes(`\t${prefix}`) || line.includes(` ${prefix}`))) continue;
     const word = line.slice(0, tab);
     for (const other of line.slice(tab + 1).split(' ')) {
       if (other === '') continue;
-      add(word, other);
-      add(other, word);
+      if (word.startsWith(prefix)) found.push([word, other]);
+      if (other.startsWith(prefix)) found.push([other, word]);
     }
   }
-  return buckets;
+  buckets.set(prefix, found);
+  return found;
 }
 
 /** Whether the tag synonyms relate the stemmed terms. */
 function tagSynonyms(term: string, relative: string): boolean {
-  return (softwareBuckets().get(term.slice(0, 2)) ?? []).some(([a, b]) => stemOf(a) === term && stemOf(b) === relative);
+  return bucket(term.slice(0, 2)).some(([a, b]) => stemOf(a) === term && stemOf(b) === relative);
 }
 
 /**
