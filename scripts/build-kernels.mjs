@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeOrCheck } from './generated-files.mjs';
 import initWabt from 'wabt';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,19 +60,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(0);
   }
   const files = await generate();
-  if (process.argv.includes('--check')) {
-    const stale = Object.keys(files).filter((file) => {
-      const target = path.join(root, file);
-      return (fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '') !== files[file];
-    });
-    for (const file of stale) process.stderr.write(`${file} is not what kernels.wat and score-signals.ts make: run \`node scripts/build-kernels.mjs\`\n`);
-    if (stale.length > 0) process.exit(1);
-  } else {
-    for (const [file, text] of Object.entries(files)) {
-      const target = path.join(root, file);
-      const temporary = `${target}.${process.pid}.tmp`;
-      fs.writeFileSync(temporary, text);
-      fs.renameSync(temporary, target);
-    }
-  }
+  writeOrCheck(root, files, 'is not what kernels.wat and score-signals.ts make: run `node scripts/build-kernels.mjs`');
 }

@@ -1,12 +1,12 @@
 import type { Level, Severity } from '../lesson/model.js';
+import { GATE_LEVELS, GATES } from './gates.js';
 
 /**
- * The guard's gates by name, in its order, and (DEFAULT_POLICY.gates below) their default levels,
- * written only here: the guard's registry (src/guard/gates/registry.ts) declares each gate with
- * its check, and the policy sits below the guard. A unit test holds the registry, these names, the
- * policy schema and the shipped policy file equal.
+ * The guard's gates by name, in its order, and (DEFAULT_POLICY.gates below) their default levels:
+ * each gate's file in src/guard/gates/ declares them, and scripts/build-gates.mjs copies them into
+ * gates.ts, because the policy sits below the guard and resolving a policy must not load it.
  */
-export const GATES = ['schema', 'index-fresh', 'preflight-evidence', 'incident-lesson', 'promotion', 'secrets', 'quality', 'retrieval', 'policy'] as const;
+export { GATES };
 export const STAGES = ['pre-commit', 'pre-push', 'ci', 'final'] as const;
 export type Gate = (typeof GATES)[number];
 export type Stage = (typeof STAGES)[number];
@@ -135,30 +135,12 @@ export interface EvalPolicy {
   max_false_positive_rate: number;
 }
 
-/** A gate's level in each stage, given for the stages that can block (final only advises). */
-const gateLevels = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
-  'pre-commit': preCommit,
-  'pre-push': prePush,
-  ci,
-  final: 'warn',
-});
-
 /** What a repository without a policy file, or with a partial one, gets. */
 export const DEFAULT_POLICY: Policy = {
   version: 1,
   lessons: { stale_after_days: 365, max_auto_candidates: 25 },
   preflight: { quotas: { principle: 2, pattern: 3, case: 2, cases_alone: 5 }, hook_max: 3, related_max: 3, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
-  gates: {
-    schema: gateLevels('block', 'block', 'block'),
-    'index-fresh': gateLevels('block', 'block', 'block'),
-    'preflight-evidence': gateLevels('warn', 'warn', 'warn'),
-    'incident-lesson': gateLevels('off', 'warn', 'block'),
-    promotion: gateLevels('block', 'block', 'block'),
-    secrets: gateLevels('block', 'block', 'block'),
-    quality: gateLevels('off', 'off', 'warn'),
-    retrieval: gateLevels('off', 'off', 'block'),
-    policy: gateLevels('off', 'warn', 'block'),
-  },
+  gates: GATE_LEVELS,
   capture: { similarity_threshold: 0.82, escalate_after: 3, new_similarity: 0.55 },
   review: {
     enabled: false,

@@ -17,7 +17,7 @@ declare const WebAssembly: {
 /** The files scripts/build-kernels.mjs reads and writes, copied to a directory of their own (with the development dependencies it runs). */
 function kernelSources(): string {
   const root = tempDir('lessons-kernels-');
-  const files = ['scripts/build-kernels.mjs', ...['kernels.wat', 'score-kernel.ts', 'score-signals.ts', 'fields.ts', 'kernels-wasm.ts', 'kernels-score-js.ts'].map((file) => `src/search/${file}`)];
+  const files = ['scripts/build-kernels.mjs', 'scripts/generated-files.mjs', ...['kernels.wat', 'score-kernel.ts', 'score-signals.ts', 'fields.ts', 'kernels-wasm.ts', 'kernels-score-js.ts'].map((file) => `src/search/${file}`)];
   for (const file of files) {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     fs.copyFileSync(path.join(PACKAGE_ROOT, file), path.join(root, file));

@@ -1,11 +1,13 @@
 /**
  * What a guard gate is: a name, its level in each stage when the policy does not say, and a
- * pure check of the input the command gathered. The registry (registry.ts) lists every gate.
+ * pure check of the input the command gathered. The registry (registry.ts) lists every gate;
+ * scripts/build-gates.mjs writes the names and levels from it into the policy module
+ * (src/policy/gates.ts), the policy schema and the shipped policy file.
  */
 import type { CommitInfo } from '../../io/git/log.js';
 import type { IndexDiff } from '../../index/diff.js';
 import type { Finding } from '../../lesson/finding.js';
-import type { Gate, Policy, Stage } from '../../policy/policy.js';
+import type { Gate, GateLevel, Policy, Stage } from '../../policy/policy.js';
 import type { RetrievalOutcome } from '../../eval/snapshot.js';
 import type { SecretMatch } from '../../secrets/rules.js';
 import type { IncidentPatterns } from '../commits.js';
@@ -61,11 +63,22 @@ export interface GateInput {
 export type GateCheck = (input: GateInput) => Issue[];
 
 /**
- * A gate: its name and its check. Its level in each stage when the policy file leaves it out is
- * DEFAULT_POLICY.gates in the policy module, written once there because resolving a policy (hooks,
- * preflight, doctor) must not load the guard; test/unit/gate-registry.test.ts holds the names equal.
+ * A gate: its name, its level in each stage when the policy file leaves it out, what the policy
+ * schema says of it (when more than its levels need saying) and its check. The name, levels and
+ * description are written only in the gate's file: resolving a policy (hooks, preflight, doctor) must not load
+ * the guard, so scripts/build-gates.mjs copies them into src/policy/gates.ts and the JSON files.
  */
 export interface GateDeclaration {
   name: Gate;
+  levels: Record<Stage, GateLevel>;
+  description?: string;
   check: GateCheck;
 }
+
+/** A gate's level in each stage, given for the stages that can block (final only advises). */
+export const defaultLevels = (preCommit: GateLevel, prePush: GateLevel, ci: GateLevel): Record<Stage, GateLevel> => ({
+  'pre-commit': preCommit,
+  'pre-push': prePush,
+  ci,
+  final: 'warn',
+});

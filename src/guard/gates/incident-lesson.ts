@@ -1,5 +1,5 @@
 import { incidentIssues } from '../commits.js';
-import type { GateCheck, GateDeclaration } from './gate.js';
+import { defaultLevels, type GateCheck, type GateDeclaration } from './gate.js';
 
 /** A commit that resolves an incident (the policy's `incident` subjects and trailers) leaves a lesson behind, or says why not (commits.ts). */
 export const incidentLessonGate: GateCheck = (input) => {
@@ -14,4 +14,4 @@ export const incidentLessonGate: GateCheck = (input) => {
   });
 };
 
-export const incidentLesson: GateDeclaration = { name: 'incident-lesson', check: incidentLessonGate };
+export const incidentLesson: GateDeclaration = { name: 'incident-lesson', levels: defaultLevels('off', 'warn', 'block'), check: incidentLessonGate };

@@ -4,7 +4,7 @@ import { diffIndexes, indexStaleness, type IndexDiff } from '../../index/diff.js
 import { INDEX_FILE } from '../../io/repo.js';
 import type { Finding } from '../../lesson/finding.js';
 import { STAGE_PROFILES } from '../stages.js';
-import type { GateCheck, GateDeclaration } from './gate.js';
+import { defaultLevels, type GateCheck, type GateDeclaration } from './gate.js';
 
 const NO_DIFF = { added: [], removed: [], changed: [] };
 
@@ -27,4 +27,4 @@ export const indexFreshGate: GateCheck = (input) => {
   return staleBy(diffIndexes(parseIndexEntries(index.text) ?? [], fresh.lessons));
 };
 
-export const indexFresh: GateDeclaration = { name: 'index-fresh', check: indexFreshGate };
+export const indexFresh: GateDeclaration = { name: 'index-fresh', levels: defaultLevels('block', 'block', 'block'), check: indexFreshGate };

@@ -1,6 +1,6 @@
 import { preflightTrailerIssues } from '../commits.js';
 import { STAGE_PROFILES } from '../stages.js';
-import type { GateCheck, GateDeclaration } from './gate.js';
+import { defaultLevels, type GateCheck, type GateDeclaration } from './gate.js';
 
 /** Locally a fresh preflight receipt; for commits, the `Lessons-Preflight:` trailer on each. */
 export const preflightEvidenceGate: GateCheck = (input) => {
@@ -26,4 +26,4 @@ export const preflightEvidenceGate: GateCheck = (input) => {
   }
 };
 
-export const preflightEvidence: GateDeclaration = { name: 'preflight-evidence', check: preflightEvidenceGate };
+export const preflightEvidence: GateDeclaration = { name: 'preflight-evidence', levels: defaultLevels('warn', 'warn', 'warn'), check: preflightEvidenceGate };

@@ -1,6 +1,6 @@
 import { transitionFindings } from '../../lesson/transitions.js';
 import type { Snapshot } from '../snapshot.js';
-import type { GateCheck, GateDeclaration } from './gate.js';
+import { defaultLevels, type GateCheck, type GateDeclaration } from './gate.js';
 import { fromLint } from './lint-issues.js';
 
 /** Level and status changes between base and head follow the lifecycle rules. */
@@ -10,4 +10,4 @@ export const promotionGate: GateCheck = (input) => {
   return fromLint(transitionFindings(side(input.base), side(input.head)));
 };
 
-export const promotion: GateDeclaration = { name: 'promotion', check: promotionGate };
+export const promotion: GateDeclaration = { name: 'promotion', levels: defaultLevels('block', 'block', 'block'), check: promotionGate };

@@ -1,4 +1,4 @@
-import type { GateCheck, GateDeclaration } from './gate.js';
+import { defaultLevels, type GateCheck, type GateDeclaration } from './gate.js';
 
 /** The policy's quality commands (gate-input.ts ran them): each one that failed. */
 export const qualityGate: GateCheck = (input) =>
@@ -10,4 +10,4 @@ export const qualityGate: GateCheck = (input) =>
       message: `quality command \`${outcome.name}\` (${outcome.argv.join(' ')}) failed: ${outcome.detail}; fix it and run the guard again`,
     }));
 
-export const quality: GateDeclaration = { name: 'quality', check: qualityGate };
+export const quality: GateDeclaration = { name: 'quality', levels: defaultLevels('off', 'off', 'warn'), check: qualityGate };

@@ -1,8 +1,9 @@
 /**
  * Every guard gate, in the guard's order: the gates run, the report's `levels` and the step
  * summary's table follow this list (findings themselves sort by gate name). Adding a gate is a
- * file in this folder, a line here, and its name and levels in the policy module, the policy
- * schema and the shipped policy file, which test/unit/gate-registry.test.ts holds equal to this.
+ * file in this folder and a line here; then `node scripts/build-gates.mjs` writes its name and
+ * levels into the policy module (src/policy/gates.ts), the policy schema and the shipped policy
+ * file (test/unit/gate-registry.test.ts fails while they differ).
  */
 import type { GateDeclaration } from './gate.js';
 import { incidentLesson } from './incident-lesson.js';

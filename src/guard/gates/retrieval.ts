@@ -1,6 +1,6 @@
 import { describePlacement } from '../../eval/format.js';
 import type { Issue } from '../finding.js';
-import type { GateCheck, GateDeclaration } from './gate.js';
+import { defaultLevels, type GateCheck, type GateDeclaration } from './gate.js';
 
 /**
  * The team's retrieval evals: a threshold missed is an error; each miss and false positive
@@ -23,4 +23,4 @@ export const retrievalGate: GateCheck = (input) => {
   return issues;
 };
 
-export const retrieval: GateDeclaration = { name: 'retrieval', check: retrievalGate };
+export const retrieval: GateDeclaration = { name: 'retrieval', levels: defaultLevels('off', 'off', 'block'), check: retrievalGate };

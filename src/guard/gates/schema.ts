@@ -1,7 +1,7 @@
 import { lintTree } from '../../lint/lint.js';
 import type { SchemaError } from '../../schema/validate.js';
 import { toIsoDate } from '../../util/dates.js';
-import type { GateCheck, GateDeclaration } from './gate.js';
+import { defaultLevels, type GateCheck, type GateDeclaration } from './gate.js';
 import { fromLint } from './lint-issues.js';
 
 const noSchema = (): SchemaError[] => {
@@ -15,4 +15,4 @@ export const schemaGate: GateCheck = (input) => {
   return fromLint(findings.filter((finding) => finding.severity === 'error'));
 };
 
-export const schema: GateDeclaration = { name: 'schema', check: schemaGate };
+export const schema: GateDeclaration = { name: 'schema', levels: defaultLevels('block', 'block', 'block'), check: schemaGate };

@@ -1,4 +1,4 @@
-import type { GateCheck, GateDeclaration } from './gate.js';
+import { defaultLevels, type GateCheck, type GateDeclaration } from './gate.js';
 
 /** The credentials the secret scan found (gate-input.ts ran it on the scope the policy names). */
 export const secretsGate: GateCheck = (input) =>
@@ -15,4 +15,4 @@ export const secretsGate: GateCheck = (input) =>
           `rotate the credential if it was real and rewrite that commit (\`git rebase -i\`) before pushing; if it is harmless, add "${match.fingerprint}" to secrets.allowlist in the policy`,
   }));
 
-export const secrets: GateDeclaration = { name: 'secrets', check: secretsGate };
+export const secrets: GateDeclaration = { name: 'secrets', levels: defaultLevels('block', 'block', 'block'), check: secretsGate };
