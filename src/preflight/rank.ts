@@ -1,8 +1,8 @@
-import { LEVELS, SEVERITIES, SOURCES, STATUSES } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
 import { expandTerm, type Dictionary } from '../search/expand.js';
 import { Workspace, type KernelKind, type Run } from '../search/kernels.js';
 import { TABLE, type ScoreInput } from '../search/score-signals.js';
+import { scoreValues } from '../search/score-values.js';
 import { LINEAGE, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
 import { FIELD_BIT, FIELDS, postingBytes, type Field, type LessonSignals, type PostingPart, type PostingPlan, type SearchIndex, type TriggerRow } from '../search/search-index.js';
@@ -22,25 +22,10 @@ export const WEIGHTS = {
   trigger: 6,
   /** Lessons past the first must score at least this share of the best lesson's score. */
   relativeFloor: 0.3,
-  level: { principle: 1.2, pattern: 1.1, case: 1 },
-  severity: { low: 0.9, medium: 1, high: 1.1, critical: 1.25 },
-  status: { candidate: 0.85, validated: 1, canonical: 1.1, retired: 0 },
-  source: { curated: 1, auto: 0.8 },
   /** A thesaurus relative of a task word scores at this share of the word itself. */
   related: 0.5,
-  /**
-   * Coordination (as in Lucene's classic coord factor): a lesson that accounts for more of
-   * the task's concepts outranks one that matches a single word many times. The factor is the
-   * square root of `floor` plus the share of the task's concepts the lesson matches.
-   */
-  coordination: { floor: 0.6 },
-  tagOverlap: 0.1,
-  keywordMatch: 0.1,
-  /** A lesson of the project in play; one of another project is never ranked (inProject). */
-  project: { same: 1.2 },
-  /** A lesson last validated `stale_after_days` ago or longer scores this much less. */
-  recency: 0.1,
 } as const;
+// The score's own signals' weights (level, severity, coordination, recency, project, ...) are in src/search/score-values.ts.
 
 /**
  * The relevance floor, in terms that mean the same on every corpus (docs/RANKING.md).
@@ -119,38 +104,6 @@ export function informativeness(docCount: number, df: number): number {
   if (df <= 0) return 1;
   const share = df / Math.max(docCount, FLOOR.minCorpus);
   return Math.max(0, Math.min(1, Math.log(1 / share) / Math.log(1 / FLOOR.rareShare)));
-}
-
-/**
- * The factors of the part of the score that says what kind of lesson this is, independent of
- * the task: level, severity, status, source, confidence, transferability, occurrences, recency
- * of validation, project. Written into the workspace's tables by code; the score loop
- * (kernels.wat) multiplies a lesson's factors from its metadata row.
- */
-function metaFactors(ws: Workspace, index: SearchIndex, query: Pick<Query, 'project'>, policy: Policy, now: Date): Omit<ScoreInput, 'information' | 'lessonFloor'> {
-  const { tables } = ws;
-  LEVELS.forEach((l, i) => (tables[TABLE.level + i] = WEIGHTS.level[l]));
-  STATUSES.forEach((s, i) => (tables[TABLE.status + i] = WEIGHTS.status[s]));
-  SEVERITIES.forEach((s, i) => (tables[TABLE.severity + i] = WEIGHTS.severity[s]));
-  SOURCES.forEach((s, i) => (tables[TABLE.source + i] = WEIGHTS.source[s]));
-  const clamp = (v: number): number => Math.min(5, Math.max(1, v));
-  for (let v = 0; v < 256; v++) {
-    tables[TABLE.confidence + v] = 0.8 + 0.05 * clamp(v);
-    tables[TABLE.transferability + v] = 0.925 + 0.025 * clamp(v);
-  }
-  // Frequency is loud: a lesson seen 8 times counts 30% more than one seen once (and no more past 8).
-  for (let occurrences = 0; occurrences <= 8; occurrences++) tables[TABLE.occurrences + occurrences] = 1 + 0.1 * Math.min(3, Math.log2(Math.max(1, occurrences)));
-  return {
-    coordinationFloor: WEIGHTS.coordination.floor,
-    tagWeight: WEIGHTS.tagOverlap,
-    keywordWeight: WEIGHTS.keywordMatch,
-    localLessons: index.docCount - index.sourceCount,
-    today: Math.floor(now.getTime() / 86_400_000),
-    staleDays: Math.max(1, policy.lessons.stale_after_days),
-    recency: WEIGHTS.recency,
-    project: query.project === null || index.docCount === 0 ? undefined : index.projectCodes(query.project),
-    sameProject: WEIGHTS.project.same,
-  };
 }
 
 /** A match in these fields is a tag match. */
@@ -469,7 +422,7 @@ export function rankLessons(index: SearchIndex, query: Query, policy: Policy, no
   }
   const via = propagateLineage(index, ws.bestByText(LINEAGE.sources), text, evidence, (doc) => ws.add(doc));
   // Ranked down to a stand-in's worth of evidence: the best lesson of a short task may be listed on less than FLOOR.lesson (aboveWeakFloor).
-  const input: ScoreInput = { ...metaFactors(ws, index, query, policy, now), information: plan.information, lessonFloor: FLOOR.standIn };
+  const input: ScoreInput = { ...scoreValues(ws, index, { project: query.project, staleAfterDays: policy.lessons.stale_after_days, now }), information: plan.information, lessonFloor: FLOOR.standIn };
   let kept = ws.score(RANKED_MAX, input);
   // A source's lesson whose id a local lesson has is never shown (the local one is the lesson): looked for among the lessons kept, which are scored again without those found until none is.
   const checked = new Set<number>();

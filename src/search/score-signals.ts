@@ -8,7 +8,7 @@ import { FIELDS, META } from './fields.js';
  * passes a query's values to either in this order. So both give the same scores to the last
  * bit, and the loop stays straight-line code: nothing here is read per lesson.
  *
- * To add a signal, edit this file (rank.ts then gives its value):
+ * To add a signal, edit this file (score-values.ts then gives its value):
  * - its values, in SCORE_INPUTS: `from: 'input'` becomes a field of ScoreInput; `from:
  *   'table'` a lookup table of `size` f64s at TABLE[name] in Workspace.tables;
  * - the signal, in MATCH (what the task matched) or LESSON (what the lesson is), of a kind
@@ -102,7 +102,7 @@ export interface ProjectInPlay {
   sources: number;
 }
 
-/** What Workspace.score() needs beyond the arrays (rank.ts fills the lookup tables first). */
+/** What Workspace.score() needs beyond the arrays (score-values.ts fills the lookup tables first). */
 export type ScoreInput = { [K in Extract<ScoreInputSpec, { from: 'input' }>['name']]: number } & { project: ProjectInPlay | undefined };
 
 type TableName = 'proofOf' | 'coverageOf' | Extract<ScoreInputSpec, { from: 'table' }>['name'];
