@@ -2,10 +2,9 @@ import { LessonsError } from '../errors.js';
 import type { Policy } from '../policy/policy.js';
 import { asRelated, selectFromIndex, type Selection } from '../preflight/preflight.js';
 import { estimateTokens, formatReport, type PreflightReport } from '../preflight/report.js';
-import type { PreflightInput } from '../preflight/query.js';
 import { placeLessons, type Placement } from '../preflight/placement.js';
-import { isHookMode } from '../preflight/query.js';
-import type { SearchIndex } from '../search/search-index.js';
+import { isHookMode, type PreflightInput } from '../preflight/query.js';
+import type { SearchIndex } from '../search/engine.js';
 import type { EvalCase, EvalFile } from './file.js';
 import { RECEIPT_FILE } from '../io/repo.js';
 
@@ -27,14 +26,10 @@ export interface ChosenLesson {
   reasons: string[];
 }
 
-export interface CaseResult {
+/** One case of lessons/evals.json, run: what preflight was asked (the case's PreflightInput) and how it did. */
+export interface CaseResult extends PreflightInput {
   name: string;
   mode: 'task' | 'hook';
-  task: string;
-  paths: string[];
-  tool: string | null;
-  command: string | null;
-  project: string | null;
   passed: boolean;
   must: string[];
   must_not: string[];

@@ -46,7 +46,7 @@ export interface GuardPlan {
 }
 
 /** Everything the gates judge, and the range it came from. */
-export interface Gathered {
+export interface JudgedChange {
   input: GateInput;
   range?: Range;
 }
@@ -289,7 +289,7 @@ async function rangeHistorySecrets(plan: GuardPlan, range: Range, known: readonl
 }
 
 /** Every git and file read the gates need, and only those of the gates that are on. */
-export async function gatherGateInput(plan: GuardPlan): Promise<Gathered> {
+export async function gatherGateInput(plan: GuardPlan): Promise<JudgedChange> {
   const { policy, profile, root, cache } = plan;
   const on = (gate: Gate): boolean => plan.levels[gate] !== 'off';
   const { head, base, range, changed, staged } = await comparedTrees(plan, on('promotion'), await headFactsWanted(plan));

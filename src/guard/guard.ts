@@ -10,7 +10,7 @@ import { compileIncidentPatterns } from './commits.js';
 import { staleExportFindings } from './exports.js';
 import type { GuardFinding } from './finding.js';
 import { runGates, stageLevels } from './gates/run-gates.js';
-import { compiled, gatherGateInput, type Gathered, type GuardPlan } from './gate-input.js';
+import { compiled, gatherGateInput, type GuardPlan, type JudgedChange } from './gate-input.js';
 import { openLessonCache, type LessonFileCache } from '../store/worktree.js';
 import { semanticFinding } from './semantic.js';
 import { stageProfile } from './stages.js';
@@ -86,14 +86,14 @@ async function plan(options: GuardOptions): Promise<GuardPlan> {
 }
 
 /** The semantic lane after the deterministic one; it never throws (its problems are findings). */
-async function semanticReview(plan: GuardPlan, gathered: Gathered): Promise<GuardFinding[]> {
+async function semanticReview(plan: GuardPlan, change: JudgedChange): Promise<GuardFinding[]> {
   if (!plan.profile.semanticReview || !plan.policy.review.enabled) return [];
   const { runSemanticLane } = await import('../review/review.js');
-  const lane = await runSemanticLane({ cwd: plan.root, policy: plan.policy, base: gathered.range?.base, now: plan.now });
+  const lane = await runSemanticLane({ cwd: plan.root, policy: plan.policy, base: change.range?.base, now: plan.now });
   return lane.findings.map((finding) => semanticFinding(finding, plan.policy));
 }
 
-function guardReport(plan: GuardPlan, { input, range }: Gathered, findings: GuardFinding[]): GuardReport {
+function guardReport(plan: GuardPlan, { input, range }: JudgedChange, findings: GuardFinding[]): GuardReport {
   const block = findings.filter((finding) => finding.level === 'block').length;
   const headBase = plan.profile.base === 'HEAD';
   return {
@@ -115,12 +115,12 @@ function guardReport(plan: GuardPlan, { input, range }: Gathered, findings: Guar
  */
 export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   const guard = await plan(options);
-  const gathered = await gatherGateInput(guard);
-  const findings = runGates(gathered.input);
+  const change = await gatherGateInput(guard);
+  const findings = runGates(change.input);
   if (guard.profile.checksExports) findings.push(...(await staleExportFindings(guard.root, guard.levels['index-fresh'])));
   await guard.cache.save();
-  findings.push(...(await semanticReview(guard, gathered)));
-  const report = guardReport(guard, gathered, findings);
+  findings.push(...(await semanticReview(guard, change)));
+  const report = guardReport(guard, change, findings);
   writeAudit(guard.root, report, options.now);
   return report;
 }

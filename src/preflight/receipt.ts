@@ -1,13 +1,9 @@
 import { isoTimestamp } from '../util/dates.js';
 import type { PreflightInput } from './query.js';
 
-export interface PreflightReceipt {
+/** .lessons/preflight/last.json: what was asked (the PreflightInput) and what was shown. */
+export interface PreflightReceipt extends PreflightInput {
   version: 1;
-  task: string;
-  paths: string[];
-  tool: string | null;
-  command: string | null;
-  project: string | null;
   /** Ids of the lessons shown in full (the apply tier), in rank order: the evidence a commit trailer counts. */
   selected: string[];
   /** Ids of the related lessons listed (one line each), in rank order; missing in receipts of older versions. */

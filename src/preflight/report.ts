@@ -1,6 +1,7 @@
 import type { Insight, Kind, Level, Severity, Status } from '../lesson/model.js';
 import { jsonReporter, reporter, type OutputFormat, type Reporters } from '../render/registry.js';
 import type { RerankOutcome } from '../review/rerank.js';
+import type { PreflightInput } from './query.js';
 
 /** One lesson as preflight shows it; also the shape of `selected[]` in --json. */
 export interface SelectedLesson {
@@ -28,12 +29,8 @@ export interface RelatedLesson {
   reasons: string[];
 }
 
-export interface PreflightReport {
-  task: string;
-  paths: string[];
-  tool: string | null;
-  command: string | null;
-  project: string | null;
+/** What preflight answers (its --json output): what was asked, and the lessons of both tiers. */
+export interface PreflightReport extends PreflightInput {
   mode: 'task' | 'hook';
   /** The apply tier, in rank order. */
   selected: SelectedLesson[];
