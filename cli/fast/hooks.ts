@@ -49,7 +49,7 @@ export async function hooksCommand({ values, positionals, hint }: HooksFlags): P
     if (process.env.LESSONS_DISABLE === '1') return 0;
     try {
       const { findRepoRoot } = await import('../../src/io/repo.js');
-      await (await import('../../src/search/cache.js')).refreshSearch(findRepoRoot(cwd));
+      await (await import('../../src/search/engine.js')).refreshSearch(findRepoRoot(cwd));
     } catch (error) {
       io.err(`lessons: the search cache was not refreshed: ${(error as Error).message}`);
     }

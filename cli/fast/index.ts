@@ -19,7 +19,7 @@ export async function indexCommand({ values, positionals, hint }: IndexFlags): P
     // A person waits here anyway: bring preflight's search cache along, so the next preflight or hook finds it fresh (a
     // repository where nobody runs preflight, CI say, has none to bring). With the tree handed over, that includes a lesson
     // whose body alone changed, which leaves the index as it was.
-    const { CACHE_FILE, lessonFoldersMtime } = await import('../../src/search/files.js');
+    const { CACHE_FILE, lessonFoldersMtime } = await import('../../src/search/engine.js');
     const root = findRepoRoot(cwd);
     const searched = fs.existsSync(path.join(root, CACHE_FILE));
     // Taken before the tree is read: a lesson added after it leaves the search cache stale for the next preflight to see.
@@ -28,7 +28,7 @@ export async function indexCommand({ values, positionals, hint }: IndexFlags): P
       if (!searched || (!result.written && tree === undefined)) return;
       progress.say('updating the search cache');
       try {
-        (await (await import('../../src/search/cache.js')).updateSearch(root, { handover: tree && { tree, foldersMtime } })).close();
+        (await (await import('../../src/search/engine.js')).updateSearch(root, { handover: tree && { tree, foldersMtime } })).close();
       } finally {
         progress.end();
       }

@@ -5,7 +5,7 @@
  */
 const root = process.argv[2];
 if (root !== undefined) {
-  const [{ withLock }, { updateSearch, SEARCH_LOCK }] = await Promise.all([import('../../src/io/lock.js'), import('../../src/search/cache.js')]);
+  const [{ withLock }, { updateSearch, SEARCH_LOCK }] = await Promise.all([import('../../src/io/lock.js'), import('../../src/search/engine.js')]);
   try {
     await withLock(root, SEARCH_LOCK, async () => (await updateSearch(root, { locked: true })).close(), { timeoutMs: 0 });
   } catch {

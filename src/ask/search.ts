@@ -4,7 +4,7 @@
  * whose words mostly match nothing is "not found" rather than answered with noise.
  */
 import MiniSearch from 'minisearch';
-import { MAX_WORD_LENGTH } from '../search/text.js';
+import { MAX_WORD_LENGTH } from '../search/engine.js';
 import { STOPWORDS } from '../util/words.js';
 import type { SourceDoc } from './sources.js';
 

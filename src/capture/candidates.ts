@@ -3,11 +3,8 @@
  * reading every lesson: the cache's postings say which lessons hold a word, its records give
  * their title, summary and checklist (the index's, which is what dedup compares).
  */
-import { lowerBound } from '../search/expand.js';
-import { stem as searchStem } from '../search/text.js';
-import type { SearchIndex } from '../search/search-index.js';
+import { type Comparable, type Fingerprint, foldText, likelyAlike, lowerBound, prefixWitnesses, type SearchIndex, spellings, stem as searchStem } from '../search/engine.js';
 import type { IndexEntry } from '../index/build.js';
-import { foldText, likelyAlike, prefixWitnesses, spellings, type Comparable, type Fingerprint } from '../search/similarity.js';
 
 const ASCII = /^[\x00-\x7f]*$/;
 

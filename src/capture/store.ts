@@ -11,7 +11,7 @@ import type { Policy } from '../policy/policy.js';
 import { indexCandidates, searchCandidates, type SearchCandidate } from './candidates.js';
 import { redactDraft } from './redact.js';
 import { compileSecretRules } from '../secrets/rules.js';
-import { comparableText, fingerprint, foldText, likelyAlike, similarity, words, type Comparable, type Fingerprint } from '../search/similarity.js';
+import { type Comparable, comparableText, fingerprint, type Fingerprint, foldText, likelyAlike, similarity, similarityWords } from '../search/engine.js';
 
 /** A lesson as a tool proposes it, before it is a file. */
 export interface Draft {
@@ -149,7 +149,7 @@ function planDrafts(corpus: Corpus, given: readonly Draft[]): { writes: PlacedWr
     const comparable = comparableOf({ lesson: { title: draft.title, summary: draft.summary ?? null, body: draft.body } });
     const print = fingerprint(comparable);
     // The lessons whose text can reach the threshold, in id order, then those this capture created.
-    const titleWords = words(draft.title);
+    const titleWords = similarityWords(draft.title);
     const candidates = [...corpus.alike(print, titleWords, threshold), ...created.filter((item) => likelyAlike(print, titleWords, [foldText(comparableText(item.comparable))], threshold).length > 0)];
     let best: { item: Known; score: number } | undefined;
     for (const item of candidates) {

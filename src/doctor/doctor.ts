@@ -97,7 +97,7 @@ async function policyCheck(root: string): Promise<{ check: Check; policy: Policy
 }
 
 async function searchCacheCheck(root: string): Promise<Check> {
-  const { CACHE_FILE, openSearch } = await import('../search/cache.js');
+  const { CACHE_FILE, openSearch } = await import('../search/engine.js');
   try {
     const opened = await openSearch(root);
     opened.close();

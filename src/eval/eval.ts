@@ -3,12 +3,11 @@ import { LessonsError } from '../errors.js';
 import { readText } from '../io/fs.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadPolicy } from '../policy/validate-policy.js';
-import { openSearch } from '../search/cache.js';
+import { openSearch, type SearchIndex } from '../search/engine.js';
 import { EVALS_FILE, parseEvals, type EvalCase } from './file.js';
 import type { Policy } from '../policy/policy.js';
 import { selectFromIndex, type Selection } from '../preflight/preflight.js';
 import { isHookMode } from '../preflight/query.js';
-import type { SearchIndex } from '../search/search-index.js';
 import { evaluate, type EvalResult } from './run.js';
 
 export interface EvalOptions {

@@ -1,8 +1,7 @@
 import { isLessonsError } from '../errors.js';
 import type { Snapshot } from '../guard/snapshot.js';
 import type { Policy } from '../policy/policy.js';
-import { searchFromLessons } from '../search/cache.js';
-import { openSources } from '../search/open.js';
+import { openSources, searchFromLessons } from '../search/engine.js';
 import { EVALS_FILE, parseEvals } from './file.js';
 import { evaluate, type EvalResult } from './run.js';
 

@@ -4,7 +4,7 @@
  * (an unrelated preflight 20 minutes ago) never makes it evidence. Pure.
  */
 import type { Receipt } from '../guard/receipt.js';
-import { terms } from '../search/text.js';
+import { terms } from '../search/engine.js';
 import { pathMatches } from '../util/glob.js';
 
 /** Words too common in tasks, commit messages and paths to relate one to the other. */

@@ -5,7 +5,7 @@ import { addTrailerIfAbsent, messageTrailers } from '../io/git/log.js';
 import { readIndexText } from '../io/index-file.js';
 import type { IndexEntry } from '../index/build.js';
 import { parseIndexEntries } from '../index/read.js';
-import { IndexLineSource } from '../search/delta.js';
+import { IndexLineSource } from '../search/engine.js';
 import { stagedChanges } from '../io/git/changes.js';
 import { configValue, gitPath, openRepo, resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { findRepoRoot } from '../io/repo.js';

@@ -13,7 +13,7 @@ import { blobIdOf, type Chunks } from '../util/digest.js';
 import { compareStrings } from '../util/compare.js';
 import { parseRead, type LoadedLesson, type LoadedTree, groupById } from '../lesson/load.js';
 import { LEVEL_FOLDERS, type Lesson, type Level } from '../lesson/model.js';
-import { lessonFoldersMtime } from '../search/open.js';
+import { lessonFoldersMtime } from '../search/engine.js';
 import { parseLessonText } from '../lesson/parse.js';
 import { lessonNotFound } from '../store/query.js';
 import { serializeLesson } from '../lesson/serialize.js';

@@ -8,8 +8,7 @@ import { LEVEL_FOLDERS, LEVELS, type Lesson } from '../lesson/model.js';
 import { blobIdOf } from '../util/digest.js';
 import { serializeLesson } from '../lesson/serialize.js';
 import type { Policy } from '../policy/policy.js';
-import { indexLines, type IndexLine } from '../search/delta.js';
-import type { SearchIndex } from '../search/search-index.js';
+import { type IndexLine, indexLines, type SearchIndex } from '../search/engine.js';
 import { loadPolicy } from '../policy/validate-policy.js';
 import { toIsoDate } from '../util/dates.js';
 import { lessonAt, loadedFrom, newerThanLessons, rememberEdited, type LessonWrite, type Plan } from './change.js';
@@ -67,7 +66,7 @@ export async function changeIndexedLessons<R>(root: string, now: Date, plan: (st
     let whole: Buffer | undefined;
     const bytes = (): Buffer => (whole ??= bytesAt(index.bytes, [0, index.bytes.length]));
     let lines: readonly IndexLine[] | undefined;
-    const { isFresh, openCached, statIndex } = await import('../search/open.js');
+    const { isFresh, openCached, statIndex } = await import('../search/engine.js');
     const cached = openCached(root);
     const stat = statIndex(root);
     const search = stat && isFresh(cached.index, stat, root) ? cached.index : undefined;

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { LessonsError, UsageError } from '../errors.js';
-import { lessonsLike, stemmedRelatives } from '../search/text-model.js';
-import { readThesaurusText } from '../search/update.js';
+import { lessonsLike, readThesaurusText, stemmedRelatives } from '../search/engine.js';
 import { toPosixRelative } from '../io/fs.js';
 import { pathExists } from '../io/paths.js';
 import { INDEX_FILE } from '../io/repo.js';

@@ -1,6 +1,5 @@
 import type { RankedLesson, WordMatch } from './rank.js';
-import { FIELD_BIT, type DocRecord, type Field } from '../search/search-index.js';
-import { stem, words } from '../search/text.js';
+import { type DocRecord, type Field, FIELD_BIT, stem, words } from '../search/engine.js';
 
 /** Why a lesson was chosen, in words a reader can check against the lesson. */
 

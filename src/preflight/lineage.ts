@@ -1,4 +1,4 @@
-import type { SearchIndex } from '../search/search-index.js';
+import type { SearchIndex } from '../search/engine.js';
 
 /**
  * Relevance flows along promotion links: the pattern distilled from a matching case, and

@@ -2,9 +2,8 @@ import type { Policy } from '../policy/policy.js';
 import { explain } from './explain.js';
 import { buildQuery, isHookMode, type PreflightInput } from './query.js';
 import { aboveFloor, rankLessons } from './rank.js';
-import type { SearchIndex } from '../search/search-index.js';
+import { type SearchIndex, VOCABULARY } from '../search/engine.js';
 import { selectLessons } from './select.js';
-import { VOCABULARY } from '../search/vocabulary.js';
 
 /**
  * Where a lesson stood in one preflight run: what `lessons eval` reports about a lesson that

@@ -12,10 +12,8 @@ import { buildQuery, isHookMode, triggerPath, type PreflightInput } from './quer
 import { rankLessons, type RankedLesson } from './rank.js';
 import { makeReceipt } from './receipt.js';
 import type { Reranker } from '../review/rerank.js';
-import { openSearch, type SearchOptions } from '../search/cache.js';
-import type { DocRecord, SearchIndex } from '../search/search-index.js';
+import { type DocRecord, openSearch, type SearchIndex, type SearchOptions, VOCABULARY } from '../search/engine.js';
 import { selectTiers } from './select.js';
-import { VOCABULARY } from '../search/vocabulary.js';
 
 export interface PreflightOptions extends PreflightInput {
   cwd: string;

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { shippedAcronyms } from '../search/acronyms.js';
-import { acronymsAt, stem, words, type Acronyms } from '../search/text.js';
+import { type Acronyms, acronymsAt, shippedAcronyms, stem, words } from '../search/engine.js';
 
 /** What a preflight run is asked about: the task text and the context flags. */
 export interface PreflightInput {

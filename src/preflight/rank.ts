@@ -1,13 +1,7 @@
 import type { Policy } from '../policy/policy.js';
-import { expandTerm, type Dictionary } from '../search/expand.js';
-import { Workspace, type KernelKind, type Run } from '../search/kernels.js';
-import { TABLE, type ScoreInput } from '../search/score-signals.js';
-import { scoreValues } from '../search/score-values.js';
+import { type Dictionary, expandTerm, type Field, FIELD_BIT, FIELDS, type KernelKind, type LessonSignals, matchTriggers, postingBytes, type PostingPart, type PostingPlan, relationSupport, type Run, type ScoreInput, scoreValues, type SearchIndex, TABLE, type TriggerMatch, type TriggerRow, Workspace } from '../search/engine.js';
 import { LINEAGE, propagateLineage, type Via } from './lineage.js';
 import type { Query } from './query.js';
-import { FIELD_BIT, FIELDS, postingBytes, type Field, type LessonSignals, type PostingPart, type PostingPlan, type SearchIndex, type TriggerRow } from '../search/search-index.js';
-import { matchTriggers, type TriggerMatch } from '../search/triggers.js';
-import { relationSupport } from '../search/software-relations.js';
 
 /**
  * Ranking: how well a lesson's text answers the task (BM25 over its fields, with prefix,

@@ -3,7 +3,7 @@
  * and npm scripts its body names that are gone, and lessons whose tags and triggers match
  * nothing the repository changed in the last year. Pure: the file list and history are passed in.
  */
-import { words } from '../search/similarity.js';
+import { similarityWords } from '../search/engine.js';
 import { codeSnippets, type CodeSnippets } from '../lesson/body.js';
 import type { RecentChanges } from '../io/git/log.js';
 import type { Lesson } from '../lesson/model.js';
@@ -126,13 +126,13 @@ function globMatcher(files: readonly string[]): (glob: string) => boolean {
 
 function quietLessons(lessons: readonly Lesson[], recent: RecentChanges): QuietLesson[] {
   const vocabulary = new Set<string>();
-  for (const text of [...recent.files, ...recent.subjects]) for (const word of words(text)) vocabulary.add(word);
+  for (const text of [...recent.files, ...recent.subjects]) for (const word of similarityWords(text)) vocabulary.add(word);
   // Tags and keywords repeat across lessons: each is looked up once.
   const answers = new Map<string, boolean>();
   const known = (term: string): boolean => {
     let answer = answers.get(term);
     if (answer === undefined) {
-      const terms = words(term);
+      const terms = similarityWords(term);
       answers.set(term, (answer = terms.length > 0 && terms.every((word) => vocabulary.has(word))));
     }
     return answer;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fingerprint, similarGroups, type Fingerprint } from '../search/similarity.js';
-import { memo, textModelPrints } from '../search/text-model.js';
+import { fingerprint, type Fingerprint, memo, similarGroups, textModelPrints } from '../search/engine.js';
 import type { IndexEntry } from '../index/build.js';
 import type { RecentChanges } from '../io/git/log.js';
 import { patternEvidence, principleEvidence } from '../lesson/evidence.js';

@@ -6,10 +6,7 @@ import { silentProgress, type Progress } from '../io/progress.js';
 import { ensureStateDir } from '../io/state.js';
 import { packageVersion } from '../io/package-root.js';
 import type { Policy } from '../policy/policy.js';
-import { buildSegment, narrative } from '../search/build.js';
-import { SEARCH_FORMAT_VERSION } from '../search/segment.js';
-import { lockBytes, openSources, SOURCES_CACHE_FILE, sourcesKey } from '../search/open.js';
-import { readThesaurus } from '../search/update.js';
+import { buildSegment, lockBytes, narrative, openSources, readThesaurus, SEARCH_FORMAT_VERSION, SOURCES_CACHE_FILE, sourcesKey } from '../search/engine.js';
 import type { Finding } from '../lesson/finding.js';
 import { sourceIndexEntries } from './entries.js';
 
