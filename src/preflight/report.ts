@@ -21,6 +21,8 @@ export interface SelectedLesson {
 /** A related entry: below the lessons that apply, shown in one line for the reader to open or ignore; `related[]` in --json. */
 export interface RelatedLesson {
   id: string;
+  /** The shortest prefix of the id that opens it (`lessons show <handle>`): what the one-line entry prints. */
+  handle: string;
   title: string;
   level: Level;
   path: string;
@@ -108,9 +110,11 @@ function rerankNote(report: PreflightReport): string[] {
 }
 
 export const RELATED_HINT = '`lessons show <id>` opens one that fits; ignore the rest';
+/** The same, where nothing applies: the whole answer is a heading and a few one-line entries. */
+const SHORT_RELATED_HINT = 'lessons show <id> opens one';
 
-/** The most characters a related entry takes (about 25 tokens): the title is shortened to fit. */
-const RELATED_LINE = 80;
+/** The most characters a related entry takes (about 18 tokens): the title is shortened to fit. */
+const RELATED_LINE = 72;
 
 /** The shortest why of a related entry: the task words it matched (or that a trigger matched). */
 export function briefWhy(reasons: readonly string[]): string {
@@ -125,9 +129,9 @@ export function briefWhy(reasons: readonly string[]): string {
   return via ? `via ${via.slice(via.lastIndexOf(' ') + 1).split('-')[0]}` : '';
 }
 
-/** One related entry in one line of at most RELATED_LINE characters: `id: title (why)`, the title shortened to fit; the why gives way when the title would keep too little. */
+/** One related entry in one line of at most RELATED_LINE characters: `handle: title (why)`, the title shortened to fit; the why gives way when the title would keep too little. */
 export function relatedLine(lesson: RelatedLesson, prefix: string): string {
-  const head = `${prefix}${lesson.id}: `;
+  const head = `${prefix}${lesson.handle}: `;
   const why = briefWhy(lesson.reasons);
   const withWhy = why === '' ? '' : ` (${why})`;
   const tail = RELATED_LINE - head.length - withWhy.length >= Math.min(lesson.title.length, MIN_TITLE) ? withWhy : '';
@@ -148,9 +152,10 @@ export function formatText(report: PreflightReport, summary: (id: string) => str
   const context = describeContext(report);
   if (report.selected.length === 0) {
     if (report.related.length > 0) {
-      // Short: most tasks that get here are unrelated to every lesson, and the reader judges the titles.
+      // Short: most tasks that get here are unrelated to every lesson (the heading and three
+      // entries stay within about 80 tokens), and the reader judges the titles.
       const related = report.related.map((lesson) => relatedLine(lesson, '  - '));
-      return [`lessons preflight: nothing applies with confidence; related (${RELATED_HINT}):`, ...related, ...rerankNote(report), ...omittedNote(report)].join('\n') + '\n';
+      return [`lessons preflight: nothing applies; related (${SHORT_RELATED_HINT}):`, ...related, ...rerankNote(report), ...omittedNote(report)].join('\n') + '\n';
     }
     return [`lessons preflight: no lessons for ${context}`, report.message ?? '', ...rerankNote(report), ...omittedNote(report), `receipt: ${report.receipt}`].filter(Boolean).join('\n') + '\n';
   }
@@ -175,7 +180,7 @@ const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 export function formatMarkdown(report: PreflightReport, summary: (id: string) => string): string {
   const note = rerankNote(report);
   const lines = [`### Lessons preflight: ${describeContext(report)}`, '', ...(note.length > 0 ? [...note, ''] : [])];
-  const related = report.related.length === 0 ? [] : [`**Related** (${RELATED_HINT}):`, '', ...report.related.map((lesson) => relatedLine({ ...lesson, id: code(lesson.id) }, '- ')), ''];
+  const related = report.related.length === 0 ? [] : [`**Related** (${RELATED_HINT}):`, '', ...report.related.map((lesson) => relatedLine({ ...lesson, handle: code(lesson.handle) }, '- ')), ''];
   if (report.selected.length === 0) {
     lines.push(`No lessons selected. ${report.message ?? ''}`.trim(), '', ...related, ...omittedNote(report));
     return lines.join('\n').trimEnd() + '\n';
