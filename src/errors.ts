@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'INVALID_POLICY'
   | 'INVALID_CONFIG'
   | 'LESSON_NOT_FOUND'
+  | 'LESSON_AMBIGUOUS'
   | 'LESSON_EXISTS'
   | 'INVALID_LESSON'
   | 'IO'

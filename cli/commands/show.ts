@@ -5,7 +5,7 @@ export default defineCommand<{ id: string; json: boolean }>({
   describe: 'Print a lesson',
   example: 'lessons show case-2026-05-12-plugin-version-bump',
   positionals: {
-    id: { required: true, describe: 'The lesson id' },
+    id: { required: true, describe: "The lesson id, or a prefix of it no other id starts with (a related entry's handle)" },
   },
   options: {
     json: { type: 'boolean', default: false, describe: 'Print its index entry and body as JSON' },

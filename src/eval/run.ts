@@ -109,7 +109,7 @@ function checkIds(evals: EvalFile, index: SearchIndex): void {
 }
 
 /** What preflight shows for a case: its own selection, or one a reviewer has judged (lessons eval --rerank). */
-export type CaseSelection = (evalCase: EvalCase) => Pick<Selection, 'selected' | 'related'> & { records?: Selection['records'] };
+export type CaseSelection = (evalCase: EvalCase) => Pick<Selection, 'selected' | 'related'> & { records?: Selection['records']; handles?: Selection['handles'] };
 
 /** The tokens preflight's text output takes for this selection. */
 export function printedTokens(input: PreflightInput, selection: ReturnType<CaseSelection>): number {
@@ -118,7 +118,7 @@ export function printedTokens(input: PreflightInput, selection: ReturnType<CaseS
     paths: [...input.paths],
     mode: isHookMode(input) ? 'hook' : 'task',
     selected: selection.selected,
-    related: selection.related.map(asRelated),
+    related: selection.related.map((lesson) => asRelated(lesson, selection.handles)),
     omitted_by_budget: 0,
     message: selection.selected.length + selection.related.length > 0 ? null : 'No lesson is relevant enough to this task (nothing passed the relevance floor).',
     index_digest: '',

@@ -97,8 +97,8 @@ export function createLessonsServer(options: McpOptions): McpServer {
     'show',
     {
       title: 'Show a lesson',
-      description: 'The full text of one lesson, by id.',
-      inputSchema: { id: z.string().min(1).describe('The lesson id') },
+      description: 'The full text of one lesson, by id or by a prefix of it no other id starts with (a related entry\'s handle).',
+      inputSchema: { id: z.string().min(1).describe('The lesson id, or its handle') },
       annotations: { readOnlyHint: true },
     },
     async (args) =>

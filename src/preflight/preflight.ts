@@ -4,6 +4,7 @@ import { writeReceiptText } from '../io/receipt-file.js';
 import { resolvePolicy, type Policy } from '../policy/policy.js';
 import { inferProject } from '../policy/projects.js';
 import { formatJson } from '../util/json.js';
+import { shortHandle } from '../lesson/handle.js';
 import { explain } from './explain.js';
 import { renderWithinBudget } from './report.js';
 import type { OutputFormat } from '../render/registry.js';
@@ -47,11 +48,13 @@ export interface Selection {
   selected: SelectedLesson[];
   related: SelectedLesson[];
   records: Map<string, DocRecord>;
+  /** The related lessons' short handles (shortHandle), by id. */
+  handles: Map<string, string>;
 }
 
-/** A related lesson as an answer lists it: one line, no checklist. */
-export function asRelated(lesson: SelectedLesson): RelatedLesson {
-  return { id: lesson.id, title: lesson.title, level: lesson.level, path: lesson.path, score: lesson.score, reasons: lesson.reasons };
+/** A related lesson as an answer lists it: one line, no checklist, named by its handle where `handles` has one. */
+export function asRelated(lesson: SelectedLesson, handles?: ReadonlyMap<string, string>): RelatedLesson {
+  return { id: lesson.id, handle: handles?.get(lesson.id) ?? lesson.id, title: lesson.title, level: lesson.level, path: lesson.path, score: lesson.score, reasons: lesson.reasons };
 }
 
 /** Ranks and selects both tiers; pure apart from the lazy reads behind `index`. */
@@ -81,7 +84,15 @@ export function selectFromIndex(index: SearchIndex, input: PreflightInput, polic
       insight: record.insight ?? null,
     };
   };
-  return { selected: tiers.apply.map(full), related: tiers.related.map(full), records };
+  // Local lessons are numbered in id order, so an id's neighbours bound what any other id shares with it.
+  const localCount = index.docCount - index.sourceCount;
+  const handles = new Map(
+    tiers.related.map(({ doc }) => {
+      const id = idOf(doc);
+      return [id, shortHandle(id, [doc - 1, doc + 1].filter((other) => other >= 0 && other < localCount).map(idOf))];
+    }),
+  );
+  return { selected: tiers.apply.map(full), related: tiers.related.map(full), records, handles };
 }
 
 export interface RepositorySelection extends Selection {
@@ -143,9 +154,9 @@ export async function selectTiersForRequest(root: string, request: SelectionRequ
   const policy = request.policy ?? resolvePolicy(readPolicyFile(root).data);
   const paths = [...(request.paths ?? [])];
   const input = { task: request.task, paths, tool: request.tool ?? null, command: request.command ?? null, project: request.project ?? inferProject(policy.projects, paths) };
-  const { selected, related, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit, { update: request.update ?? 'inline' });
+  const { selected, related, handles, warning } = await selectInRepository(root, input, policy, request.now ?? new Date(), request.limit, { update: request.update ?? 'inline' });
   if (warning) request.problems?.push(`lessons: ${warning}`);
-  return { selected, related: related.map(asRelated) };
+  return { selected, related: related.map((lesson) => asRelated(lesson, handles)) };
 }
 
 /** `lessons preflight`: the lessons to have in front of you before the task, and a receipt that you saw them. */
@@ -166,7 +177,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   const summary = (id: string): string => records.get(id)?.summary ?? '';
   const reranked = options.rerank && !hook ? await options.rerank(chosen.selected, chosen.related, summary) : undefined;
   const selected = reranked?.selected ?? chosen.selected;
-  const related = (reranked?.related ?? chosen.related).map(asRelated);
+  const related = (reranked?.related ?? chosen.related).map((lesson) => asRelated(lesson, chosen.handles));
   const full: PreflightReport = {
     ...input,
     paths: [...input.paths],

@@ -33,8 +33,16 @@ export const FLOOR = {
   minCorpus: 20,
   /** The task matches something when its best lesson has this much evidence: two concepts that name the lesson's subject. */
   evidence: 2,
-  /** Then every lesson with this much evidence and a score within reach of the best is shown: as a related entry, or applied when it is confident (below). */
+  /** With a tool call in play, every lesson with this much evidence and a score within reach of the best applies once the best has `evidence` (aboveFloor). */
   lesson: 1,
+  /**
+   * A lesson is listed as related (one line, for the reader to judge) with more evidence than a
+   * fully informative word its story alone mentions (body strength 0.5): a task word in its
+   * title, tags or keywords that at most a quarter of the lessons contain reaches this, so a
+   * two-word task naming a tool reaches the lesson whose title names it; so do two words its
+   * text mentions.
+   */
+  related: 0.6,
   /**
    * A lesson applies (is shown in full, with its checklist) when it alone has `evidence` and its
    * matches account for at least this share of the task's information: an unrelated task that
@@ -477,21 +485,11 @@ export function aboveFloor(ranked: readonly RankedLesson[], call = false): Ranke
 }
 
 /**
- * The weak floor of the related tier, in rank order: lessons with more evidence than one
- * concept that names their subject (FLOOR.lesson: one task word in a title is a coincidence
- * too common to list) and a score within reach of the best lesson's; and the best lesson when
- * its title, tags or keywords name a task word and it accounts for as much of the task as a
- * lesson that applies (FLOOR.applyCoverage), however little evidence a short task or a small
- * repository gives it.
+ * The weak floor of the related tier, in rank order: lessons with FLOOR.related evidence (an
+ * informative task word naming their subject, or two their text mentions) and a score within reach of the best lesson's. Recall first: an entry costs one line, and the
+ * reader, who knows the task, judges the title.
  */
 export function aboveWeakFloor(ranked: readonly RankedLesson[]): RankedLesson[] {
   const best = ranked[0]?.score ?? 0;
-  return ranked.filter((r, i) => r.trigger !== undefined || (r.evidence > FLOOR.lesson && r.score >= WEIGHTS.relativeFloor * best) || (i === 0 && namesSubject(r)));
-}
-
-/** Fields that say what a lesson is about. */
-const SUBJECT_BITS = FIELD_BIT.title | FIELD_BIT.tags | FIELD_BIT.tagWords | FIELD_BIT.keywords;
-
-function namesSubject(lesson: RankedLesson): boolean {
-  return lesson.coverage >= FLOOR.applyCoverage && lesson.words.some((w) => w.kind !== 'related' && (w.fields & SUBJECT_BITS) !== 0);
+  return ranked.filter((r) => r.trigger !== undefined || (r.evidence >= FLOOR.related && r.score >= WEIGHTS.relativeFloor * best));
 }

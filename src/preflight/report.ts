@@ -22,6 +22,8 @@ export interface SelectedLesson {
 /** A related entry: below the lessons that apply, shown in one line for the reader to open or ignore; `related[]` in --json. */
 export interface RelatedLesson {
   id: string;
+  /** The shortest prefix of the id that opens it (`lessons show <handle>`): what the one-line entry prints. */
+  handle: string;
   title: string;
   level: Level;
   path: string;
@@ -105,8 +107,10 @@ function rerankNote(report: PreflightReport): string[] {
 }
 
 export const RELATED_HINT = '`lessons show <id>` opens one that fits; ignore the rest';
+/** The same, where nothing applies: the whole answer is a heading and a few one-line entries. */
+const SHORT_RELATED_HINT = 'lessons show <id>';
 
-/** The most characters a related entry takes (about 25 tokens): the title is shortened to fit. */
+/** The most characters a related entry takes (about 20 tokens). */
 const RELATED_LINE = 80;
 
 /** The shortest why of a related entry: the task words it matched (or that a trigger matched). */
@@ -122,12 +126,16 @@ export function briefWhy(reasons: readonly string[]): string {
   return via ? `via ${via.slice(via.lastIndexOf(' ') + 1).split('-')[0]}` : '';
 }
 
-/** One related entry in one line of at most RELATED_LINE characters: `id: title (why)`, the title shortened to fit; the why gives way when the title would keep too little. */
+/**
+ * One related entry in one line of at most RELATED_LINE characters: `handle: title (why)`. The
+ * reader judges by the title, so the why gives way before the title is shortened, and the title
+ * is shortened to fit (never below MIN_TITLE characters).
+ */
 export function relatedLine(lesson: RelatedLesson, prefix: string): string {
-  const head = `${prefix}${lesson.id}: `;
+  const head = `${prefix}${lesson.handle}: `;
   const why = briefWhy(lesson.reasons);
   const withWhy = why === '' ? '' : ` (${why})`;
-  const tail = RELATED_LINE - head.length - withWhy.length >= Math.min(lesson.title.length, MIN_TITLE) ? withWhy : '';
+  const tail = head.length + lesson.title.length + withWhy.length <= RELATED_LINE ? withWhy : '';
   const room = Math.max(MIN_TITLE, RELATED_LINE - head.length - tail.length);
   const title = lesson.title.length <= room ? lesson.title : `${lesson.title.slice(0, room - 1).trimEnd()}…`;
   return `${head}${title}${tail}`;
@@ -145,9 +153,10 @@ export function formatText(report: PreflightReport, summary: (id: string) => str
   const context = describeContext(report);
   if (report.selected.length === 0) {
     if (report.related.length > 0) {
-      // Short: most tasks that get here are unrelated to every lesson, and the reader judges the titles.
+      // Short: most tasks that get here are unrelated to every lesson (the heading and three
+      // entries stay within about 75 tokens), and the reader judges the titles.
       const related = report.related.map((lesson) => relatedLine(lesson, '  - '));
-      return [`lessons preflight: nothing applies with confidence; related (${RELATED_HINT}):`, ...related, ...rerankNote(report), ...omittedNote(report)].join('\n') + '\n';
+      return [`No lesson applies; related (${SHORT_RELATED_HINT}):`, ...related, ...rerankNote(report), ...omittedNote(report)].join('\n') + '\n';
     }
     return [`lessons preflight: no lessons for ${context}`, report.message ?? '', ...rerankNote(report), ...omittedNote(report), `receipt: ${report.receipt}`].filter(Boolean).join('\n') + '\n';
   }
@@ -172,7 +181,7 @@ const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 export function formatMarkdown(report: PreflightReport, summary: (id: string) => string): string {
   const note = rerankNote(report);
   const lines = [`### Lessons preflight: ${describeContext(report)}`, '', ...(note.length > 0 ? [...note, ''] : [])];
-  const related = report.related.length === 0 ? [] : [`**Related** (${RELATED_HINT}):`, '', ...report.related.map((lesson) => relatedLine({ ...lesson, id: code(lesson.id) }, '- ')), ''];
+  const related = report.related.length === 0 ? [] : [`**Related** (${RELATED_HINT}):`, '', ...report.related.map((lesson) => relatedLine({ ...lesson, handle: code(lesson.handle) }, '- ')), ''];
   if (report.selected.length === 0) {
     lines.push(`No lessons selected. ${report.message ?? ''}`.trim(), '', ...related, ...omittedNote(report));
     return lines.join('\n').trimEnd() + '\n';

@@ -5,6 +5,7 @@ import { findRepoRoot } from '../io/repo.js';
 import { buildIndex, type IndexEntry } from '../index/build.js';
 import { compareStrings } from '../util/compare.js';
 import { fileStem, loadLessons, type LoadedTree } from '../lesson/load.js';
+import { idsForPrefix } from '../lesson/handle.js';
 import type { Insight, Kind, Level, Status } from '../lesson/model.js';
 
 export interface ListOptions {
@@ -74,7 +75,12 @@ export async function showLesson(options: { cwd: string; id: string }): Promise<
   const root = findRepoRoot(options.cwd);
   const tree = loadLessons(root);
   const { lessons } = buildIndex(tree.lessons);
-  const entry = lessons.find((candidate) => candidate.id === options.id);
+  const opened = idsForPrefix(options.id, lessons.map((candidate) => candidate.id));
+  if (opened.length > 1) {
+    const listed = opened.slice(0, 5).join(', ');
+    throw new LessonsError('LESSON_AMBIGUOUS', `\`${options.id}\` begins ${opened.length} lesson ids: ${listed}${opened.length > 5 ? ', …' : ''} (give more of the id)`, 1);
+  }
+  const entry = lessons.find((candidate) => candidate.id === opened[0]);
   if (!entry) {
     const broken = unparsedFiles(tree).find((unparsed) => fileStem(unparsed.file) === options.id);
     if (broken) throw new LessonsError('INVALID_LESSON', `${where(broken)} holds no lesson \`${options.id}\`: it does not parse: ${broken.message} (fix the file; \`lessons lint\` lists every problem)`, 1);

@@ -216,13 +216,40 @@ export function asOneParagraph(lesson: Lesson): Lesson {
   return { ...lesson, summary: null, tags: [], triggers: emptyTriggers(), body: `${prose}\n` };
 }
 
+/** A 32-bit FNV-1a hash: a seeded order of lessons that does not depend on their ids' wording. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * A small team's repository cut from a labelled one: `size` of its lessons (not retired) in a
+ * hashed order, as a team that wrote down a handful of incidents has; the task queries whose
+ * relevant lessons include one of them, labelled with those alone; every query labelled with
+ * none (still unrelated to every lesson).
+ */
+export function smallRepository<T extends { lesson: Lesson }>(loaded: readonly T[], queries: readonly Query[], size: number): { loaded: T[]; queries: Query[] } {
+  const kept = loaded
+    .filter(({ lesson }) => lesson.status !== 'retired')
+    .sort((a, b) => fnv1a(a.lesson.id) - fnv1a(b.lesson.id) || (a.lesson.id < b.lesson.id ? -1 : 1))
+    .slice(0, size);
+  const ids = new Set(kept.map(({ lesson }) => lesson.id));
+  const within = queries
+    .filter((query) => query.relevant.length === 0 || query.relevant.some((id) => ids.has(id)))
+    .map((query) => ({ ...query, relevant: query.relevant.filter((id) => ids.has(id)), must: query.must.filter((id) => ids.has(id)) }));
+  return { loaded: kept, queries: within };
+}
+
 /**
  * Scores one repository: preflight (task text with tool calls, and tool calls alone) and the
  * BM25 baseline; `paragraph` rewrites every lesson as one paragraph first (asOneParagraph).
  */
-export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = false): Evaluation {
-  const { queries, lessonsRoot } = loadRepository(dir);
-  const loaded = loadLessons(lessonsRoot).lessons.map((item) => (paragraph ? { ...item, lesson: asOneParagraph(item.lesson) } : item));
+export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = false, small?: number): Evaluation {
+  const repository = loadRepository(dir);
+  const { lessonsRoot } = repository;
+  const all = loadLessons(lessonsRoot).lessons.map((item) => (paragraph ? { ...item, lesson: asOneParagraph(item.lesson) } : item));
+  const { loaded, queries } = small === undefined ? { loaded: all, queries: repository.queries } : smallRepository(all, repository.queries, small);
   const entries = buildIndex(loaded).lessons;
   const bodies = new Map(loaded.map(({ lesson }) => [lesson.id, narrative(lesson.body)]));
   const bytes = buildSearchIndex(entries, { digest: '', stat: null, verifiedMtimeMs: 0 }, { bodies, thesaurus: readThesaurus() });
@@ -258,6 +285,9 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
   return { name, lessons: entries.length, preflight: summarise(rows), hookOnly: summarise(hookRows), bm25: summarise(bm25Rows), misses };
 }
 
+/** A small team's repository (#40: under about 20 lessons; the unseen one had 8). */
+const SMALL_SIZE = 10;
+
 export const TARGETS = { recall: 0.85, noMatchFP: 0.1, must: 1 } as const;
 
 const fmt = (value: number | null): string => (value === null ? '   -' : value.toFixed(2));
@@ -277,9 +307,10 @@ export function formatEvaluations(results: readonly Evaluation[]): string {
 }
 
 /**
- * `npm run eval [-- <repository>...] [--misses] [--paragraph]`: the own fixture and every
- * repository named (a folder with lessons/ and queries.json), one row each; `--paragraph` adds a
- * row per repository with every lesson rewritten as one paragraph (asOneParagraph).
+ * `npm run eval [-- <repository>...] [--misses] [--paragraph] [--small]`: the own fixture and
+ * every repository named (a folder with lessons/ and queries.json), one row each; `--paragraph`
+ * adds a row per repository with every lesson rewritten as one paragraph (asOneParagraph);
+ * `--small` a row per repository cut to SMALL_SIZE lessons (smallRepository).
  */
 export async function bench(): Promise<void> {
   const args = process.argv.slice(2);
@@ -287,6 +318,7 @@ export async function bench(): Promise<void> {
   const names = dirs.map((dir) => (dir === EVAL_DIR ? 'own fixture' : path.basename(dir)));
   const results = dirs.map((dir, i) => evaluate(dir, names[i]));
   if (args.includes('--paragraph')) results.push(...dirs.map((dir, i) => evaluate(dir, `${names[i]} (one paragraph)`, true)));
+  if (args.includes('--small')) results.push(...dirs.map((dir, i) => evaluate(dir, `${names[i]} (${SMALL_SIZE} lessons)`, false, SMALL_SIZE)));
   process.stdout.write(`Preflight selection quality beside plain BM25 over whole lesson files\n\n${formatEvaluations(results)}\n`);
   if (args.includes('--misses')) for (const r of results) process.stdout.write(`\n== ${r.name}\n${r.misses.join('\n')}\n`);
 }

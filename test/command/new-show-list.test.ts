@@ -111,9 +111,18 @@ describe('lessons show and list', () => {
     const shown = await showLesson({ cwd: root, id: 'case-b' });
     expect(shown.entry.path).toBe('lessons/cases/case-b.md');
     expect(shown.text).toBe(fs.readFileSync(path.join(root, 'lessons/cases/case-b.md'), 'utf8'));
-    const missing = runCli(['show', 'case'], { cwd: root });
+    const missing = runCli(['show', 'ase'], { cwd: root });
     expect(missing.exitCode).toBe(1);
-    expect(missing.stderr).toBe('lessons: no lesson with id `case`; did you mean: case-a, case-b (`lessons list` shows them all)\n');
+    expect(missing.stderr).toBe('lessons: no lesson with id `ase`; did you mean: case-a, case-b (`lessons list` shows them all)\n');
+  });
+
+  it('opens a lesson by a prefix of its id that no other id starts with, as git opens a commit by an abbreviated hash', async () => {
+    const root = tempLessonsRepo(files);
+    expect((await showLesson({ cwd: root, id: 'pattern' })).entry.id).toBe('pattern-p');
+    const ambiguous = runCli(['show', 'case'], { cwd: root });
+    expect(ambiguous.exitCode).toBe(1);
+    expect(ambiguous.stdout).toBe('');
+    expect(ambiguous.stderr).toBe('lessons: `case` begins 2 lesson ids: case-a, case-b (give more of the id)\n');
   });
 
   it('prints JSON with --json', () => {

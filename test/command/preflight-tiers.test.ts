@@ -7,6 +7,7 @@ import { receiptFromText } from '../../src/preflight/receipt.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { NOW } from '../helpers/preflight.js';
 import { tempLessonsRepo } from '../helpers/repo.js';
+import { showLesson } from '../../src/store/query.js';
 
 function options(cwd: string, task: string, extra: Partial<PreflightOptions> = {}): PreflightOptions {
   return { cwd, now: NOW, task, paths: [], tool: null, command: null, project: null, format: 'text', ...extra };
@@ -36,11 +37,11 @@ describe('preflight in two tiers', () => {
     const result = await preflight(options(root, 'terraform apply'));
     expect(result.report.selected).toEqual([]);
     expect(result.report.related.map((lesson) => lesson.id)[0]).toBe('case-terraform-state-lock');
-    for (const lesson of result.report.related) expect(Object.keys(lesson)).toEqual(['id', 'title', 'level', 'path', 'score', 'reasons']);
+    for (const lesson of result.report.related) expect(Object.keys(lesson)).toEqual(['id', 'handle', 'title', 'level', 'path', 'score', 'reasons']);
     const lines = result.output.trimEnd().split('\n');
-    expect(lines[0]).toBe('lessons preflight: nothing applies with confidence; related (`lessons show <id>` opens one that fits; ignore the rest):');
-    expect(lines[1]).toMatch(/^ {2}- case-terraform-state-lock: Terraform state lock left beh?i?n?d?…? ?.*\(terraform, apply\)$/);
-    for (const line of lines.slice(1)) expect(line.length).toBeLessThanOrEqual(84);
+    expect(lines[0]).toBe('No lesson applies; related (lessons show <id>):');
+    expect(lines[1]).toBe('  - case-terraform-state: Terraform state lock left behind by a killed apply');
+    for (const line of lines.slice(1)) expect(line.length).toBeLessThanOrEqual(80);
     expect(result.output).not.toContain('- [ ]');
     expect(estimateTokens(result.output)).toBeLessThanOrEqual(80);
     const receipt = receiptFromText(readReceiptText(root));
@@ -60,7 +61,7 @@ describe('preflight in two tiers', () => {
     const text = await preflight(options(root, TWO, { limit: 1 }));
     expect(text.report.selected.map((lesson) => lesson.id)).toEqual(['case-helm-rollback']);
     expect(text.output).toContain('     summary: The terraform-managed secret was overwritten');
-    const related = text.report.related.map((lesson) => lesson.id);
+    const related = text.report.related.map((lesson) => lesson.handle);
     expect(related.length).toBeGreaterThan(0);
     expect(text.output).toContain(`\nRelated (\`lessons show <id>\` opens one that fits; ignore the rest):\n  - ${related[0]}: `);
     const markdown = await preflight(options(root, TWO, { format: 'markdown', limit: 1 }));
@@ -78,5 +79,29 @@ describe('preflight in two tiers', () => {
     expect(tight.report.selected.map((l) => l.id)).toEqual(full.report.selected.map((l) => l.id));
     expect(tight.report.related.length).toBe(related - 1);
     expect(tight.report.omitted_by_budget).toBe(1);
+  });
+});
+
+describe('related entries name a lesson by a short handle that opens it', () => {
+  /** Ids in the dated style many teams use: the date and the first words already tell them apart. */
+  const DATED = {
+    ...lessonFile({ id: 'case-2026-09-30-rider-phone-numbers-in-request-logs', title: 'Rider phone numbers in the request logs', tags: ['logging'] }),
+    ...lessonFile({ id: 'case-2026-09-30-rider-app-crash-on-empty-trip-list', title: 'Rider app crashed on an empty trip list after the logging change', tags: ['mobile'] }),
+    ...lessonFile({ id: 'case-2026-10-02-payout-consumer-paid-twice', title: 'Payout consumer paid drivers twice after a rebalance', tags: ['kafka'] }),
+  };
+
+  it('prints the handle, keeps more of the title, and lessons show opens the lesson by it', async () => {
+    const root = await indexedRepo(DATED);
+    const result = await preflight(options(root, 'rider'));
+    expect(result.report.selected).toEqual([]);
+    const entries = result.report.related;
+    expect(entries.map((lesson) => lesson.handle)).toContain('case-2026-09-30-rider-phone');
+    for (const lesson of entries) {
+      expect(lesson.id.startsWith(lesson.handle)).toBe(true);
+      expect(result.output).toContain(`  - ${lesson.handle}: `);
+      expect((await showLesson({ cwd: root, id: lesson.handle })).entry.id).toBe(lesson.id);
+    }
+    for (const line of result.output.trimEnd().split("\n").slice(1)) expect(line.length).toBeLessThanOrEqual(80);
+    expect(result.output).toContain('  - case-2026-09-30-rider-phone: Rider phone numbers in the request logs (rider)\n');
   });
 });
