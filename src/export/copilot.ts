@@ -38,7 +38,8 @@ export const COPILOT = {
   owned: OWNED,
   plan: (entries, bin) => {
     const also = 'Lessons about particular files are in `.github/instructions/lessons-*.instructions.md`, applied to the files they name.';
-    const section = sectionLines(entries.filter(appliesEverywhere), 'copilot', { bin, also }).at('.github/copilot-instructions.md', CODE_REVIEW);
+    const empty = '(No lesson applies to every file.)';
+    const section = sectionLines(entries.filter(appliesEverywhere), 'copilot', { bin, also, empty }).at('.github/copilot-instructions.md', CODE_REVIEW);
     return { sections: [section], files: entries.filter((entry) => !appliesEverywhere(entry)).map(instructionsFile) };
   },
 } as const satisfies ExportTargetDeclaration<'copilot'>;

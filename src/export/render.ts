@@ -30,6 +30,8 @@ export interface SectionOptions {
   clean?: (text: string) => string;
   /** A line after the introduction, saying where the rest of the lessons are. */
   also?: string;
+  /** What the section says when it holds no lesson. */
+  empty?: string;
 }
 
 /**
@@ -48,7 +50,7 @@ export function sectionLines(entries: readonly IndexEntry[], target: string, opt
     if (entry.summary) lines.push(clean(entry.summary), '');
     lines.push(...checklistItems(entry).map(clean), '').mark(entry.id);
   }
-  if (entries.length === 0) lines.push('(No canonical or validated lessons yet.)', '');
+  if (entries.length === 0) lines.push(options.empty ?? '(No canonical or validated lessons yet.)', '');
   return lines.push(END_MARKER);
 }
 

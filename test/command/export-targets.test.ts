@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { exportLessons } from '../../src/export/export.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, SECRETS_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';
-import { runCli, writeFiles } from '../helpers/repo.js';
+import { runCli, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const read = (root: string, rel: string) => fs.readFileSync(path.join(root, rel), 'utf8');
 const REVIEW_ID = 'case-2026-04-04-review-migration-plan';
@@ -62,6 +62,13 @@ ${MANIFEST_BODY_TEXT}`);
     expect(section).toContain('\nLessons about particular files are in `.github/instructions/lessons-*.instructions.md`, applied to the files they name.\n');
     // The canonical high principle has trigger paths but applies everywhere; principles first, then patterns, then cases.
     expect([...section.matchAll(/^`([^`]+)` · /gm)].map((match) => match[1])).toEqual([SECRETS_ID, FORCE_PUSH_ID, REVIEW_ID]);
+  });
+
+  it('says so in the section when every lesson is about particular files', async () => {
+    const root = tempLessonsRepo(lessonFile({ id: 'case-2026-05-05-lockfile', title: 'Lockfile drift', triggers: { paths: ['package-lock.json'] } }));
+    await exportLessons({ cwd: root, to: 'copilot' });
+    expect(read(root, '.github/copilot-instructions.md')).toContain('applied to the files they name.\n\n(No lesson applies to every file.)\n\n<!-- lessons:export:end -->\n');
+    expect(read(root, '.github/instructions/lessons-case-2026-05-05-lockfile.instructions.md').startsWith('---\napplyTo: "package-lock.json"\n---\n')).toBe(true);
   });
 });
 
