@@ -95,15 +95,18 @@ export async function exportLessons(options: { cwd: string; to: ExportTarget; ch
   const plan = target.plan(entries, lessonsCommand(root));
   const result: ExportResult = { target: options.to, lessons: entries.length, written: [], unchanged: [], removed: [], warnings: [], checked: options.check === true };
   const changes: Array<{ rel: string; file: string; content: string }> = [];
-  const consider = (rel: string, content: string, existing: string | undefined): void => {
-    // A lesson's id becomes a file name: whatever it holds, the file stays inside the repository.
+  // A lesson's id becomes a file name: whatever it holds, the file read and written stays inside the repository.
+  const place = (rel: string): { file: string; existing: string | undefined } => {
     const file = pathInside(root, rel, 'a lesson id');
+    return { file, existing: readIfExists(file) };
+  };
+  const consider = (rel: string, file: string, content: string, existing: string | undefined): void => {
     if (existing === content) result.unchanged.push(rel);
     else changes.push({ rel, file, content });
   };
 
   for (const section of plan.sections) {
-    const existing = readIfExists(path.join(root, section.rel));
+    const { file, existing } = place(section.rel);
     const next = spliceSection(existing, section.text);
     if (next === undefined) {
       throw new LessonsError('INVALID_CONFIG', `${section.rel} has a broken lessons section: it needs exactly one \`${BEGIN_MARKER}\` followed by one \`${END_MARKER}\`; fix the markers (or remove both), then run again`);
@@ -111,19 +114,19 @@ export async function exportLessons(options: { cwd: string; to: ExportTarget; ch
     const start = next.indexOf(BEGIN_MARKER);
     const warning = budgetWarning(section.rel, next, section.pieces.map((piece) => ({ label: piece.label, end: start + piece.end })), section.limit);
     if (warning) result.warnings.push({ file: section.rel, message: warning });
-    consider(section.rel, next, existing);
+    consider(section.rel, file, next, existing);
   }
 
   const wanted = new Set<string>();
   for (const owned of plan.files) {
     wanted.add(owned.rel);
-    const existing = readIfExists(path.join(root, owned.rel));
+    const { file, existing } = place(owned.rel);
     if (existing !== undefined && existing !== owned.text && !existing.includes(generatedLine(target.name))) {
       throw new LessonsError('REFUSED', `${owned.rel} is not a file \`lessons export --to ${target.name}\` wrote (it lacks the line "${generatedLine(target.name)}"): move it away or rename it, then run again`, 1);
     }
     const warning = budgetWarning(owned.rel, owned.text, owned.pieces, owned.limit);
     if (warning) result.warnings.push({ file: owned.rel, message: warning });
-    consider(owned.rel, owned.text, existing);
+    consider(owned.rel, file, owned.text, existing);
   }
   // Only files this target wrote are removed: a hand-written file beside them stays.
   if (target.owned) result.removed.push(...ownedFilesPresent(root, target.name, target.owned).filter((rel) => !wanted.has(rel)));
