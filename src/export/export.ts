@@ -8,7 +8,7 @@ import path from 'node:path';
 import { LessonsError } from '../errors.js';
 import { buildIndex, type IndexEntry } from '../index/build.js';
 import { readTextIfExists, writeInRepo } from '../io/fs.js';
-import { listDirIfExists, removeFile } from '../io/paths.js';
+import { listDirIfExists, pathExists, removeFile } from '../io/paths.js';
 import { pathInside } from '../io/inside.js';
 import { findRepoRoot } from '../io/repo.js';
 import { loadLessons } from '../lesson/load.js';
@@ -127,6 +127,10 @@ export async function exportLessons(options: { cwd: string; to: ExportTarget; ch
     const warning = budgetWarning(owned.rel, owned.text, owned.pieces, owned.limit);
     if (warning) result.warnings.push({ file: owned.rel, message: warning });
     consider(owned.rel, file, owned.text, existing);
+  }
+  for (const shadow of target.shadowedBy ?? []) {
+    if (!pathExists(path.join(root, shadow.file))) continue;
+    result.warnings.push({ file: shadow.file, message: `${shadow.reader} reads ${shadow.file} instead of ${shadow.instead} in the same folder (${shadow.source}), so it never reads the lessons exported to ${shadow.instead}: move what ${shadow.file} holds into ${shadow.instead}, or remove it` });
   }
   // Only files this target wrote are removed: a hand-written file beside them stays.
   if (target.owned) result.removed.push(...ownedFilesPresent(root, target.name, target.owned).filter((rel) => !wanted.has(rel)));

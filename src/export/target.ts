@@ -38,6 +38,14 @@ export interface ExportPlan {
   files: Rendered[];
 }
 
+/** A file a tool reads instead of `instead` when it is there. */
+export interface Shadow {
+  file: string;
+  instead: string;
+  reader: string;
+  source: string;
+}
+
 /** Where a target's owned files live: `<dir>/<prefix>…<suffix>`, so the stale ones can be found. */
 export interface OwnedFiles {
   dir: string;
@@ -52,6 +60,8 @@ export interface ExportTargetDeclaration<Name extends string = string> {
   /** The files whose marked section this target keeps. */
   sectionFiles: readonly string[];
   owned?: OwnedFiles;
+  /** Files that, when present, a tool reads instead of what this target writes. */
+  shadowedBy?: readonly Shadow[];
   /** `bin` is how the repository runs lessons (`npx --no-install lessons` for a dev dependency). */
   plan(entries: readonly IndexEntry[], bin: string): ExportPlan;
 }

@@ -62,4 +62,16 @@ describe('export budgets', () => {
     writeFiles(root, lessonFile({ id, title: 'A lesson with a long checklist' }, checklist(20, 'long')));
     expect((await exportLessons({ cwd: root, to: 'windsurf' })).warnings).toEqual([]);
   });
+
+  it('a root AGENTS.override.md, which Codex reads instead of AGENTS.md: a warning says the exported lessons are not read', async () => {
+    const root = tempLessonsRepo(lessonFile({ id: 'case-2026-03-03-small', title: 'Small' }));
+    expect((await exportLessons({ cwd: root, to: 'agents-md' })).warnings).toEqual([]);
+    writeFiles(root, { 'AGENTS.override.md': '# Local notes\n' });
+    expect((await exportLessons({ cwd: root, to: 'agents-md' })).warnings).toEqual([
+      {
+        file: 'AGENTS.override.md',
+        message: 'Codex reads AGENTS.override.md instead of AGENTS.md in the same folder (openai/codex codex-rs/core/src/project_doc.rs, candidate_filenames), so it never reads the lessons exported to AGENTS.md: move what AGENTS.override.md holds into AGENTS.md, or remove it',
+      },
+    ]);
+  });
 });
