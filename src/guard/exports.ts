@@ -1,8 +1,10 @@
 /**
- * The ci stage's export check: a repository that exports its lessons (CLAUDE.md or AGENTS.md
- * sections, Cursor rules) must commit them current, or agents read yesterday's lessons. Stale
- * exports are findings of the index-fresh gate: like the index, they are generated from the
- * lessons and must be regenerated with them.
+ * The ci stage's export check: a repository that exports its lessons (every target of
+ * src/export/targets.ts it keeps: CLAUDE.md, AGENTS.md, GEMINI.md or copilot-instructions.md
+ * sections, Cursor, Claude Code, Windsurf or Copilot rule files) must commit them current, or
+ * agents read yesterday's lessons. Stale exports are findings of the index-fresh gate: like the
+ * index, they are generated from the lessons and must be regenerated with them. An export a
+ * tool would cut (past Codex's 32 KiB, a Windsurf rule's 12,000 characters) is a warning.
  */
 import type { GateLevel } from '../policy/policy.js';
 import { applyLevel, type GuardFinding } from './finding.js';
@@ -13,6 +15,10 @@ export async function staleExportFindings(root: string, level: GateLevel): Promi
   const findings: GuardFinding[] = [];
   for (const target of exportedTargets(root)) {
     const result = await exportLessons({ cwd: root, to: target, check: true });
+    for (const warning of result.warnings) {
+      const finding = applyLevel('index-fresh', 'ci', level, { rule: 'export-budget', severity: 'warning', file: warning.file, message: warning.message });
+      if (finding) findings.push(finding);
+    }
     if (!isStale(result)) continue;
     const files = [...result.written, ...result.removed];
     const finding = applyLevel('index-fresh', 'ci', level, {

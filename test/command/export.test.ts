@@ -107,7 +107,7 @@ describe('lessons export (built binary)', () => {
     expect(ok).toEqual({ stdout: 'exported 3 lessons for agents-md: 1 written, 0 unchanged, 0 removed\n  wrote AGENTS.md\n', stderr: '', exitCode: 0 });
     const bad = runCli(['export', '--to', 'vscode'], { cwd: root });
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain("--to must be one of cursor, claude, agents-md, not 'vscode'");
+    expect(bad.stderr).toContain("--to must be one of cursor, claude, agents-md, copilot, claude-rules, windsurf, gemini, not 'vscode'");
   });
 });
 
