@@ -33,15 +33,19 @@ export function probeSample(dir: string, lesson: SampleLesson | undefined): Prob
   return { projectDir: dir, sessionId: 'lessons-doctor', task, command: `echo ${JSON.stringify(task)}` };
 }
 
+/** npx's words when the package is not installed (and --no-install forbids, or the registry refuses, fetching it). */
+const NPX_UNRESOLVED = /could not determine executable|canceled|ENOTCACHED|E404|not found/i;
+
 /** Why a hook could not start, and what fixes it: the generated command's own message, npx, or a program not found. */
 function spawnProblem(handler: SettingsHandler, harness: Harness, file: string, exitCode: number, stderr: string): { message: string; fix: string } | undefined {
   if (stderr.includes(NOT_FOUND_MESSAGE)) return { message: 'cannot find `lessons` in node_modules/.bin or on the harness\'s PATH', fix: INSTALL_HINT };
+  const why = lastLine(stderr) || `exit ${exitCode}`;
+  const npxWords = stderr.split('\n').find((line) => NPX_UNRESOLVED.test(line));
+  if (/\bnpx\b/.test(handler.command) && exitCode !== 0 && npxWords !== undefined) {
+    return { message: `cannot spawn (${npxWords.trim()})`, fix: '`npx --no-install lessons` is not resolvable: run `npm install` (lessons must be in package.json\'s devDependencies)' };
+  }
   if (exitCode !== 127 && exitCode !== 126) return undefined;
   const program = handler.command.trim().split(/\s+/)[0] ?? '';
-  const why = lastLine(stderr) || `exit ${exitCode}`;
-  if (/\bnpx\b/.test(handler.command)) {
-    return { message: `cannot spawn (${why})`, fix: '`npx --no-install lessons` is not resolvable: run `npm install` (lessons must be in package.json\'s devDependencies)' };
-  }
   return { message: `cannot spawn (${why})`, fix: `\`${program}\` is not on the harness's PATH: fix the command in ${file}, or run \`lessons hooks install --${harness}\`` };
 }
 
@@ -51,21 +55,19 @@ async function runOne(harness: Harness, probe: HarnessProbe, file: string, event
   const input = JSON.stringify(probe.sampleInput(event, probeSample(context.dir, context.lesson)));
   const env = { PATH: context.pathValue, ...probe.env(context.dir) };
   const { outcome, ms } = await timedRun(['sh', '-c', handler.command], context.dir, input, timeout * 1000, env);
+  const expectsLessons = probe.lessonEvents.includes(event) && context.lesson !== undefined;
   const row = { harness, event, ms };
+  const failed = (exit: number | null, message: string, fix: string): HookRunRow => ({ ...row, exit, contract: false, lessons: expectsLessons ? false : null, status: 'fail', message, fix });
   const reinstall = isGeneratedCommand(handler.command, harness, event) ? `run \`lessons hooks install --${harness}\`` : `fix the ${event} command in ${file} (or run \`lessons hooks install --${harness}\`)`;
   const stopped = notExited(outcome, timeout, source);
   if (stopped !== undefined || outcome.kind !== 'exited') {
-    const fix = outcome.kind === 'timeout' ? `see what is slow with \`lessons doctor --run-hooks\` after \`lessons index\`, or raise \`timeout\` for ${event} in ${file}` : reinstall;
-    return { ...row, exit: null, contract: false, lessons: null, status: 'fail', message: stopped ?? 'did not exit', fix };
+    const fix = outcome.kind === 'timeout' ? `a hook must answer within its timeout: run \`lessons index\` (a stale index makes the hooks read every lesson file), or raise \`timeout\` for ${event} in ${file}` : reinstall;
+    return failed(null, stopped ?? 'did not exit', fix);
   }
   const spawn = spawnProblem(handler, harness, file, outcome.exitCode, outcome.stderr);
-  if (spawn) return { ...row, exit: outcome.exitCode, contract: false, lessons: null, status: 'fail', message: spawn.message, fix: spawn.fix };
+  if (spawn) return failed(outcome.exitCode, spawn.message, spawn.fix);
   const verdict = probe.judge(event, outcome.exitCode, outcome.stdout.toString('utf8'));
-  const expectsLessons = probe.lessonEvents.includes(event) && context.lesson !== undefined;
-  if (!verdict.ok) {
-    const detail = outcome.stderr ? ` (stderr: ${lastLine(outcome.stderr)})` : '';
-    return { ...row, exit: outcome.exitCode, contract: false, lessons: expectsLessons ? false : null, status: 'fail', message: `${verdict.problem}${detail}`, fix: reinstall };
-  }
+  if (!verdict.ok) return failed(outcome.exitCode, `${verdict.problem}${outcome.stderr ? ` (stderr: ${lastLine(outcome.stderr)})` : ''}`, reinstall);
   if (!expectsLessons) return { ...row, exit: outcome.exitCode, contract: true, lessons: null, status: 'ok', message: `answered in ${ms} ms` };
   const lesson = context.lesson!;
   if (verdict.delivered.includes(lesson.id)) return { ...row, exit: outcome.exitCode, contract: true, lessons: true, status: 'ok', message: `answered in ${ms} ms with ${lesson.id}` };

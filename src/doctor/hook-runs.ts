@@ -45,7 +45,8 @@ function summarize(harness: string, rows: readonly HookRunRow[]): Check {
     return check(name, 'ok', `${rows.length} hook${rows.length === 1 ? '' : 's'} answered as ${harness === 'git' ? 'git' : 'the harness'} expects (slowest ${Math.max(...rows.map((row) => row.ms))} ms)${arrived}`);
   }
   const bad = rows.filter((row) => row.status === worst);
-  return check(name, worst, bad.map((row) => `${row.event}: ${row.message}`).join('; '), bad.find((row) => row.fix)?.fix);
+  const fixes = [...new Set(bad.flatMap((row) => (row.fix ? [row.fix] : [])))];
+  return check(name, worst, bad.map((row) => `${row.event}: ${row.message}`).join('; '), fixes.length > 0 ? fixes.join('; ') : undefined);
 }
 
 export async function runHookChecks(input: HookRunsInput): Promise<HookRuns> {

@@ -1,18 +1,17 @@
 /**
  * The temporary copy of a repository that `lessons doctor --run-hooks` runs the hooks in: a new
- * git repository holding copies of what the hooks read (lessons/, policy/, the harness settings,
- * the lessons state without its sessions, hook-manager configs) and a link to the project's
- * node_modules, so a hook finds the same `lessons` binary. Receipts, sessions, caches and drafts
- * the hooks write land in the copy, never in the user's repository.
+ * git repository holding the working tree's files as they are now (tracked and untracked, what
+ * .gitignore leaves out left out), the lessons state without its sessions, and a link to the
+ * project's node_modules, so a hook finds the same `lessons` binary and the same scripts.
+ * Receipts, sessions, caches and drafts the hooks write land in the copy, never in the user's
+ * repository.
  */
 import path from 'node:path';
-import { git } from '../io/git/run.js';
-import { copyTree, makeSymlink, makeTempDir, pathExists, realPath, removeTree } from '../io/paths.js';
+import { git, splitZ } from '../io/git/run.js';
+import { copyTree, makeDir, makeSymlink, makeTempDir, pathExists, pathKind, realPath, removeTree } from '../io/paths.js';
 import { writeFileAtomic } from '../io/fs.js';
 import { STATE_DIR } from '../io/repo.js';
 
-/** What is copied when it exists; the rest of the working tree is not needed to answer an event. */
-const COPIED = ['lessons', 'policy', STATE_DIR, '.claude', '.codex', '.cursor', '.husky', 'package.json', '.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml', '.gitignore'];
 
 /** A fixed identity and no signing: the copy's commits are the doctor's, not the user's. */
 const IDENTITY = ['-c', 'user.name=lessons doctor', '-c', 'user.email=doctor@lessons.invalid', '-c', 'commit.gpgsign=false'];
@@ -29,7 +28,14 @@ export interface Sandbox {
 export async function makeSandbox(root: string): Promise<Sandbox> {
   const dir = realPath(makeTempDir('lessons-doctor-'));
   try {
-    for (const name of COPIED) if (pathExists(path.join(root, name))) copyTree(path.join(root, name), path.join(dir, name));
+    const files = splitZ(await git(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']));
+    for (const file of [...new Set(files)]) {
+      // A tracked file deleted in the working tree is not there to copy; node_modules is linked below.
+      if (file.startsWith('node_modules/') || pathKind(path.join(root, file)) === 'missing') continue;
+      makeDir(path.dirname(path.join(dir, file)));
+      copyTree(path.join(root, file), path.join(dir, file));
+    }
+    if (pathExists(path.join(root, STATE_DIR))) copyTree(path.join(root, STATE_DIR), path.join(dir, STATE_DIR));
     removeTree(path.join(dir, STATE_DIR, 'sessions'));
     if (pathExists(path.join(root, 'node_modules'))) makeSymlink(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
     if (!pathExists(path.join(dir, '.gitignore'))) writeFileAtomic(path.join(dir, '.gitignore'), `${STATE_DIR}/\nnode_modules\n`);

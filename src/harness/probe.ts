@@ -40,7 +40,7 @@ export interface HarnessProbe {
 
 /** The first bytes of `text` from `at`, as a reader can see them (control bytes escaped). */
 export function excerptAt(text: string, at: number, length = 24): string {
-  return JSON.stringify(text.slice(at, at + length));
+  return at >= text.length ? 'the end of the output' : JSON.stringify(text.slice(at, at + length));
 }
 
 /**
@@ -55,8 +55,11 @@ export function parseJsonAnswer(stdout: string): { value: Record<string, unknown
   try {
     value = JSON.parse(stdout);
   } catch (error) {
-    const at = Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? start);
-    return { problem: `printed invalid JSON: ${(error as Error).message.split('\n')[0]} (at byte ${at}: ${excerptAt(stdout, at)})` };
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message)?.[1];
+    const at = position !== undefined ? Number(position) : /end of JSON/i.test(message) ? stdout.length : start;
+    const why = message.split('\n')[0]!.replace(/ in JSON at position \d+.*$/, '');
+    return { problem: `printed invalid JSON: ${why} at byte ${at}: ${excerptAt(stdout, at)}` };
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { problem: `printed ${excerptAt(stdout, start)}, not a JSON object` };
   return { value: value as Record<string, unknown> };
