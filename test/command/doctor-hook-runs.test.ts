@@ -1,28 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { HookRunRow } from '../../src/doctor/hook-run.js';
 import { agentHookCommand } from '../../src/harness/hook-command.js';
 import { CASE_ID, committedLessonsRepo, installBinWrapper, runLessons } from '../helpers/guard.js';
 
 /** A PATH with git and sh but no `lessons`, no `npx` and no `codex`, as a harness may give it. */
 const BARE_PATH = '/usr/bin:/bin';
 
-interface Row {
-  harness: string;
-  event: string;
-  exit: number | null;
-  ms: number;
-  contract: boolean;
-  lessons: boolean | null;
-  status: string;
-  message: string;
-  fix?: string;
-}
-
 interface Report {
   broken: boolean;
   checks: { name: string; status: string; message: string; fix?: string }[];
-  hookRuns?: Row[];
+  hookRuns?: HookRunRow[];
 }
 
 /** A committed lessons repository with the binary in node_modules/.bin and every hook installed by the built CLI. */
