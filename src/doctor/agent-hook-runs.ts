@@ -82,30 +82,41 @@ async function runOne(harness: Harness, probe: HarnessProbe, file: string, event
   };
 }
 
-/** The rows of every installed lessons hook of every harness with a settings file in `root`. */
-export async function runAgentHooks(root: string, context: AgentRunContext): Promise<HookRunRow[]> {
-  const rows: HookRunRow[] = [];
-  for (const harness of HARNESSES) {
-    const { file, events } = harness.settings;
-    const text = readTextOrUndefined(path.join(root, file));
+/** A harness's installed lessons hooks, as its settings file declares them. */
+export interface InstalledHooks {
+  harness: (typeof HARNESSES)[number];
+  hooks: { event: string; handler: SettingsHandler }[];
+}
+
+/** The lessons hooks each harness with a settings file in `root` would run (a file that is not JSON is agent-hooks:<name>'s to report). */
+export function installedAgentHooks(root: string): InstalledHooks[] {
+  return HARNESSES.flatMap((harness): InstalledHooks[] => {
+    const text = readTextOrUndefined(path.join(root, harness.settings.file));
     let hooks: Record<string, unknown>;
     try {
-      if (text === undefined) continue;
+      if (text === undefined) return [];
       hooks = settingsHooks(JSON.parse(text));
     } catch {
-      continue; // agent-hooks:<name> reports the file
+      return [];
     }
-    const installed = events.flatMap((event) => {
+    const installed = harness.settings.events.flatMap((event) => {
       const handler = handlersOf(hooks[event]).find((item) => runsLessonsHook(item.command, harness.name));
       return handler ? [{ event, handler }] : [];
     });
-    if (installed.length === 0) continue;
+    return installed.length > 0 ? [{ harness, hooks: installed }] : [];
+  });
+}
+
+/** The rows of the installed hooks, run one after another as each harness runs them. */
+export async function runAgentHooks(installed: readonly InstalledHooks[], context: AgentRunContext): Promise<HookRunRow[]> {
+  const rows: HookRunRow[] = [];
+  for (const { harness, hooks } of installed) {
     const probe = harness.loadProbe ? await harness.loadProbe() : undefined;
     if (!probe) {
       rows.push({ harness: harness.name, event: '*', exit: null, ms: 0, contract: false, lessons: null, status: 'warn', message: `not run: ${harness.product} declares no probe`, fix: `add src/harness/${harness.name}/probe.ts and loadProbe to its declaration` });
       continue;
     }
-    for (const { event, handler } of installed) rows.push(await runOne(harness.name, probe, file, event, handler, context));
+    for (const { event, handler } of hooks) rows.push(await runOne(harness.name, probe, harness.settings.file, event, handler, context));
   }
   return rows;
 }

@@ -8,7 +8,7 @@ import { hookIndexEntries } from '../agent/health.js';
 import { errorMessage } from '../errors.js';
 import type { CHECK_HOOKS } from '../githooks/scripts.js';
 import { compareStrings } from '../util/compare.js';
-import { runAgentHooks, type SampleLesson } from './agent-hook-runs.js';
+import { installedAgentHooks, runAgentHooks, type SampleLesson } from './agent-hook-runs.js';
 import { check, type Check, type CheckStatus } from './check.js';
 import { runGitHooks } from './git-hook-runs.js';
 import type { HookRunRow } from './hook-run.js';
@@ -50,6 +50,10 @@ function summarize(harness: string, rows: readonly HookRunRow[]): Check {
 }
 
 export async function runHookChecks(input: HookRunsInput): Promise<HookRuns> {
+  const installed = installedAgentHooks(input.root);
+  if (installed.length === 0 && input.gitHooks.running.length === 0) {
+    return { rows: [], checks: [check('hook-runs', 'skip', 'no installed hook runs lessons', 'run `lessons hooks install` (add --claude, --codex or --cursor for an agent)')] };
+  }
   let sandbox: Awaited<ReturnType<typeof makeSandbox>>;
   try {
     sandbox = await makeSandbox(input.root);
@@ -58,12 +62,11 @@ export async function runHookChecks(input: HookRunsInput): Promise<HookRuns> {
   }
   try {
     const lesson = await sampleLesson(sandbox.dir);
-    const agentRows = await runAgentHooks(input.root, { dir: sandbox.dir, pathValue: input.pathValue, lesson });
+    const agentRows = await runAgentHooks(installed, { dir: sandbox.dir, pathValue: input.pathValue, lesson });
     const gitRows = await runGitHooks(input.gitHooks.dir, input.gitHooks.running, sandbox, input.pathValue);
     const rows = [...gitRows, ...agentRows];
     const harnesses = [...new Set(rows.map((row) => row.harness))];
     const checks = harnesses.map((harness) => summarize(harness, rows.filter((row) => row.harness === harness)));
-    if (rows.length === 0) checks.push(check('hook-runs', 'skip', 'no installed hook runs lessons', 'run `lessons hooks install` (add --claude, --codex or --cursor for an agent)'));
     if (lesson === undefined && agentRows.length > 0) checks.push(check('hook-runs', 'warn', 'the repository has no lesson to make a sample task of: whether lessons arrive is not checked', 'record one with `lessons new "<title>"`'));
     return { rows, checks };
   } finally {
