@@ -3,8 +3,7 @@
  * git) and event, the exit code, the time, whether the answer kept the harness's contract and
  * whether the sample lesson arrived.
  */
-import { performance } from 'node:perf_hooks';
-import { runBounded, type RunOutcome } from '../io/subprocess.js';
+import { runTimed, type RunOutcome } from '../io/subprocess.js';
 import type { CheckStatus } from './check.js';
 
 export interface HookRunRow {
@@ -23,19 +22,12 @@ export interface HookRunRow {
   fix?: string;
 }
 
-export interface TimedOutcome {
-  outcome: RunOutcome;
-  ms: number;
-}
-
 /** The most stdout read from a hook; harnesses read far less. */
 const MAX_HOOK_STDOUT = 4 * 1024 * 1024;
 
 /** Runs argv as a harness would: stdin written then closed, stopped (with all it started) at the timeout. */
-export async function timedRun(argv: readonly string[], cwd: string, input: string, timeoutMs: number, env: Record<string, string>): Promise<TimedOutcome> {
-  const start = performance.now();
-  const outcome = await runBounded({ argv, cwd, input, timeoutMs, maxStdoutBytes: MAX_HOOK_STDOUT, env });
-  return { outcome, ms: Math.round(performance.now() - start) };
+export function timedRun(argv: readonly string[], cwd: string, input: string, timeoutMs: number, env: Record<string, string>): Promise<{ outcome: RunOutcome; ms: number }> {
+  return runTimed({ argv, cwd, input, timeoutMs, maxStdoutBytes: MAX_HOOK_STDOUT, env });
 }
 
 /** The last non-empty line of stderr, for a message. */

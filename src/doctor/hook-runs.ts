@@ -58,7 +58,7 @@ export async function runHookChecks(input: HookRunsInput): Promise<HookRuns> {
   try {
     sandbox = await makeSandbox(input.root);
   } catch (error) {
-    return { rows: [], checks: [check('hook-runs', 'fail', `cannot make a temporary copy to run the hooks in: ${errorMessage(error)}`, 'check that the temporary folder is writable and git runs')] };
+    return { rows: [], checks: [check('hook-runs', 'fail', `cannot make a temporary copy to run the hooks in: ${errorMessage(error)}`, 'run it from a plain shell (not from a git hook), with a writable temporary folder and git on PATH')] };
   }
   try {
     const lesson = await sampleLesson(sandbox.dir);

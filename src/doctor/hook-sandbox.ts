@@ -7,7 +7,8 @@
  * repository.
  */
 import path from 'node:path';
-import { git, splitZ } from '../io/git/run.js';
+import { LessonsError } from '../errors.js';
+import { git, inheritedRepositoryVariables, splitZ } from '../io/git/run.js';
 import { copyTree, makeDir, makeSymlink, makeTempDir, pathExists, pathKind, realPath, removeTree } from '../io/paths.js';
 import { writeFileAtomic } from '../io/fs.js';
 import { STATE_DIR } from '../io/repo.js';
@@ -26,6 +27,9 @@ export interface Sandbox {
 }
 
 export async function makeSandbox(root: string): Promise<Sandbox> {
+  // Inside a git hook these name the user's repository: the copy's commits and the hooks would write there.
+  const inherited = inheritedRepositoryVariables();
+  if (inherited.length > 0) throw new LessonsError('USAGE', `${inherited.join(', ')} ${inherited.length === 1 ? 'is' : 'are'} set (run from a git hook?), so git would write in your repository: run \`lessons doctor --run-hooks\` from a plain shell`);
   const dir = realPath(makeTempDir('lessons-doctor-'));
   try {
     const files = splitZ(await git(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']));

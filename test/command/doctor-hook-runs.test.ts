@@ -165,6 +165,17 @@ describe('lessons doctor --run-hooks', () => {
     expect(rows.filter((row) => row.harness !== 'git').every((row) => row.status === 'fail')).toBe(true);
   });
 
+  it('run from a git hook (GIT_INDEX_FILE set): refuses, and writes nothing in the repository', async () => {
+    const root = await installedRepo();
+    const index = fs.readFileSync(path.join(root, '.git/index'));
+    const result = runLessons(['doctor', '--run-hooks', '--json'], { cwd: root, env: { PATH: BARE_PATH, GIT_INDEX_FILE: path.join(root, '.git/index') } });
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.hookRuns).toEqual([]);
+    expect(report.checks.at(-1)).toMatchObject({ name: 'hook-runs', status: 'fail', message: expect.stringContaining('GIT_INDEX_FILE is set (run from a git hook?), so git would write in your repository') });
+    expect(fs.readFileSync(path.join(root, '.git/index'))).toEqual(index);
+  });
+
   it('without --run-hooks nothing is run, and the report says how to run them', async () => {
     const root = await installedRepo();
     const result = runLessons(['doctor', '--json'], { cwd: root, env: { PATH: BARE_PATH } });
