@@ -34,8 +34,10 @@ export async function makeSandbox(root: string): Promise<Sandbox> {
   try {
     const files = splitZ(await git(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']));
     for (const file of [...new Set(files)]) {
-      // A tracked file deleted in the working tree is not there to copy; node_modules is linked below.
-      if (file.startsWith('node_modules/') || pathKind(path.join(root, file)) === 'missing') continue;
+      // A tracked file deleted in the working tree is not there to copy; a folder is a submodule,
+      // whose git folder the copy cannot reach; node_modules is linked below.
+      const kind = pathKind(path.join(root, file));
+      if (file.startsWith('node_modules/') || kind === 'missing' || kind === 'directory') continue;
       makeDir(path.dirname(path.join(dir, file)));
       copyTree(path.join(root, file), path.join(dir, file));
     }

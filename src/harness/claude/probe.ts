@@ -1,8 +1,8 @@
 /**
  * How Claude Code runs a hook and reads its answer (code.claude.com/docs/en/hooks): the command
  * runs in a shell in the project directory with `CLAUDE_PROJECT_DIR` set and the event's JSON on
- * stdin; a command's `timeout` defaults to 600 s ("Seconds before canceling"; 60 s before
- * Claude Code 2.1). Exit 0: stdout is the JSON answer (nothing is the neutral one). Exit 2: a
+ * stdin; a command's `timeout` defaults to 600 s ("Seconds before canceling"; 60 s in
+ * earlier versions). Exit 0: stdout is the JSON answer (nothing is the neutral one). Exit 2: a
  * blocking error (PreToolUse denies the call, UserPromptSubmit erases the prompt, Stop keeps
  * the agent going). Any other exit: a non-blocking "hook error", and nothing is added.
  * Codex reads the same format (../codex/probe.ts).
