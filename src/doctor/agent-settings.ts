@@ -11,15 +11,27 @@ import { readTextOrUndefined } from '../io/fs.js';
 import { check, type Check } from './check.js';
 import { INSTALL_HINT } from '../init/install.js';
 
-/** Every `command` string under `hooks.<event>`, in either format (Claude-style groups or Cursor's flat list). */
-function commandsOf(entries: unknown): string[] {
+/** A hook handler as a settings file declares it: its shell command and its `timeout` in seconds, if set. */
+export interface SettingsHandler {
+  command: string;
+  timeout?: number;
+}
+
+/** Every handler with a `command` under `hooks.<event>`, in either format (Claude-style groups or Cursor's flat list). */
+export function handlersOf(entries: unknown): SettingsHandler[] {
   if (!Array.isArray(entries)) return [];
-  return entries.flatMap((entry) => {
+  return entries.flatMap((entry): SettingsHandler[] => {
     if (!entry || typeof entry !== 'object') return [];
     const record = entry as Record<string, unknown>;
-    if (typeof record.command === 'string') return [record.command];
-    return Array.isArray(record.hooks) ? commandsOf(record.hooks) : [];
+    if (typeof record.command === 'string') return [typeof record.timeout === 'number' && record.timeout > 0 ? { command: record.command, timeout: record.timeout } : { command: record.command }];
+    return Array.isArray(record.hooks) ? handlersOf(record.hooks) : [];
   });
+}
+
+/** The `hooks` object of a parsed settings file ({} when there is none). */
+export function settingsHooks(settings: unknown): Record<string, unknown> {
+  const hooks = settings && typeof settings === 'object' ? (settings as { hooks?: unknown }).hooks : undefined;
+  return hooks && typeof hooks === 'object' && !Array.isArray(hooks) ? (hooks as Record<string, unknown>) : {};
 }
 
 /**
@@ -32,14 +44,14 @@ export function checkAgentSettings(root: string, harness: Harness, binary: strin
   const reinstall = `run \`lessons hooks install --${harness}\``;
   const text = readTextOrUndefined(path.join(root, file));
   if (text === undefined) return undefined;
-  let settings: { hooks?: Record<string, unknown> };
+  let settings: unknown;
   try {
-    settings = JSON.parse(text) as { hooks?: Record<string, unknown> };
+    settings = JSON.parse(text);
   } catch (error) {
     return check(name, 'fail', `${file} is not valid JSON (${(error as Error).message}): ${harness} runs none of its hooks`, `fix the file by hand, then ${reinstall}`);
   }
-  const hooks = settings && typeof settings.hooks === 'object' && settings.hooks !== null ? settings.hooks : {};
-  const ours = events.map((event) => ({ event, command: commandsOf(hooks[event]).find((command) => runsLessonsHook(command, harness)) }));
+  const hooks = settingsHooks(settings);
+  const ours = events.map((event) => ({ event, command: handlersOf(hooks[event]).find((handler) => runsLessonsHook(handler.command, harness))?.command }));
   const missing = ours.filter((entry) => entry.command === undefined).map((entry) => entry.event);
   if (missing.length === events.length) return check(name, 'warn', `${file} has no lessons hooks`, reinstall);
   if (missing.length > 0) return check(name, 'fail', `${file} has no lessons hook for ${missing.join(', ')}`, reinstall);

@@ -12,12 +12,15 @@ import type { Policy } from '../policy/policy.js';
 import { checkAllAgentSettings } from './agent-settings.js';
 import { findOnPath, hookBinary, withoutNpmBins } from './binary.js';
 import { check, type Check } from './check.js';
+import type { HookRunRow } from './hook-run.js';
 import { workflowInstallCheck } from './workflow.js';
 import { INSTALL_HINT } from '../init/install.js';
 
 export interface DoctorReport {
   root: string;
   checks: Check[];
+  /** With `runHooks`: each hook run, as git or the harness would receive it. */
+  hookRuns?: HookRunRow[];
   /** Some check failed: the command exits 1. */
   broken: boolean;
 }
@@ -26,6 +29,8 @@ export interface DoctorOptions {
   cwd: string;
   /** The PATH the hooks would see (the caller's environment). */
   pathValue: string | undefined;
+  /** Run every installed hook with a sample event in a temporary copy (`--run-hooks`). */
+  runHooks?: boolean;
 }
 
 function readOrEmpty(file: string): string {
@@ -48,28 +53,36 @@ function oneLine(text: string): string {
   return text.split('\n').map((line) => line.trim()).filter((line) => line !== '').join(' ');
 }
 
-async function gitHooksCheck(root: string, binary: string | undefined): Promise<Check> {
+type CheckHook = (typeof CHECK_HOOKS)[number];
+
+/** The git hooks check, and where the hooks are and which of them run lessons (undefined: unreadable). */
+async function gitHooksCheck(root: string, binary: string | undefined): Promise<{ check: Check; hooks?: { dir: string; running: CheckHook[] } }> {
   const { hooksStatus } = await import('../githooks/install.js');
   let status: Awaited<ReturnType<typeof hooksStatus>>;
   try {
     status = await hooksStatus({ cwd: root });
   } catch (error) {
-    return check('git-hooks', 'fail', `cannot read the git hooks: ${errorMessage(error)}`, 'run it inside a git repository');
+    return { check: check('git-hooks', 'fail', `cannot read the git hooks: ${errorMessage(error)}`, 'run it inside a git repository') };
   }
   const running = status.hooks.filter((hook) => {
     if (hook.state === 'lessons') return true;
     if (hook.state !== 'other') return false;
     return otherRunsLessons(root, hook.hook, readOrEmpty(path.join(status.dir, hook.hook)));
   });
+  const hooks = { dir: status.dir, running: CHECK_HOOKS.filter((hook) => running.some((item) => item.hook === hook)) };
+  return { check: gitHooksVerdict(root, status.dir, running.map((item) => item.hook), binary), hooks };
+}
+
+function gitHooksVerdict(root: string, dir: string, running: readonly string[], binary: string | undefined): Check {
   const install = 'run `lessons hooks install` (husky, lefthook, pre-commit framework: references/git-hooks.md)';
-  if (running.length === 0) return check('git-hooks', 'fail', `no git hook in ${path.relative(root, status.dir) || status.dir} runs lessons: commits and pushes are not checked`, install);
+  if (running.length === 0) return check('git-hooks', 'fail', `no git hook in ${path.relative(root, dir) || dir} runs lessons: commits and pushes are not checked`, install);
   if (binary === undefined) {
     return check('git-hooks', 'fail', 'the git hooks find `lessons` neither in node_modules/.bin nor on PATH: pre-commit and pre-push block, the trailer is never added', INSTALL_HINT);
   }
-  const missing = CHECK_HOOKS.filter((hook) => !running.some((item) => item.hook === hook));
+  const missing = CHECK_HOOKS.filter((hook) => !running.includes(hook));
   if (missing.length > 0) {
     const [runs, doNot] = [running.length === 1 ? 'runs' : 'run', missing.length === 1 ? 'does not' : 'do not'];
-    return check('git-hooks', 'warn', `${running.map((hook) => hook.hook).join(', ')} ${runs} lessons; ${missing.join(', ')} ${doNot}`, install);
+    return check('git-hooks', 'warn', `${running.join(', ')} ${runs} lessons; ${missing.join(', ')} ${doNot}`, install);
   }
   return check('git-hooks', 'ok', `${CHECK_HOOKS.join(', ')} run lessons (${binary})`);
 }
@@ -141,8 +154,9 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const binary = hookBinary(root, hookPath);
   const onPath = findOnPath('lessons', hookPath) !== undefined;
   const policy = await policyCheck(root);
+  const git = await gitHooksCheck(root, binary);
   const checks = [
-    await gitHooksCheck(root, binary),
+    git.check,
     ...checkAllAgentSettings(root, binary, onPath),
     await indexCheck(root),
     policy.check,
@@ -151,5 +165,18 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     reviewerCheck(policy.policy, options.pathValue),
     workflowInstallCheck(root),
   ];
-  return { root, checks, broken: checks.some((item) => item.status === 'fail') };
+  const runs = await hookRunChecks(root, hookPath, git.hooks, options.runHooks === true);
+  checks.push(...runs.checks);
+  const report: DoctorReport = { root, checks, broken: checks.some((item) => item.status === 'fail') };
+  return runs.rows ? { ...report, hookRuns: runs.rows } : report;
+}
+
+/**
+ * The hook runs, or a line saying how to ask for them. They spawn a process per installed hook
+ * (about 0.2 s each), so they wait for `--run-hooks`.
+ */
+async function hookRunChecks(root: string, pathValue: string, hooks: { dir: string; running: CheckHook[] } | undefined, run: boolean): Promise<{ checks: Check[]; rows?: HookRunRow[] }> {
+  if (!run) return { checks: [check('hook-runs', 'skip', 'the hooks were not run', 'run `lessons doctor --run-hooks` to run each installed hook with a sample event and see what git and the agent receive')] };
+  const { runHookChecks } = await import('./hook-runs.js');
+  return runHookChecks({ root, pathValue, gitHooks: hooks ?? { dir: '', running: [] } });
 }

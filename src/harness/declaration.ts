@@ -5,6 +5,7 @@
  * settings file are behind `import()` and load only when they run.
  */
 import type { HookInput, HookRun } from '../agent/input.js';
+import type { HarnessProbe } from './probe.js';
 import type { SettingsResult } from './settings-file.js';
 
 /** The code that answers one event of a harness: the text to print. */
@@ -46,4 +47,10 @@ export interface HarnessDeclaration {
   projectDirs(input: HookInput, env: Record<string, string | undefined>): (string | undefined)[];
   loadHook(): Promise<HarnessHook>;
   loadSettings(): Promise<HarnessSettings>;
+  /**
+   * How `lessons doctor --run-hooks` runs this harness's hooks and judges their answers
+   * (`<name>/probe.ts`: sample events, environment, default timeout, output contract). A harness
+   * without one is reported as not checked.
+   */
+  loadProbe?(): Promise<HarnessProbe>;
 }

@@ -108,3 +108,13 @@ export function makeExecutable(file: string): void {
 export function setFileTimes(file: string, seconds: number): void {
   fs.utimesSync(file, seconds, seconds);
 }
+
+/** Copies the file or folder `from` to `to` (folders whole, links as links, times kept). */
+export function copyTree(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+}
+
+/** A symbolic link at `link` that points at `target`. */
+export function makeSymlink(target: string, link: string): void {
+  fs.symlinkSync(target, link);
+}

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 export interface BoundedRun {
   /** argv[0] is looked up on PATH; nothing goes through a shell. */
@@ -104,6 +105,13 @@ export async function runBounded(run: BoundedRun): Promise<RunOutcome> {
   }
   if (result.signal) return { kind: 'signal', signal: result.signal, stderr };
   return { kind: 'exited', exitCode: result.exitCode ?? 0, stdout: Buffer.from(result.stdout ?? new Uint8Array()), stderr };
+}
+
+/** {@link runBounded}, and how long the run took in whole milliseconds (what a harness waiting for a hook waits). */
+export async function runTimed(run: BoundedRun): Promise<{ outcome: RunOutcome; ms: number }> {
+  const start = performance.now();
+  const outcome = await runBounded(run);
+  return { outcome, ms: Math.round(performance.now() - start) };
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {

@@ -37,6 +37,7 @@ describe('lessons doctor', () => {
       ['exports', 'skip'],
       ['reviewer', 'skip'],
       ['workflow', 'skip'],
+      ['hook-runs', 'skip'],
     ]);
     expect(report.checks[1]!.message).toBe(`.claude/settings.json: 6 lessons hooks, running ${path.join(root, 'node_modules/.bin/lessons')}`);
   });

@@ -22,4 +22,5 @@ export const CLAUDE = {
     const { installClaudeHooks, uninstallClaudeStyleHooks } = await import('./settings.js');
     return { install: installClaudeHooks, uninstall: (root) => uninstallClaudeStyleHooks(root, 'claude') };
   },
+  loadProbe: async () => (await import('./probe.js')).CLAUDE_PROBE,
 } as const satisfies HarnessDeclaration;

@@ -21,4 +21,5 @@ export const CODEX = {
     const { installCodexHooks, uninstallCodexHooks } = await import('./settings.js');
     return { install: installCodexHooks, uninstall: uninstallCodexHooks };
   },
+  loadProbe: async () => (await import('./probe.js')).CODEX_PROBE,
 } as const satisfies HarnessDeclaration;

@@ -34,4 +34,5 @@ export const CURSOR = {
     const { installCursorHooks, uninstallCursorHooks } = await import('./settings.js');
     return { install: installCursorHooks, uninstall: uninstallCursorHooks };
   },
+  loadProbe: async () => (await import('./probe.js')).CURSOR_PROBE,
 } as const satisfies HarnessDeclaration;

@@ -84,3 +84,11 @@ export async function gitAnswer(cwd: string, args: readonly string[]): Promise<s
   if (out.exitCode !== 0) return undefined;
   return out.stdout.toString('utf8').trim() || undefined;
 }
+
+/** The variables that point git at a repository other than the one in the working directory (set while a git hook runs). */
+const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR'];
+
+/** Those of them this process inherited: git run in another folder would still read and write the repository they name. */
+export function inheritedRepositoryVariables(): string[] {
+  return REPOSITORY_VARIABLES.filter((name) => process.env[name] !== undefined);
+}
