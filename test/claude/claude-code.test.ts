@@ -22,18 +22,15 @@ import { lessonFile } from '../helpers/lessons.js';
 import { expectOneCheckDraft } from '../helpers/red-green.js';
 import { startMessagesStub, type MessagesReply, type MessagesRequest, type MessagesStub } from '../helpers/messages-stub.js';
 import { installBinWrapper } from '../helpers/guard.js';
-import { GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { RELEASE_FINAL_TEXT, RELEASE_PROMPT, installedCli, packageVersion, releaseCandidates } from '../helpers/agent-cli.js';
+import { GIT_ENV, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
 
 function claudeBinary(): string {
-  const candidates = [process.env.LESSONS_CLAUDE_BIN, path.join(PACKAGE_ROOT, 'node_modules/.bin/claude')].filter((c): c is string => Boolean(c));
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error('Claude Code is not installed: run `npm install --no-save @anthropic-ai/claude-code` or set LESSONS_CLAUDE_BIN');
-  return found;
+  return installedCli('LESSONS_CLAUDE_BIN', 'claude', 'run `npm install --no-save @anthropic-ai/claude-code`');
 }
 
-const PROMPT = 'Do the version bump for the next release in package.json';
-const LESSON_TITLE = 'Release notes forgot the migration step';
-const FINAL_TEXT = `Bumped the version.\n[LESSON]\n${LESSON_TITLE}\nThe notes for 1.1.0 did not say that the config must be migrated.\n- Every release note names the migrations it needs\n[/LESSON]`;
+const PROMPT = RELEASE_PROMPT;
+const FINAL_TEXT = RELEASE_FINAL_TEXT;
 
 const stubs: MessagesStub[] = [];
 afterEach(async () => {
@@ -202,13 +199,8 @@ function hookResponses(run: ClaudeRun, event: string): Record<string, unknown>[]
   return run.events.filter((e) => e.subtype === 'hook_response' && e.hook_event === event);
 }
 
-function candidates(root: string): string[] {
-  return fs.readdirSync(path.join(root, 'lessons/cases')).filter((name) => name.includes('release-notes-forgot-the-migration-step'));
-}
-
-function version(root: string): string {
-  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
-}
+const candidates = releaseCandidates;
+const version = packageVersion;
 
 describe('Claude Code with the lessons hooks', () => {
   it('SessionStart, UserPromptSubmit and PreToolUse context reach the model, and Stop writes the candidate', async () => {

@@ -15,20 +15,17 @@ import { NOT_FOUND_MESSAGE } from '../../src/harness/hook-command.js';
 import type { StubRequest } from '../helpers/stub-server.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { installBinWrapper } from '../helpers/guard.js';
-import { GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { RELEASE_FINAL_TEXT, RELEASE_PROMPT, installedCli, packageVersion, releaseCandidates } from '../helpers/agent-cli.js';
+import { GIT_ENV, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
 import { contentText, functionResponses, startGeminiStub, type GeminiStub, type Part } from './gemini-stub.js';
 
 function geminiBinary(): string {
-  const candidates = [process.env.LESSONS_GEMINI_BIN, path.join(PACKAGE_ROOT, 'node_modules/.bin/gemini')].filter((c): c is string => Boolean(c));
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error('Gemini CLI is not installed: run `npm install --prefix /tmp/gemini-cli @google/gemini-cli@0.61.0` and set LESSONS_GEMINI_BIN=/tmp/gemini-cli/node_modules/.bin/gemini');
-  return found;
+  return installedCli('LESSONS_GEMINI_BIN', 'gemini', 'run `npm install --prefix /tmp/gemini-cli @google/gemini-cli@0.61.0` and set LESSONS_GEMINI_BIN=/tmp/gemini-cli/node_modules/.bin/gemini');
 }
 
-const PROMPT = 'Do the version bump for the next release in package.json';
+const PROMPT = RELEASE_PROMPT;
+const FINAL_TEXT = RELEASE_FINAL_TEXT;
 const BUMP = 'npm version minor --no-git-tag-version';
-const LESSON_TITLE = 'Release notes forgot the migration step';
-const FINAL_TEXT = `Bumped the version.\n[LESSON]\n${LESSON_TITLE}\nThe notes for 1.1.0 did not say that the config must be migrated.\n- Every release note names the migrations it needs\n[/LESSON]`;
 
 const stubs: GeminiStub[] = [];
 afterEach(async () => {
@@ -101,13 +98,8 @@ async function gemini(root: string, env: Record<string, string> = {}): Promise<G
   return { requests: loop, output, exitCode: result.exitCode ?? -1, stderr: String(result.stderr) };
 }
 
-function version(root: string): string {
-  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-function candidates(root: string): string[] {
-  return fs.readdirSync(path.join(root, 'lessons/cases')).filter((name) => name.includes('release-notes-forgot-the-migration-step'));
-}
+const version = packageVersion;
+const candidates = releaseCandidates;
 
 describe('Gemini CLI with the lessons hooks', () => {
   it('SessionStart and BeforeAgent context reach the model with the prompt, AfterTool context with the tool result, and AfterAgent writes the candidate', async () => {
