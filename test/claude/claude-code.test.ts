@@ -21,9 +21,8 @@ import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { expectOneCheckDraft } from '../helpers/red-green.js';
 import { startMessagesStub, type MessagesReply, type MessagesRequest, type MessagesStub } from '../helpers/messages-stub.js';
-import { installBinWrapper } from '../helpers/guard.js';
-import { RELEASE_FINAL_TEXT, RELEASE_PROMPT, installedCli, packageVersion, releaseCandidates } from '../helpers/agent-cli.js';
-import { GIT_ENV, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { RELEASE_FINAL_TEXT, RELEASE_PROMPT, installedCli, packageVersion, releaseCandidates, releaseRepo } from '../helpers/agent-cli.js';
+import { GIT_ENV, runCli, tempDir, writeFiles } from '../helpers/repo.js';
 
 function claudeBinary(): string {
   return installedCli('LESSONS_CLAUDE_BIN', 'claude', 'run `npm install --no-save @anthropic-ai/claude-code`');
@@ -146,14 +145,8 @@ function showRelatedModel(): (request: MessagesRequest) => MessagesReply {
 }
 
 /** A committed lessons repository with the Claude hooks installed and `lessons` in node_modules/.bin (as a devDependency puts it). */
-async function repo(options: { install?: boolean; root?: string } = {}): Promise<string> {
-  const root = initGitRepo(options.root ?? (await hookRepo()));
-  writeFiles(root, { 'package.json': '{\n  "name": "app",\n  "version": "1.0.0"\n}\n', '.gitignore': '.lessons/\nnode_modules/\n' });
-  expect(runCli(['hooks', 'install', '--claude'], { cwd: root }).exitCode).toBe(0);
-  if (options.install !== false) installBinWrapper(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'initial');
-  return root;
+function repo(options: { install?: boolean; root?: string } = {}): Promise<string> {
+  return releaseRepo('claude', options);
 }
 
 interface ClaudeRun {

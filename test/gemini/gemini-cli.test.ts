@@ -13,10 +13,9 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND_MESSAGE } from '../../src/harness/hook-command.js';
 import type { StubRequest } from '../helpers/stub-server.js';
-import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
-import { installBinWrapper } from '../helpers/guard.js';
-import { RELEASE_FINAL_TEXT, RELEASE_PROMPT, installedCli, packageVersion, releaseCandidates } from '../helpers/agent-cli.js';
-import { GIT_ENV, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { FORCE_PUSH_ID, MANIFEST_ID } from '../helpers/hook-repo.js';
+import { RELEASE_FINAL_TEXT, RELEASE_PROMPT, installedCli, packageVersion, releaseCandidates, releaseRepo } from '../helpers/agent-cli.js';
+import { GIT_ENV, tempDir, writeFiles } from '../helpers/repo.js';
 import { contentText, functionResponses, startGeminiStub, type GeminiStub, type Part } from './gemini-stub.js';
 
 function geminiBinary(): string {
@@ -47,14 +46,8 @@ function model(): (request: StubRequest) => Part[] {
 }
 
 /** A committed lessons repository with the Gemini hooks installed and `lessons` in node_modules/.bin (as a devDependency puts it). */
-async function repo(options: { install?: boolean } = {}): Promise<string> {
-  const root = initGitRepo(await hookRepo());
-  writeFiles(root, { 'package.json': '{\n  "name": "app",\n  "version": "1.0.0"\n}\n', '.gitignore': '.lessons/\nnode_modules/\n' });
-  expect(runCli(['hooks', 'install', '--gemini'], { cwd: root }).exitCode).toBe(0);
-  if (options.install !== false) installBinWrapper(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'initial');
-  return root;
+function repo(options: { install?: boolean } = {}): Promise<string> {
+  return releaseRepo('gemini', options);
 }
 
 interface GeminiRun {

@@ -4,7 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from './repo.js';
+import { expect } from 'vitest';
+import { installBinWrapper } from './guard.js';
+import { hookRepo } from './hook-repo.js';
+import { PACKAGE_ROOT, git, initGitRepo, runCli, writeFiles } from './repo.js';
 
 /** The CLI named by `variable`, else node_modules/.bin/<bin>; a missing one is an error saying how to install it. */
 export function installedCli(variable: string, bin: string, install: string): string {
@@ -27,4 +30,19 @@ export function releaseCandidates(root: string): string[] {
 /** The version in the repository's package.json. */
 export function packageVersion(root: string): string {
   return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * A committed lessons repository (hookRepo's, or `root`) with a package.json at 1.0.0, the
+ * hooks `lessons hooks install --<harness>` writes, and `lessons` in node_modules/.bin (as a
+ * devDependency puts it) unless `install` is false.
+ */
+export async function releaseRepo(harness: string, options: { install?: boolean; root?: string } = {}): Promise<string> {
+  const root = initGitRepo(options.root ?? (await hookRepo()));
+  writeFiles(root, { 'package.json': '{\n  "name": "app",\n  "version": "1.0.0"\n}\n', '.gitignore': '.lessons/\nnode_modules/\n' });
+  expect(runCli(['hooks', 'install', `--${harness}`], { cwd: root }).exitCode).toBe(0);
+  if (options.install !== false) installBinWrapper(root);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'initial');
+  return root;
 }
