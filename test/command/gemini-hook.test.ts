@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../../src/agent/session.js';
 import { agentHookCommand } from '../../src/harness/hook-command.js';
+import { claudeOutcome } from '../../src/harness/gemini/hook.js';
 import { installGeminiHooks, uninstallGeminiHooks } from '../../src/harness/gemini/settings.js';
 import { runHook } from '../../src/harness/run.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, SECRETS_ID, hookRepo } from '../helpers/hook-repo.js';
@@ -79,6 +80,20 @@ describe('Gemini CLI hook', () => {
     const replace = await hook(root, 'AfterTool', recorded.AfterTool(root, 'replace', { file_path: path.join(root, 'package.json'), old_string: '1.0.0', new_string: '1.1.0' }));
     expect(JSON.parse(replace).hookSpecificOutput.additionalContext).toContain(`${MANIFEST_ID}: Version bump missed the manifest (checklist shown earlier in this session)`);
     expect(await hook(root, 'AfterTool', recorded.AfterTool(root, 'run_shell_command', { command: 'echo hi', description: 'Say hi' }))).toBe('{}\n');
+  });
+
+  it('AfterTool reads a shell command\'s exit code from its result, for the red -> green record', () => {
+    const root = '/repo';
+    const shell = (llmContent: unknown) => ({ ...recorded.AfterTool(root, 'run_shell_command', { command: 'node check.js' }), tool_response: { llmContent, returnDisplay: '' } });
+    expect(claudeOutcome(recorded.AfterTool(root, 'run_shell_command', { command: 'echo hi' }))).toEqual({ event: 'PostToolUse', input: { tool_name: 'Bash', tool_input: { command: 'echo hi' }, tool_response: {} } });
+    expect(claudeOutcome(shell('<untrusted_context>\nOutput: Error: expected 4, got 3\nExit Code: 1\nProcess Group PGID: 4242\n</untrusted_context>'))).toEqual({
+      event: 'PostToolUseFailure',
+      input: { tool_name: 'Bash', tool_input: { command: 'node check.js' }, error: 'Exit code 1\nError: expected 4, got 3' },
+    });
+    expect(claudeOutcome(shell('Command was cancelled by user before it could complete. There was no output before it was cancelled.'))).toBeUndefined();
+    expect(claudeOutcome(recorded.AfterTool(root, 'write_file', { file_path: '/repo/check.js', content: '' }))).toEqual({ event: 'PostToolUse', input: { tool_name: 'Write', tool_input: { file_path: '/repo/check.js', content: '' } } });
+    expect(claudeOutcome({ ...recorded.AfterTool(root, 'replace', { file_path: '/repo/a.js' }), tool_response: { llmContent: 'failed', error: { message: 'no match' } } })).toBeUndefined();
+    expect(claudeOutcome(recorded.AfterTool(root, 'read_file', { file_path: '/repo/a.js' }))).toBeUndefined();
   });
 
   it('AfterAgent captures the [LESSON] block of the answer and says so in systemMessage, never with a decision', async () => {

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND_MESSAGE } from '../../src/harness/hook-command.js';
 import type { StubRequest } from '../helpers/stub-server.js';
 import { FORCE_PUSH_ID, MANIFEST_ID } from '../helpers/hook-repo.js';
+import { expectOneCheckDraft } from '../helpers/red-green.js';
 import { RELEASE_FINAL_TEXT, RELEASE_PROMPT, installedCli, packageVersion, releaseCandidates, releaseRepo } from '../helpers/agent-cli.js';
 import { GIT_ENV, tempDir, writeFiles } from '../helpers/repo.js';
 import { contentText, functionResponses, startGeminiStub, type GeminiStub, type Part } from './gemini-stub.js';
@@ -45,6 +46,26 @@ function model(): (request: StubRequest) => Part[] {
   };
 }
 
+/**
+ * The model's side of a red -> green session: run `node check.js` (it fails), write a fixed
+ * check.js, run it again (it passes), then a final answer.
+ */
+function redGreenModel(root: string): (request: StubRequest) => Part[] {
+  const check: Part = { functionCall: { name: 'run_shell_command', args: { command: 'node check.js', description: 'Run the check' } } };
+  return (request) => {
+    switch (functionResponses(request).length) {
+      case 0:
+        return [check];
+      case 1:
+        return [{ functionCall: { name: 'write_file', args: { file_path: path.join(root, 'check.js'), content: 'console.log("4");\n' } } }];
+      case 2:
+        return [check];
+      default:
+        return [{ text: 'The check passes now.' }];
+    }
+  };
+}
+
 /** A committed lessons repository with the Gemini hooks installed and `lessons` in node_modules/.bin (as a devDependency puts it). */
 function repo(options: { install?: boolean } = {}): Promise<string> {
   return releaseRepo('gemini', options);
@@ -58,8 +79,8 @@ interface GeminiRun {
   stderr: string;
 }
 
-async function gemini(root: string, env: Record<string, string> = {}): Promise<GeminiRun> {
-  const stub = await startGeminiStub(model());
+async function gemini(root: string, env: Record<string, string> = {}, play: (request: StubRequest) => Part[] = model()): Promise<GeminiRun> {
+  const stub = await startGeminiStub(play);
   stubs.push(stub);
   const home = tempDir('gemini-home-');
   // The auth type: with only GOOGLE_GEMINI_BASE_URL set the CLI picks "gateway", which
@@ -159,5 +180,25 @@ describe('Gemini CLI with the lessons hooks', () => {
     expect(contentText(run.requests[0]!)).toContain('CI compares each manifest version with the tag.');
     expect(run.stderr).toContain('lessons/index.json is not valid JSON (truncated?); the hooks scan the lesson files instead: run `lessons index`');
     expect(candidates(root)).toHaveLength(1);
+  });
+
+  it('a shell command that fails, a write_file, the same command passing: AfterTool records it, AfterAgent drafts one case', async () => {
+    const root = await repo();
+    writeFiles(root, { 'check.js': 'console.error("Error: expected 4, got 3");\nprocess.exit(1);\n' });
+    const before = fs.readdirSync(path.join(root, 'lessons/cases'));
+    const run = await gemini(root, {}, redGreenModel(root));
+    expect(run.exitCode, run.stderr).toBe(0);
+    // The real shell tool failed first, then passed after the write.
+    const results = functionResponses(run.requests[run.requests.length - 1]!);
+    expect(results.map((result) => result.name)).toEqual(['run_shell_command', 'write_file', 'run_shell_command']);
+    expect(results[0]!.text).toContain('Exit Code: 1');
+    expect(results[2]!.text).not.toContain('Exit Code');
+    const [state] = fs.readdirSync(path.join(root, '.lessons/sessions')).filter((name) => name.endsWith('.json'));
+    expect(JSON.parse(fs.readFileSync(path.join(root, '.lessons/sessions', state!), 'utf8')).redgreen).toMatchObject({
+      pair: { kind: 'node check.js', failed: { command: 'node check.js', exit: 1, lines: ['Error: expected 4, got 3'] }, passed: 'node check.js', files: ['check.js'] },
+      drafted: true,
+    });
+    const drafted = expectOneCheckDraft(root, before);
+    expect(drafted.text).toContain('Changed `check.js`; then `node check.js` passed.');
   });
 });

@@ -12,7 +12,10 @@
  * - AfterTool (`tool_name`, `tool_input`, `tool_response`): `additionalContext` is appended to
  *   the tool's result (packages/core/src/core/coreToolHookTriggers.ts). BeforeTool has no
  *   context field (only `decision`, `reason` and `tool_input` rewrites), so the lessons for a
- *   call come with its result, as Claude Code's PreToolUse context does;
+ *   call come with its result, as Claude Code's PreToolUse context does. The call also goes
+ *   into the red -> green state: `tool_response` is `{llmContent, returnDisplay, error?}`, and a
+ *   shell command's `llmContent` holds `Output: ...` and, when it exited non-zero,
+ *   `Exit Code: <n>` (packages/core/src/tools/shell.ts);
  * - AfterAgent (`prompt_response`, `stop_hook_active`): `[LESSON]` blocks captured and the
  *   checklists not covered, in `systemMessage` (shown to the user). Never `decision: "deny"`,
  *   which would reject the answer and make the agent retry.
@@ -45,6 +48,42 @@ export function userPrompt(prompt: string): string {
   return prompt.replace(/<hook_context>[\s\S]*?<\/hook_context>/g, '').trim();
 }
 
+/** The text a tool gave the model (its `llmContent`, parts joined), without the <untrusted_context> wrapper. */
+function toolOutput(input: HookInput): string {
+  const content = obj(input, 'tool_response').llmContent;
+  const parts = Array.isArray(content) ? content : [content];
+  const text = parts.map((part) => (typeof part === 'string' ? part : typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join('\n');
+  return text.replace(/<\/?untrusted_context>/g, '').trim();
+}
+
+/**
+ * The tool call as Claude Code's PostToolUse or PostToolUseFailure input, the form the red ->
+ * green record reads (src/agent/tool-outcome.ts): a shell command that exited non-zero is a
+ * failure with `error` "Exit code <n>" and its output; a cancelled one tells nothing.
+ */
+export function claudeOutcome(input: HookInput): { event: string; input: HookInput } | undefined {
+  const name = str(input, 'tool_name');
+  const tool = name === undefined ? undefined : TOOLS[name];
+  if (tool === undefined || tool === 'Read') return undefined;
+  const base = { tool_name: tool, tool_input: obj(input, 'tool_input') };
+  // A file tool that failed (`error` set) changed nothing.
+  if (tool !== 'Bash') return obj(input, 'tool_response').error === undefined ? { event: 'PostToolUse', input: base } : undefined;
+  const output = toolOutput(input);
+  if (/^Command (?:was cancelled|was automatically cancelled|moved to background)/.test(output)) return undefined;
+  const exit = /^Exit Code: (\d+)$/m.exec(output);
+  if (!exit || exit[1] === '0') return { event: 'PostToolUse', input: { ...base, tool_response: {} } };
+  // The command's own output: without the `Output: ` label and the lines the tool adds after it.
+  const printed = output.replace(/^Output: /, '').replace(/\n(?:Exit Code|Signal|Background PIDs|Process Group PGID): .*$/gm, '');
+  return { event: 'PostToolUseFailure', input: { ...base, error: `Exit code ${exit[1]}\n${printed}` } };
+}
+
+async function recordOutcome(input: HookInput, run: HookRun, sessionId: string | undefined, problems: Problems): Promise<void> {
+  const outcome = claudeOutcome(input);
+  if (!outcome || !sessionId) return;
+  const { recordToolOutcome } = await import('../../agent/tool-outcome.js');
+  await recordToolOutcome('claude', outcome.event, outcome.input, run, sessionId, hookPolicy(run.root, problems));
+}
+
 /** The answer for one event; what is broken goes once per session into `systemMessage`. */
 export async function geminiHook(event: string, input: HookInput, run: HookRun): Promise<string> {
   const sessionId = str(input, 'session_id');
@@ -63,6 +102,7 @@ async function answerEvent(event: string, input: HookInput, run: HookRun, sessio
       return contextAnswer(event, await promptContext(userPrompt(str(input, 'prompt') ?? ''), run, sessionId, problems));
     case 'AfterTool': {
       const name = str(input, 'tool_name');
+      await recordOutcome(input, run, sessionId, problems);
       const action = toolAction(run.root, run.cwd, name === undefined ? undefined : (TOOLS[name] ?? name), obj(input, 'tool_input'));
       const found = await toolCallLessons(run, action, problems);
       if (!found) return undefined;

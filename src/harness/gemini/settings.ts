@@ -12,7 +12,7 @@ import type { InstallOptions } from '../declaration.js';
 import type { SettingsResult } from '../settings-file.js';
 import { GEMINI } from './declaration.js';
 
-/** The built-in tools whose calls carry a command or a file path that lesson triggers match (hook.ts maps them). */
+/** The built-in tools whose calls carry a command or a file path that lesson triggers match and the red -> green record reads (hook.ts maps them). */
 export const AFTER_TOOL_MATCHER = 'run_shell_command|write_file|replace';
 
 /** Milliseconds Gemini CLI waits before it kills the hook (its default is 60000); the hook's own limit is far lower. */
