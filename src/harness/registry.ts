@@ -6,9 +6,10 @@
 import { CLAUDE } from './claude/declaration.js';
 import { CODEX } from './codex/declaration.js';
 import { CURSOR } from './cursor/declaration.js';
+import { GEMINI } from './gemini/declaration.js';
 import type { HarnessDeclaration } from './declaration.js';
 
-export const HARNESSES = [CLAUDE, CODEX, CURSOR] as const satisfies readonly HarnessDeclaration[];
+export const HARNESSES = [CLAUDE, CODEX, CURSOR, GEMINI] as const satisfies readonly HarnessDeclaration[];
 export type Harness = (typeof HARNESSES)[number]['name'];
 export const HARNESS_NAMES: readonly Harness[] = HARNESSES.map((harness) => harness.name);
 

@@ -21,19 +21,15 @@ import { FORCE_PUSH_ID, MANIFEST_ID, hookRepo } from '../helpers/hook-repo.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { expectOneCheckDraft } from '../helpers/red-green.js';
 import { startMessagesStub, type MessagesReply, type MessagesRequest, type MessagesStub } from '../helpers/messages-stub.js';
-import { installBinWrapper } from '../helpers/guard.js';
-import { GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, writeFiles } from '../helpers/repo.js';
+import { RELEASE_FINAL_TEXT, RELEASE_PROMPT, installedCli, packageVersion, releaseCandidates, releaseRepo } from '../helpers/agent-cli.js';
+import { GIT_ENV, runCli, tempDir, writeFiles } from '../helpers/repo.js';
 
 function claudeBinary(): string {
-  const candidates = [process.env.LESSONS_CLAUDE_BIN, path.join(PACKAGE_ROOT, 'node_modules/.bin/claude')].filter((c): c is string => Boolean(c));
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error('Claude Code is not installed: run `npm install --no-save @anthropic-ai/claude-code` or set LESSONS_CLAUDE_BIN');
-  return found;
+  return installedCli('LESSONS_CLAUDE_BIN', 'claude', 'run `npm install --no-save @anthropic-ai/claude-code`');
 }
 
-const PROMPT = 'Do the version bump for the next release in package.json';
-const LESSON_TITLE = 'Release notes forgot the migration step';
-const FINAL_TEXT = `Bumped the version.\n[LESSON]\n${LESSON_TITLE}\nThe notes for 1.1.0 did not say that the config must be migrated.\n- Every release note names the migrations it needs\n[/LESSON]`;
+const PROMPT = RELEASE_PROMPT;
+const FINAL_TEXT = RELEASE_FINAL_TEXT;
 
 const stubs: MessagesStub[] = [];
 afterEach(async () => {
@@ -149,14 +145,8 @@ function showRelatedModel(): (request: MessagesRequest) => MessagesReply {
 }
 
 /** A committed lessons repository with the Claude hooks installed and `lessons` in node_modules/.bin (as a devDependency puts it). */
-async function repo(options: { install?: boolean; root?: string } = {}): Promise<string> {
-  const root = initGitRepo(options.root ?? (await hookRepo()));
-  writeFiles(root, { 'package.json': '{\n  "name": "app",\n  "version": "1.0.0"\n}\n', '.gitignore': '.lessons/\nnode_modules/\n' });
-  expect(runCli(['hooks', 'install', '--claude'], { cwd: root }).exitCode).toBe(0);
-  if (options.install !== false) installBinWrapper(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'initial');
-  return root;
+function repo(options: { install?: boolean; root?: string } = {}): Promise<string> {
+  return releaseRepo('claude', options);
 }
 
 interface ClaudeRun {
@@ -202,13 +192,8 @@ function hookResponses(run: ClaudeRun, event: string): Record<string, unknown>[]
   return run.events.filter((e) => e.subtype === 'hook_response' && e.hook_event === event);
 }
 
-function candidates(root: string): string[] {
-  return fs.readdirSync(path.join(root, 'lessons/cases')).filter((name) => name.includes('release-notes-forgot-the-migration-step'));
-}
-
-function version(root: string): string {
-  return (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
-}
+const candidates = releaseCandidates;
+const version = packageVersion;
 
 describe('Claude Code with the lessons hooks', () => {
   it('SessionStart, UserPromptSubmit and PreToolUse context reach the model, and Stop writes the candidate', async () => {

@@ -13,15 +13,13 @@ import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { expectOneCheckDraft } from '../helpers/red-green.js';
 import { installBinWrapper } from '../helpers/guard.js';
+import { installedCli } from '../helpers/agent-cli.js';
 import { hookRepo } from '../helpers/hook-repo.js';
 import { BIN, GIT_ENV, PACKAGE_ROOT, git, initGitRepo, runCli, tempDir, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 import { startResponsesStub, type StubReply, type StubRequest, type StubServer } from '../helpers/responses-stub.js';
 
 function codexBinary(): string {
-  const candidates = [process.env.LESSONS_CODEX_BIN, path.join(PACKAGE_ROOT, 'node_modules/.bin/codex')].filter((c): c is string => Boolean(c));
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
-  if (!found) throw new Error('the Codex CLI is not installed: run `npm install --no-save @openai/codex` or set LESSONS_CODEX_BIN');
-  return found;
+  return installedCli('LESSONS_CODEX_BIN', 'codex', 'run `npm install --no-save @openai/codex`');
 }
 
 const LESSON_ID = 'case-2026-05-12-version-bump';

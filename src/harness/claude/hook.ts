@@ -15,16 +15,13 @@
  *   never keeps the agent from stopping. PostToolUse and PostToolUseFailure only record (the
  *   red -> green state) and answer nothing. An empty stdout with exit 0 is the neutral answer.
  */
-import type { IndexEntry } from '../../index/build.js';
 import type { Policy } from '../../policy/policy.js';
-import { formatLessons, formatTiers, openCommand, TOOL_CALL_LIMIT } from '../../agent/format.js';
+import { formatLessons } from '../../agent/format.js';
 import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
 import { obj, str, toolAction, type HookInput, type HookRun } from '../../agent/input.js';
-import { sessionStart } from '../../agent/moments.js';
-import { readSession, updateSession } from '../../agent/session.js';
-import { correctionPhrase, recordInstruction } from '../../agent/correction.js';
+import { promptContext, sessionStartContext, sessionState, toolCallContext, toolCallLessons, turnEndNotes } from '../../agent/context.js';
+import { updateSession } from '../../agent/session.js';
 import { readTextOrUndefined } from '../../io/fs.js';
-import { selectTiersForRequest } from '../../preflight/preflight.js';
 import type { SelectedLesson as Selected } from '../../preflight/report.js';
 import type { CLAUDE } from './declaration.js';
 
@@ -32,21 +29,14 @@ export type Dialect = 'claude' | 'codex';
 
 type ClaudeEvent = keyof typeof CLAUDE.events;
 
-const PROMPT_LIMIT = 5;
-
 /** The JSON a Claude-style hook prints; nothing at all is the neutral answer. */
 interface Answer {
   hookSpecificOutput?: Record<string, string>;
   systemMessage?: string;
 }
 
-function contextAnswer(event: ClaudeEvent, text: string): Answer {
-  return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-}
-
-/** Remembers what was shown; lessons shown for the task (`pending`) are checked at the next Stop. */
-async function record(run: HookRun, sessionId: string | undefined, ids: readonly string[], kind: 'shown' | 'pending'): Promise<void> {
-  if (sessionId && ids.length > 0) await updateSession(run.root, sessionId, { [kind]: ids });
+function contextAnswer(event: ClaudeEvent, text: string): Answer | undefined {
+  return text === '' ? undefined : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
 }
 
 /**
@@ -64,26 +54,10 @@ export async function claudeStyleHook(dialect: Dialect, event: string, input: Ho
 
 async function answerEvent(dialect: Dialect, event: string, input: HookInput, run: HookRun, sessionId: string | undefined, problems: Problems): Promise<Answer | undefined> {
   switch (event) {
-    case 'SessionStart': {
-      hookPolicy(run.root, problems);
-      const { lessons, text } = sessionStart(await hookIndexEntries(run.root, problems));
-      if (text === '') return undefined;
-      await record(run, sessionId, lessons.map((lesson) => lesson.id), 'shown');
-      return contextAnswer(event, text);
-    }
-    case 'UserPromptSubmit': {
-      const prompt = str(input, 'prompt') ?? '';
-      if (prompt.trim() === '') return undefined;
-      const policy = hookPolicy(run.root, problems);
-      const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now, policy, problems, update: 'background' });
-      const phrase = correctionPhrase(prompt);
-      if (lessons.length === 0 && related.length === 0 && !phrase) return undefined;
-      await record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
-      const tiers = formatTiers('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, related, { reasons: true, command: openCommand(run.root, related) });
-      const parts = tiers === '' ? [] : [tiers];
-      if (phrase) parts.push(recordInstruction(phrase, lessons[0]));
-      return contextAnswer(event, parts.join('\n\n'));
-    }
+    case 'SessionStart':
+      return contextAnswer(event, await sessionStartContext(run, sessionId, problems));
+    case 'UserPromptSubmit':
+      return contextAnswer(event, await promptContext(str(input, 'prompt') ?? '', run, sessionId, problems));
     case 'PostToolUse':
     case 'PostToolUseFailure': {
       const { recordToolOutcome } = await import('../../agent/tool-outcome.js');
@@ -92,25 +66,20 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
     }
     case 'PreToolUse': {
       const action = toolAction(run.root, run.cwd, str(input, 'tool_name'), obj(input, 'tool_input'));
-      if (!action.tool && action.paths.length === 0 && !action.command) return undefined;
-      const policy = hookPolicy(run.root, problems);
-      const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: '', ...action, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
-      if (lessons.length === 0 && related.length === 0) return undefined;
-      const state = sessionId ? readSession(run.root, sessionId) : undefined;
+      const found = await toolCallLessons(run, action, problems);
+      if (!found) return undefined;
+      const state = sessionState(run, sessionId);
       if (dialect === 'claude' && sessionId && state) {
-        const gate = await criticalGate(run, sessionId, state.gated, lessons, policy, action.tool);
+        const gate = await criticalGate(run, sessionId, state.gated, found.lessons, found.policy, action.tool);
         if (gate) return gate;
       }
-      const shown = new Set(state?.shown ?? []);
-      const pending = new Set(state?.pending ?? []);
-      await record(run, sessionId, lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id) || !pending.has(id)), 'pending');
-      const text = formatTiers(`Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`, lessons, related, { reasons: true, repeated: shown, command: openCommand(run.root, related) });
+      const text = await toolCallContext(run, sessionId, state, found, `Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`);
       // Codex parses PreToolUse `additionalContext` but does not support it (its hooks docs;
       // openai/codex#19385), so there the text goes in the common `systemMessage`.
       return dialect === 'claude' ? contextAnswer(event, text) : { systemMessage: text };
     }
     case 'Stop':
-      return stopHook(dialect, input, run, sessionId, await hookIndexEntries(run.root, problems), hookPolicy(run.root, problems));
+      return stopHook(dialect, input, run, sessionId, problems);
     default:
       return undefined;
   }
@@ -135,8 +104,8 @@ async function criticalGate(run: HookRun, sessionId: string, gated: readonly str
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: formatLessons(heading, critical, { reasons: true }) } };
 }
 
-async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessionId: string | undefined, entries: IndexEntry[], policy: Policy): Promise<Answer | undefined> {
-  const { assistantTexts, formatUncovered, uncoveredItems } = await import('../../agent/stop.js');
+async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessionId: string | undefined, problems: Problems): Promise<Answer | undefined> {
+  const { assistantTexts } = await import('../../agent/stop.js');
   const transcriptPath = str(input, 'transcript_path');
   // Codex's transcript is its own rollout format, not Claude's JSONL: there only the
   // documented `last_assistant_message` is read.
@@ -144,27 +113,7 @@ async function stopHook(dialect: Dialect, input: HookInput, run: HookRun, sessio
   const texts = transcript === undefined ? [] : assistantTexts(transcript);
   const lastMessage = str(input, 'last_assistant_message');
   if (lastMessage && texts[texts.length - 1] !== lastMessage) texts.push(lastMessage);
-  const notes: string[] = [];
-
-  const { captureBlocks, capturedNote } = await import('../../agent/capture.js');
-  const captured = capturedNote(await captureBlocks(run, sessionId, texts.join('\n')));
-  if (captured !== '') notes.push(captured);
-
-  const { draftRedGreen } = await import('../../agent/red-green-draft.js');
-  const drafted = await draftRedGreen(run, sessionId, policy);
-  if (drafted !== '') notes.push(drafted);
-
-  // The lessons shown for this turn's task (not the session-start ones, which are background),
-  // each checked once, at the end of the turn that showed it. stop_hook_active: Claude Code is
-  // already continuing because of a Stop hook; add nothing that could feed a loop.
-  const session = sessionId ? readSession(run.root, sessionId) : undefined;
-  const finalAnswer = texts[texts.length - 1] ?? '';
-  if (sessionId && session && input.stop_hook_active !== true && session.pending.length > 0 && finalAnswer.trim() !== '') {
-    const byId = new Map(entries.map((entry) => [entry.id, entry]));
-    const shown = session.pending.map((id) => byId.get(id)).filter((entry): entry is IndexEntry => entry !== undefined);
-    const note = formatUncovered(uncoveredItems(shown, finalAnswer));
-    if (note !== '') notes.push(note);
-    await updateSession(run.root, sessionId, { settled: session.pending });
-  }
+  // stop_hook_active: Claude Code is already continuing because of a Stop hook.
+  const notes = await turnEndNotes(run, sessionId, texts, input.stop_hook_active === true, await hookIndexEntries(run.root, problems), hookPolicy(run.root, problems));
   return notes.length > 0 ? { systemMessage: notes.join('\n') } : undefined;
 }

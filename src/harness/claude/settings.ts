@@ -15,14 +15,16 @@
 import { LessonsError } from '../../errors.js';
 import type { HarnessDeclaration, InstallOptions } from '../declaration.js';
 import { agentHookCommand, isGeneratedCommand, isOurHandler } from '../hook-command.js';
-import { harnessNamed } from '../registry.js';
+import { harnessNamed, isHarness, type Harness } from '../registry.js';
 import { mergeSettingsFile, type SettingsResult } from '../settings-file.js';
 import { CLAUDE } from './declaration.js';
 
 /** A harness that keeps its hooks in Claude Code's format, and the tool-name matcher of each of its tool events. */
 export interface ClaudeStyle {
-  harness: HarnessDeclaration & { name: 'claude' | 'codex' };
+  harness: HarnessDeclaration & { name: Harness };
   matchers: Record<string, string>;
+  /** The handler's `timeout`, in the harness's unit (Claude Code and Codex: seconds); default HARNESS_TIMEOUT_S. */
+  timeout?: number;
 }
 
 /** Tools whose calls can carry a file path or a command that lesson triggers match. */
@@ -46,7 +48,7 @@ interface Group {
 }
 
 /** Our handler for `event`, or the user's edit of it when the command is not one install wrote. */
-function ourHandler(existing: Handler, fresh: Handler, harness: 'claude' | 'codex', event: string): Handler {
+function ourHandler(existing: Handler, fresh: Handler, harness: Harness, event: string): Handler {
   return isGeneratedCommand(String(existing.command), harness, event) ? { ...existing, ...fresh } : existing;
 }
 
@@ -67,7 +69,7 @@ export function mergeClaudeSettings(settings: Record<string, unknown>, command?:
   const merged = hooksObject(settings, file);
   for (const event of events) {
     const matcher = matchers[event];
-    const handler = { type: 'command', command: command ? `${command} hook ${name} ${event}` : agentHookCommand(name, event), timeout: HARNESS_TIMEOUT_S };
+    const handler = { type: 'command', command: command ? `${command} hook ${name} ${event}` : agentHookCommand(name, event), timeout: style.timeout ?? HARNESS_TIMEOUT_S };
     const existing = merged[event];
     if (existing !== undefined && !Array.isArray(existing)) {
       throw new LessonsError('INVALID_CONFIG', `${file}: \`hooks.${event}\` is not a list; fix it by hand, then run again`);
@@ -86,10 +88,19 @@ export function mergeClaudeSettings(settings: Record<string, unknown>, command?:
   return { ...settings, hooks: merged };
 }
 
+/**
+ * The settings file of the harness named `style`. The name is a string, not `Harness`: the
+ * registry's type is built from the declarations, whose uninstall calls this.
+ */
+function settingsFileOf(style: string): string {
+  if (!isHarness(style)) throw new Error(`no harness named ${style}`);
+  return harnessNamed(style).settings.file;
+}
+
 /** The settings object without our handlers (groups and events left empty by that go too); pure. */
-export function removeClaudeSettings(settings: Record<string, unknown>, style: 'claude' | 'codex' = 'claude'): Record<string, unknown> {
+export function removeClaudeSettings(settings: Record<string, unknown>, style: string = 'claude'): Record<string, unknown> {
   if (settings.hooks === undefined) return settings;
-  const hooks = hooksObject(settings, harnessNamed(style).settings.file);
+  const hooks = hooksObject(settings, settingsFileOf(style));
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
     const kept = (groups as Group[]).flatMap((group) => {
@@ -103,9 +114,9 @@ export function removeClaudeSettings(settings: Record<string, unknown>, style: '
   return { ...settings, hooks };
 }
 
-/** Removes our handlers from `<root>/.claude/settings.json` or `.codex/hooks.json`; other hooks stay. */
-export function uninstallClaudeStyleHooks(root: string, style: 'claude' | 'codex'): SettingsResult {
-  return mergeSettingsFile(root, harnessNamed(style).settings.file, (settings) => removeClaudeSettings(settings, style), { create: false });
+/** Removes our handlers from a Claude-format settings file (`.claude/settings.json`, `.codex/hooks.json`, ...); other hooks stay. */
+export function uninstallClaudeStyleHooks(root: string, style: string): SettingsResult {
+  return mergeSettingsFile(root, settingsFileOf(style), (settings) => removeClaudeSettings(settings, style), { create: false });
 }
 
 /** Writes (or merges into) a Claude-format settings file. */
