@@ -50,7 +50,7 @@ function spawnProblem(handler: SettingsHandler, harness: Harness, file: string, 
 }
 
 async function runOne(harness: Harness, probe: HarnessProbe, file: string, event: string, handler: SettingsHandler, context: AgentRunContext): Promise<HookRunRow> {
-  const timeout = handler.timeout ?? probe.defaultTimeoutSeconds;
+  const timeout = handler.timeout === undefined ? probe.defaultTimeoutSeconds : (handler.timeout * (probe.timeoutUnitMs ?? 1000)) / 1000;
   const source = handler.timeout === undefined ? probe.timeoutSource : `its timeout in ${file}`;
   const input = JSON.stringify(probe.sampleInput(event, probeSample(context.dir, context.lesson)));
   const env = { PATH: context.pathValue, ...probe.env(context.dir) };

@@ -28,6 +28,8 @@ export interface HarnessProbe {
   readonly defaultTimeoutSeconds: number;
   /** Where that default is documented. */
   readonly timeoutSource: string;
+  /** Milliseconds in one unit of an entry's `timeout`: 1000 (seconds) unless the harness says otherwise (Gemini CLI: 1). */
+  readonly timeoutUnitMs?: number;
   /** The variables the harness adds to a hook's environment. */
   env(projectDir: string): Record<string, string>;
   /** The JSON the harness writes to the hook's stdin for `event`. */

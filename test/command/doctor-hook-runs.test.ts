@@ -18,7 +18,7 @@ interface Report {
 async function installedRepo(): Promise<string> {
   const root = await committedLessonsRepo();
   installBinWrapper(root);
-  expect(runLessons(['hooks', 'install', '--claude', '--codex', '--cursor'], { cwd: root }).exitCode).toBe(0);
+  expect(runLessons(['hooks', 'install', '--claude', '--codex', '--cursor', '--gemini'], { cwd: root }).exitCode).toBe(0);
   expect(runLessons(['hooks', 'install'], { cwd: root }).exitCode).toBe(0);
   return root;
 }
@@ -80,6 +80,10 @@ describe('lessons doctor --run-hooks', () => {
       ['cursor', 'sessionStart', 0, true, null, 'ok'],
       ['cursor', 'beforeShellExecution', 0, true, true, 'ok'],
       ['cursor', 'afterAgentResponse', 0, true, null, 'ok'],
+      ['gemini', 'SessionStart', 0, true, null, 'ok'],
+      ['gemini', 'BeforeAgent', 0, true, true, 'ok'],
+      ['gemini', 'AfterTool', 0, true, null, 'ok'],
+      ['gemini', 'AfterAgent', 0, true, null, 'ok'],
     ]);
     expect(report.hookRuns!.find((row) => row.event === 'UserPromptSubmit')!.message).toMatch(new RegExp(`^answered in \\d+ ms with ${CASE_ID}$`));
     expect(report.checks.filter((item) => item.name.startsWith('hook-runs')).map((item) => [item.name, item.status])).toEqual([
@@ -87,6 +91,7 @@ describe('lessons doctor --run-hooks', () => {
       ['hook-runs:claude', 'ok'],
       ['hook-runs:codex', 'ok'],
       ['hook-runs:cursor', 'ok'],
+      ['hook-runs:gemini', 'ok'],
     ]);
     // Receipts, sessions and the sample commit went to the copy.
     expect(snapshot(root)).toEqual(before);

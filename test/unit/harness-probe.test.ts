@@ -49,4 +49,15 @@ describe('harness probes: how each harness reads a hook answer', () => {
     expect(cursor.judge('beforeShellExecution', 0, '{"permission":"deny"}')).toEqual({ ok: false, problem: 'answers "permission": "deny" to beforeShellExecution: the action is held up' });
     expect(cursor.judge('beforeShellExecution', 0, '{"permission":"allow","agent_message":"lesson-a"}')).toEqual({ ok: true, delivered: 'lesson-a' });
   });
+
+  it('Gemini CLI: exit 1 warns, other exits deny, an empty answer is not neutral, the context arrives; timeouts are in milliseconds', async () => {
+    const gemini = await probeOf('gemini');
+    expect(gemini.timeoutUnitMs).toBe(1);
+    expect(gemini.judge('BeforeAgent', 127, '')).toEqual({ ok: false, problem: 'exits 127, which Gemini CLI reads as a deny: the prompt is discarded' });
+    expect(gemini.judge('AfterTool', 1, '')).toEqual({ ok: false, problem: 'exits 1: Gemini CLI shows a warning and adds nothing' });
+    expect(gemini.judge('SessionStart', 0, '')).toEqual({ ok: false, problem: 'printed nothing: Gemini CLI cannot read the answer' });
+    expect(gemini.judge('SessionStart', 0, '{}\n')).toEqual({ ok: true, delivered: '' });
+    expect(gemini.judge('BeforeAgent', 0, '{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"lesson-a"}}')).toEqual({ ok: true, delivered: 'lesson-a' });
+    expect(gemini.judge('AfterAgent', 0, '{"decision":"deny","reason":"x"}')).toEqual({ ok: false, problem: 'answers "decision": "deny": the answer is rejected and the agent retries' });
+  });
 });

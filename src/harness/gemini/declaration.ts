@@ -38,4 +38,5 @@ export const GEMINI = {
     const { installGeminiHooks, uninstallGeminiHooks } = await import('./settings.js');
     return { install: installGeminiHooks, uninstall: uninstallGeminiHooks };
   },
+  loadProbe: async () => (await import('./probe.js')).GEMINI_PROBE,
 } as const satisfies HarnessDeclaration;
