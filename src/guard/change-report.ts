@@ -1,4 +1,5 @@
 import type { ChangeLessons } from '../preflight/change.js';
+import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../render/github.js';
 
 /**
  * The section "Lessons for this change", as the ci guard prints it (text), puts it in the job
@@ -9,11 +10,6 @@ import type { ChangeLessons } from '../preflight/change.js';
 
 export const CHANGE_HEADING = 'Lessons for this change';
 
-/** The hidden line the workflow finds its one PR comment by (an HTML comment: GitHub's markdown does not show it). */
-export const PR_SECTION_MARKER = '<!-- lessons:pr-section -->';
-
-/** Present when no lesson applies: the workflow then updates a comment it posted before, and posts none. */
-export const NO_LESSONS_MARKER = '<!-- lessons:pr-section:none -->';
 
 const NONE = "No lesson's triggers match this change's paths or commands, and preflight selects none for its commit subjects.";
 

@@ -1,5 +1,5 @@
 /** The GitHub Actions workflow `lessons init` writes to .github/workflows/lessons.yml. */
-import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../guard/change-report.js';
+import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../render/github.js';
 import { DEV_INSTALL_COMMAND, GLOBAL_INSTALL_COMMAND, PROJECT_BIN, ciInstallCommand, type CiInstall } from './install.js';
 
 export const WORKFLOW_FILE = '.github/workflows/lessons.yml';

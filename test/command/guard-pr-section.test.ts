@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../../src/guard/change-report.js';
+import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../../src/render/github.js';
 import { commitAll, committedLessonsRepo, runLessons, stageIndex } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { PACKAGE_ROOT, git, tempDir, writeFiles } from '../helpers/repo.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../../src/guard/change-report.js';
+import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../../src/render/github.js';
 import { COMMENT_STEP_NAME, PR_COMMENT_FILE, workflowYaml } from '../../src/init/workflow.js';
 import { commitAll, committedLessonsRepo, runLessons } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
