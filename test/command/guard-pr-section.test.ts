@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../../src/render/github.js';
+import { CHANGE_PATHS_MAX, CHANGE_SUBJECTS_MAX } from '../../src/preflight/change.js';
 import { commitAll, committedLessonsRepo, runLessons, stageIndex } from '../helpers/guard.js';
 import { lessonFile } from '../helpers/lessons.js';
 import { PACKAGE_ROOT, git, tempDir, writeFiles } from '../helpers/repo.js';
@@ -173,6 +174,26 @@ describe('lessons guard --stage ci: lessons for this change', () => {
     expect(fs.readFileSync(path.join(root, 'comment.md'), 'utf8')).toBe(
       `${PR_SECTION_MARKER}\n## Lessons for this change\n\n${NO_LESSONS_MARKER}\nNo lesson's triggers match this change's paths or commands, and preflight selects none for its commit subjects.\n\n`,
     );
+  });
+
+  it('reads a huge range in part, and says how much: the first CHANGE_PATHS_MAX paths and CHANGE_SUBJECTS_MAX subjects', async () => {
+    const root = await committedLessonsRepo(LESSONS);
+    const base = git(root, 'rev-parse', 'HEAD').trim();
+    const many: Record<string, string> = {};
+    for (let i = 0; i <= CHANGE_PATHS_MAX; i++) many[`src/generated/file-${String(i).padStart(5, '0')}.txt`] = `${i}\n`;
+    writeFiles(root, many);
+    commitAll(root, 'Generate the fixtures', '-m', 'Lessons-Preflight: none');
+    for (let i = 1; i <= CHANGE_SUBJECTS_MAX; i++) {
+      writeFiles(root, { 'notes.txt': `${i}\n` });
+      commitAll(root, `Note number ${i}`, '-m', 'Lessons-Preflight: none');
+    }
+    // The last path in git's order, past the limit, is the one a trigger names: not read.
+    writeFiles(root, { 'zz/package-lock.json': '{}\n' });
+    commitAll(root, 'Lock the dependencies', '-m', 'Lessons-Preflight: none');
+    const json = JSON.parse(runLessons(['guard', '--stage', 'ci', '--base', base, '--json'], { cwd: root }).stdout);
+    expect(json.change_lessons).toMatchObject({ paths: { read: CHANGE_PATHS_MAX, total: CHANGE_PATHS_MAX + 3 }, subjects: { read: CHANGE_SUBJECTS_MAX, total: CHANGE_SUBJECTS_MAX + 2 } });
+    const markdown = runLessons(['guard', '--stage', 'ci', '--base', base, '--format', 'markdown'], { cwd: root }).stdout;
+    expect(markdown).toContain(`_Read the first 5,000 paths of the 5,003 paths the change touches._\n_Read the first 30 commit subjects of 32._\n`);
   });
 
   it('a push (no pull request in the event) chooses the base as before (here: no remote, so all of history)', async () => {
