@@ -128,13 +128,9 @@ function guardReport(plan: GuardPlan, { input, range }: Gathered, findings: Guar
 export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   const guard = await plan(options);
   const gathered = await gatherGateInput(guard);
-  let change: ChangeLessons | undefined;
   const findings = runGates(gathered.input);
-  try {
-    change = await changeLessons(guard, gathered);
-  } finally {
-    gathered.search.close();
-  }
+  // The head's search index (the retrieval gate's, or built for the section) is done with after the section.
+  const change = await changeLessons(guard, gathered).finally(() => gathered.search.close());
   if (guard.profile.checksExports) findings.push(...(await staleExportFindings(guard.root, guard.levels['index-fresh'])));
   await guard.cache.save();
   findings.push(...(await semanticReview(guard, gathered)));
