@@ -19,7 +19,7 @@ const options = {
   base: {
     type: 'string',
     value: '<ref>',
-    describe: 'the commit to compare against (default: GITHUB_BASE_REF in CI, the upstream,\nor the default branch)',
+    describe: "the commit to compare against (default in CI: the pull request's base from\nthe event payload, or GITHUB_BASE_REF; else the upstream or the default branch)",
   },
   head: { type: 'string', value: '<ref>', describe: 'the commit to check (pre-push and ci; default HEAD)' },
 } as const satisfies OptionTable;
