@@ -1,16 +1,21 @@
 import { defineCommand } from '../command.js';
 
-export default defineCommand<{ force: boolean; json: boolean }>({
+export default defineCommand<{ force: boolean; json: boolean; 'pr-comment': boolean }>({
   command: 'init',
   describe: 'Turn this git repository into a lessons repository (folders, schemas, policy, workflow, AGENTS.md block)',
   example: 'lessons init && lessons hooks install',
   options: {
     force: { type: 'boolean', default: false, describe: 'Replace files (and the AGENTS.md block) that differ from what init writes' },
     json: { type: 'boolean', default: false, describe: 'Print what was created, updated and skipped as JSON' },
+    'pr-comment': {
+      type: 'boolean',
+      default: false,
+      describe: "Write the workflow with a step that puts the guard's \"Lessons for this change\" on each pull request as one comment, updated on each push (the job's token gets pull-requests: write)",
+    },
   },
   handler: async (argv, io) => {
     const { initRepo } = await import('../../src/init/init.js');
-    const result = await initRepo({ cwd: argv.C ?? process.cwd(), force: argv.force });
+    const result = await initRepo({ cwd: argv.C ?? process.cwd(), force: argv.force, prComment: argv['pr-comment'] });
     if (argv.json) {
       io.out(JSON.stringify(result, null, 2));
       return 0;

@@ -6,7 +6,10 @@ import { commitsInRange } from '../io/git/log.js';
 import { resolveCommit, type GitRepo } from '../io/git/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { resolvePolicy, type Gate, type GateLevel, type Policy } from '../policy/policy.js';
-import type { IncidentPatterns } from './commits.js';
+import { isMergeCommit, type IncidentPatterns } from './commits.js';
+import type { CommitInfo } from '../io/git/log.js';
+import type { ChangeContext } from '../preflight/change.js';
+import { headSearch, type HeadSearch } from './head-search.js';
 import type { GateInput, QualityOutcome } from './gates/gate.js';
 import { INDEX_MEMO, readAtBlob, treeDigest, type LessonFileCache } from '../store/worktree.js';
 import type { LoadedTree } from '../lesson/load.js';
@@ -49,6 +52,10 @@ export interface GuardPlan {
 export interface JudgedChange {
   input: GateInput;
   range?: Range;
+  /** What the section "Lessons for this change" is chosen from (stages that have it). */
+  change?: ChangeContext;
+  /** The head's lessons as a search index, built when the retrieval gate or the change section first asks. */
+  search: HeadSearch;
 }
 
 export function policyError(message: string): LessonsError {
@@ -60,12 +67,15 @@ export function compiled<T>(value: T | { error: string }): T {
   return value as T;
 }
 
-/** Lessons-root-relative paths the change adds or modifies. */
-function changedPaths(repo: GitRepo, root: string, files: ChangedFile[]): string[] {
+/** Lessons-root-relative paths of the files the change touches (deleted ones too), in git's order. */
+function pathsInRoot(repo: GitRepo, root: string, files: readonly ChangedFile[]): string[] {
   const prefix = gitPrefix(repo, root);
-  return files
-    .filter((file) => file.status !== 'D' && file.path.startsWith(prefix))
-    .map((file) => file.path.slice(prefix.length));
+  return files.filter((file) => file.path.startsWith(prefix)).map((file) => file.path.slice(prefix.length));
+}
+
+/** Lessons-root-relative paths the change adds or modifies. */
+function changedPaths(repo: GitRepo, root: string, files: readonly ChangedFile[]): string[] {
+  return pathsInRoot(repo, root, files.filter((file) => file.status !== 'D'));
 }
 
 /** What the head side's facts must hold for the gates that are on: the file rules' findings, the secret matches. */
@@ -288,13 +298,22 @@ async function rangeHistorySecrets(plan: GuardPlan, range: Range, known: readonl
   return scanAddedLines(hunks.filter((hunk) => hunk.path.startsWith(prefix)), compiled(compileSecretRules(plan.policy.secrets)), new Set(plan.policy.secrets.allowlist), known, rel);
 }
 
+/**
+ * The change as the section "Lessons for this change" reads it, from what the range gave
+ * already: its paths, the commands the quality gate runs on it, its commit subjects.
+ */
+function changeContext(plan: GuardPlan, paths: string[], commits: readonly CommitInfo[]): ChangeContext {
+  const commands = plan.levels.quality === 'off' ? [] : plan.policy.quality.commands.map((command) => command.run.join(' '));
+  return { paths, commands, subjects: commits.filter((commit) => !isMergeCommit(commit)).map((commit) => commit.subject) };
+}
+
 /** Every git and file read the gates need, and only those of the gates that are on. */
 export async function gatherGateInput(plan: GuardPlan): Promise<JudgedChange> {
   const { policy, profile, root, cache } = plan;
   const on = (gate: Gate): boolean => plan.levels[gate] !== 'off';
   const { head, base, range, changed, staged } = await comparedTrees(plan, on('promotion'), await headFactsWanted(plan));
   const paths = changedPaths(plan.repo, root, changed);
-  const needCommits = on('incident-lesson') || (on('preflight-evidence') && profile.evidence === 'trailers');
+  const needCommits = on('incident-lesson') || (on('preflight-evidence') && profile.evidence === 'trailers') || profile.changeLessons;
   const commits = range && needCommits ? await commitsInRange(plan.repo, range.base, range.head) : undefined;
   const input: GateInput = {
     stage: profile.stage,
@@ -308,7 +327,8 @@ export async function gatherGateInput(plan: GuardPlan): Promise<JudgedChange> {
     ...(staged ? { checked: { lint: staged.lint, transitions: staged.transitions, ids: staged.ids } } : {}),
   };
   if (on('index-fresh')) input.index = await indexState(plan, head, staged);
-  if (staged && ((input.index && 'text' in input.index) || on('retrieval'))) await staged.loadAll();
+  if (staged && ((input.index && 'text' in input.index) || on('retrieval') || profile.changeLessons)) await staged.loadAll();
+  const search = headSearch(head, root);
   if (on('preflight-evidence') && profile.evidence === 'receipt') {
     input.receipt = judgeReceipt(readReceiptText(root), plan.now, policy.preflight.receipt_max_age_minutes);
   }
@@ -327,7 +347,8 @@ export async function gatherGateInput(plan: GuardPlan): Promise<JudgedChange> {
     input.secrets!.push(...sourceSecrets(root, { ...policy, sources: fetched }, compiled(compileSecretRules(policy.secrets))));
   }
   if (on('quality')) input.quality = await runQuality(policy, root);
-  if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, root, policy, plan.now);
+  if (on('retrieval')) input.retrieval = await (await import('../eval/snapshot.js')).evaluateSnapshot(head, search, policy, plan.now);
   if (plan.policyChange) input.policyChange = plan.policyChange;
-  return { input, ...(range ? { range } : {}) };
+  const change = profile.changeLessons ? changeContext(plan, pathsInRoot(plan.repo, root, changed), commits ?? []) : undefined;
+  return { input, search, ...(range ? { range } : {}), ...(change ? { change } : {}) };
 }

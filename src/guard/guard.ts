@@ -5,6 +5,7 @@ import { ensureStateDir } from '../io/state.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { resolvePolicy, type Gate, type GateLevel, type Policy, type Stage } from '../policy/policy.js';
 import { sha256 } from '../util/digest.js';
+import type { ChangeLessons } from '../preflight/change.js';
 import { formatJson } from '../util/json.js';
 import { compileIncidentPatterns } from './commits.js';
 import { staleExportFindings } from './exports.js';
@@ -40,6 +41,8 @@ export interface GuardReport {
   levels: Record<Gate, GateLevel>;
   counts: { block: number; warn: number };
   findings: GuardFinding[];
+  /** The section "Lessons for this change" (ci): the lessons for the range's paths, commands and commit subjects. */
+  change_lessons?: ChangeLessons;
 }
 
 export const GUARD_DIR = `${STATE_DIR}/guard`;
@@ -93,7 +96,14 @@ async function semanticReview(plan: GuardPlan, change: JudgedChange): Promise<Gu
   return lane.findings.map((finding) => semanticFinding(finding, plan.policy));
 }
 
-function guardReport(plan: GuardPlan, { input, range }: JudgedChange, findings: GuardFinding[]): GuardReport {
+/** The section's lessons, from the head's lessons (preflight/change.ts). */
+async function changeLessons(plan: GuardPlan, gathered: JudgedChange): Promise<ChangeLessons | undefined> {
+  if (gathered.change === undefined) return undefined;
+  const [{ selectForChange }, { index }] = await Promise.all([import('../preflight/change.js'), gathered.search.open()]);
+  return selectForChange(index, gathered.change, plan.policy, plan.now);
+}
+
+function guardReport(plan: GuardPlan, { input, range }: JudgedChange, findings: GuardFinding[], change: ChangeLessons | undefined): GuardReport {
   const block = findings.filter((finding) => finding.level === 'block').length;
   const headBase = plan.profile.base === 'HEAD';
   return {
@@ -106,21 +116,25 @@ function guardReport(plan: GuardPlan, { input, range }: JudgedChange, findings: 
     levels: plan.levels,
     counts: { block, warn: findings.length - block },
     findings,
+    ...(change ? { change_lessons: change } : {}),
   };
 }
 
 /**
  * Runs the guard for a stage: plan (profile, policy) -> gatherGateInput (every git and file read) ->
- * the gates (pure) -> the report, also written to .lessons/guard/<stage>-last.json.
+ * the gates (pure) and, in ci, the lessons for the change -> the report, also written to
+ * .lessons/guard/<stage>-last.json.
  */
 export async function runGuard(options: GuardOptions): Promise<GuardReport> {
   const guard = await plan(options);
-  const change = await gatherGateInput(guard);
-  const findings = runGates(change.input);
+  const gathered = await gatherGateInput(guard);
+  const findings = runGates(gathered.input);
+  // The head's search index (the retrieval gate's, or built for the section) is done with after the section.
+  const change = await changeLessons(guard, gathered).finally(() => gathered.search.close());
   if (guard.profile.checksExports) findings.push(...(await staleExportFindings(guard.root, guard.levels['index-fresh'])));
   await guard.cache.save();
-  findings.push(...(await semanticReview(guard, change)));
-  const report = guardReport(guard, change, findings);
+  findings.push(...(await semanticReview(guard, gathered)));
+  const report = guardReport(guard, gathered, findings, change);
   writeAudit(guard.root, report, options.now);
   return report;
 }

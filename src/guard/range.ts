@@ -1,5 +1,6 @@
 import { LessonsError } from '../errors.js';
 import { defaultBranch, mergeBase, resolveCommit, upstreamOf, type GitRepo } from '../io/git/repo.js';
+import { pullRequestEvent } from '../io/github-event.js';
 import type { StageProfile } from './stages.js';
 
 /** The commits a push or a pull request brings: reachable from `head`, not from `base`. */
@@ -38,8 +39,8 @@ async function baseFrom(repo: GitRepo, ref: string, head: string, label: string)
 }
 
 /**
- * Chooses the range: `--base` (or pre-commit's PRE_COMMIT_FROM_REF), then GITHUB_BASE_REF in
- * CI, then the branch's upstream, then the default branch; with none, all of history.
+ * Chooses the range: `--base` (or pre-commit's PRE_COMMIT_FROM_REF), then in CI the pull
+ * request's base commit from the event payload (GITHUB_EVENT_PATH) or else GITHUB_BASE_REF, then the branch's upstream, then the default branch; with none, all of history.
  * Returns undefined before the first commit.
  */
 export async function resolveRange(repo: GitRepo, options: RangeOptions): Promise<Range | undefined> {
@@ -52,6 +53,8 @@ export async function resolveRange(repo: GitRepo, options: RangeOptions): Promis
   }
   const explicit = options.base ?? (profile.refsFromEnv ? env[profile.refsFromEnv.base] : undefined);
   if (explicit) return baseFrom(repo, explicit, head, explicit);
+  const pullRequest = profile.pullRequestBase ? pullRequestEvent(env) : undefined;
+  if (pullRequest) return baseFrom(repo, pullRequest.base.sha, head, `pull request #${pullRequest.number}'s base ${pullRequest.base.ref}`);
   const pullBase = env.GITHUB_BASE_REF;
   if (profile.pullRequestBase && pullBase) return baseFrom(repo, `origin/${pullBase}`, head, `origin/${pullBase}`);
   const upstream = headRef === 'HEAD' ? await upstreamOf(repo) : undefined;

@@ -2,6 +2,7 @@ import type { GuardReport } from './guard.js';
 import type { GuardFinding } from './finding.js';
 import { GATE_REGISTRY } from './gates/registry.js';
 import { STAGE_PROFILES } from './stages.js';
+import { changeSectionMarkdown, changeSectionText } from './change-report.js';
 import { annotationLine } from '../render/github.js';
 import { joinLines, jsonReporter, type Reporters } from '../render/registry.js';
 
@@ -13,6 +14,7 @@ function where(finding: GuardFinding): string {
 /** The report for people: one line per finding, then the verdict. */
 export function reportText(report: GuardReport): string {
   const lines = report.findings.map((finding) => `${where(finding)}: ${finding.level} [${finding.gate}] ${finding.message}`);
+  if (report.change_lessons) lines.push(...changeSectionText(report.change_lessons));
   const { block, warn } = report.counts;
   const subject = `lessons guard (${report.stage})`;
   if (block > 0) {
@@ -38,7 +40,7 @@ function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
 }
 
-/** The job summary in markdown: verdict, the level of each gate, and the findings as a table. */
+/** The markdown report (the job summary, `--format markdown`): verdict, the level of each gate, the findings as a table, and in ci the lessons for the change. */
 export function stepSummary(report: GuardReport): string {
   const { block, warn } = report.counts;
   const verdict = block > 0 ? `❌ blocked by ${block} finding${block === 1 ? '' : 's'}` : warn > 0 ? `⚠️ passed with ${warn} warning${warn === 1 ? '' : 's'}` : '✅ passed';
@@ -55,7 +57,13 @@ export function stepSummary(report: GuardReport): string {
       lines.push(`| ${finding.level} | ${finding.gate} | ${cell(where(finding))} | ${cell(finding.message)} |`);
     }
   }
-  return `${lines.join('\n')}\n\n`;
+  const summary = `${lines.join('\n')}\n\n`;
+  return report.change_lessons ? summary + changeSectionMarkdown(report.change_lessons) : summary;
 }
 
-export const guardReporters: Reporters<GuardReport> = { text: reportText, json: jsonReporter, github: annotations, summary: stepSummary };
+/** The PR comment (`--pr-comment <file>`): the section "Lessons for this change" alone. */
+export function prComment(report: GuardReport): string | undefined {
+  return report.change_lessons && changeSectionMarkdown(report.change_lessons);
+}
+
+export const guardReporters: Reporters<GuardReport> = { text: reportText, json: jsonReporter, markdown: stepSummary, github: annotations, summary: stepSummary };

@@ -37,6 +37,8 @@ export interface StageProfile {
   scansSources: boolean;
   /** Gate levels and commands come from the base revision's policy; a change to it is a finding (a change cannot switch its own gates off). */
   trustsBasePolicy: boolean;
+  /** The report has the section "Lessons for this change" (the range's paths, commands and commit subjects; preflight/change.ts). */
+  changeLessons: boolean;
   /** How a person skips the stage knowingly, when git offers a way. */
   bypass?: string;
   /** How a stale or missing lessons/index.json is fixed at this stage. */
@@ -61,6 +63,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     checksExports: false,
     scansSources: false,
     trustsBasePolicy: false,
+    changeLessons: false,
     bypass: 'git commit --no-verify',
     indexFix: (indexFile) => `run \`lessons index\` and \`git add ${indexFile}\``,
   },
@@ -80,6 +83,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     checksExports: false,
     scansSources: false,
     trustsBasePolicy: true,
+    changeLessons: false,
     bypass: 'git push --no-verify',
     indexFix: commitIndex,
   },
@@ -98,6 +102,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     checksExports: true,
     scansSources: true,
     trustsBasePolicy: true,
+    changeLessons: true,
     indexFix: commitIndex,
   },
   final: {
@@ -115,6 +120,7 @@ export const STAGE_PROFILES: Record<Stage, StageProfile> = {
     checksExports: false,
     scansSources: false,
     trustsBasePolicy: false,
+    changeLessons: false,
     indexFix: commitIndex,
   },
 };

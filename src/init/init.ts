@@ -11,7 +11,7 @@ import { packageFile } from '../io/package-root.js';
 import { compareStrings } from '../util/compare.js';
 import { BLOCK_REFERENCES, agentsBlock, upsertAgentsBlock } from './agents-block.js';
 import { ciInstallCommand, lessonsCommand, workflowInstall, type CiInstall } from './install.js';
-import { WORKFLOW_FILE, workflowRunCommands, workflowYaml } from './workflow.js';
+import { WORKFLOW_FILE, workflowRunCommands, workflowYaml, type WorkflowOptions } from './workflow.js';
 
 export interface InitEntry {
   path: string;
@@ -68,14 +68,14 @@ function owned(rel: string, wanted: string, force: boolean): Planned {
   };
 }
 
-function plan(root: string, force: boolean, install: CiInstall): Planned[] {
+function plan(root: string, force: boolean, install: CiInstall, workflow: WorkflowOptions): Planned[] {
   const planned: Planned[] = [];
   for (const level of LEVELS) planned.push(owned(`${LESSONS_DIR}/${LEVEL_FOLDERS[level]}/.gitkeep`, '', false));
   const schemas = listDir(packageFile('schemas')).filter((name) => name.endsWith('.schema.json')).sort(compareStrings);
   for (const name of schemas) planned.push(owned(`schemas/${name}`, readText(packageFile('schemas', name)), force));
   planned.push(owned(POLICY_FILE, readText(packageFile(POLICY_FILE)), force));
   for (const rel of BLOCK_REFERENCES) planned.push(owned(rel, readText(packageFile(rel)), force));
-  planned.push(owned(WORKFLOW_FILE, workflowYaml(install), force));
+  planned.push(owned(WORKFLOW_FILE, workflowYaml(install, workflow), force));
   planned.push({
     path: GITIGNORE,
     content: (existing) => {
@@ -119,13 +119,14 @@ function plan(root: string, force: boolean, install: CiInstall): Planned[] {
  * Turns a git repository into a lessons repository (SPEC §2). Idempotent: a second run
  * skips everything; nothing is overwritten without `force`, and every write is atomic.
  */
-export async function initRepo(options: { cwd: string; force: boolean }): Promise<InitResult> {
+export async function initRepo(options: { cwd: string; force: boolean; prComment?: boolean }): Promise<InitResult> {
   const repo = await openRepo(options.cwd);
   const root = repo.topLevel;
   const entries: InitEntry[] = [];
   const install = workflowInstall(root);
   const policyBefore = pathExists(path.join(root, POLICY_FILE));
-  for (const item of plan(root, options.force, install)) {
+  const workflow = { prComment: options.prComment === true };
+  for (const item of plan(root, options.force, install, workflow)) {
     const file = path.join(root, item.path);
     const existing = readTextIfExists(file);
     const { text, action, reason } = item.content(existing);
@@ -134,12 +135,12 @@ export async function initRepo(options: { cwd: string; force: boolean }): Promis
   }
   const workflowKept = entries.some((entry) => entry.path === WORKFLOW_FILE && entry.action === 'skipped' && entry.reason !== ALREADY_UP_TO_DATE);
   const mergeDriver = await configureMergeDriver(repo);
-  return { root, entries, mergeDriver, ...(workflowKept ? {} : { firstPullRequest: firstPullRequest(install, !policyBefore) }), command: lessonsCommand(root) };
+  return { root, entries, mergeDriver, ...(workflowKept ? {} : { firstPullRequest: firstPullRequest(install, workflow, !policyBefore) }), command: lessonsCommand(root) };
 }
 
 /** The workflow's steps as the pull request that adds them runs them. */
-function firstPullRequest(install: CiInstall, addsPolicy: boolean): FirstPullRequest {
-  const commands = workflowRunCommands(install).slice(1);
+function firstPullRequest(install: CiInstall, workflow: WorkflowOptions, addsPolicy: boolean): FirstPullRequest {
+  const commands = workflowRunCommands(install, workflow).slice(1);
   const fromRegistry = install.how === 'global' && install.fromRegistry;
   return { workflow: WORKFLOW_FILE, install: install.how, installCommand: ciInstallCommand(install), commands, acceptsFirstPolicy: addsPolicy, fromRegistry };
 }

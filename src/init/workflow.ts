@@ -1,4 +1,5 @@
 /** The GitHub Actions workflow `lessons init` writes to .github/workflows/lessons.yml. */
+import { NO_LESSONS_MARKER, PR_SECTION_MARKER } from '../render/github.js';
 import { DEV_INSTALL_COMMAND, GLOBAL_INSTALL_COMMAND, PROJECT_BIN, ciInstallCommand, type CiInstall } from './install.js';
 
 export const WORKFLOW_FILE = '.github/workflows/lessons.yml';
@@ -36,15 +37,22 @@ function installStep(install: CiInstall): string {
 `;
 }
 
+/** What a repository chose at `lessons init`. */
+export interface WorkflowOptions {
+  /** `--pr-comment`: the lessons for each pull request as one comment on it (the job's token may then write pull requests). */
+  prComment: boolean;
+}
+
 /**
  * Checks every pull request: the sources' lessons at their locked commits (nothing when the
- * policy names none), lint, a fresh index, and the guard over the PR's commits.
- * `fetch-depth: 0` gives the guard the base branch's history for the range and the trailers.
- * Then the report (reportSteps).
+ * policy names none), lint, a fresh index, and the guard over the PR's commits, whose job summary
+ * ends with the lessons for the change. `fetch-depth: 0` gives the guard the base branch's
+ * history for the range and the trailers. Opted in, the comment step (commentStep). Then the
+ * report (reportSteps).
  */
-export function workflowYaml(install: CiInstall): string {
+export function workflowYaml(install: CiInstall, options: WorkflowOptions = { prComment: false }): string {
   const bin = workflowBin(install);
-  const checks = CHECK_STEPS.map((step) => `      - name: ${step.name}\n        run: ${bin} ${step.args}\n`).join('');
+  const checks = checkSteps(options).map((step) => `      - name: ${step.name}\n        run: ${bin} ${step.args}\n`).join('');
   return `name: lessons
 
 on:
@@ -54,7 +62,7 @@ on:
 
 permissions:
   contents: read
-
+${options.prComment ? '  # The comment step writes one comment on the pull request (issues.createComment, updateComment).\n  pull-requests: write\n' : ''}
 jobs:
   lessons:
     runs-on: ubuntu-latest
@@ -65,7 +73,7 @@ jobs:
       - uses: actions/setup-node@v4
         with:
           node-version: 20
-${installStep(install)}${checks}${reportSteps(bin)}`;
+${installStep(install)}${checks}${options.prComment ? commentStep() : ''}${reportSteps(bin)}`;
 }
 
 /** The command the workflow runs lessons with: the global binary, or the project's install. */
@@ -73,18 +81,57 @@ function workflowBin(install: CiInstall): string {
   return install.how === 'global' ? 'lessons' : PROJECT_BIN;
 }
 
+/** Where the guard writes the comment's body for the comment step (inside the git-ignored state folder). */
+export const PR_COMMENT_FILE = '.lessons/pr-comment.md';
+
 /** The checks after the install, in order. */
-const CHECK_STEPS = [
-  { name: "Fetch the sources' lessons at their locked commits", args: 'sources update --locked' },
-  { name: 'Lint the lessons', args: 'lint' },
-  { name: 'Check that lessons/index.json is fresh', args: 'index --check' },
-  { name: 'Guard the pull request', args: 'guard --stage ci' },
-] as const;
+function checkSteps(options: WorkflowOptions): { name: string; args: string }[] {
+  return [
+    { name: "Fetch the sources' lessons at their locked commits", args: 'sources update --locked' },
+    { name: 'Lint the lessons', args: 'lint' },
+    { name: 'Check that lessons/index.json is fresh', args: 'index --check' },
+    { name: 'Guard the pull request', args: options.prComment ? `guard --stage ci --pr-comment ${PR_COMMENT_FILE}` : 'guard --stage ci' },
+  ];
+}
 
 /** The commands the workflow runs, in order: the install, the checks and the report. */
-export function workflowRunCommands(install: CiInstall): string[] {
+export function workflowRunCommands(install: CiInstall, options: WorkflowOptions = { prComment: false }): string[] {
   const bin = workflowBin(install);
-  return [ciInstallCommand(install), ...CHECK_STEPS.map((step) => `${bin} ${step.args}`), `${bin} ${REPORT_ARGS}`];
+  return [ciInstallCommand(install), ...checkSteps(options).map((step) => `${bin} ${step.args}`), `${bin} ${REPORT_ARGS}`];
+}
+
+export const COMMENT_STEP_NAME = 'Comment the lessons for this change on the pull request';
+
+/**
+ * The one PR comment, posted by actions/github-script with the job's token: found among the
+ * pull request's comments by the hidden marker line and its author (github-actions[bot]),
+ * rewritten when its text changed, posted only when some lesson applies. It runs also when the
+ * guard blocked, and not for a pull request from a fork (whose token cannot write) or a push.
+ * Contracts: https://github.com/actions/github-script (the script is the body of an async
+ * function given `github`, an authenticated octokit/rest.js client with `paginate`, `context` and
+ * `require`); https://docs.github.com/en/rest/issues/comments (list, create and update issue
+ * comments: every pull request is an issue; the Pull requests write permission covers them).
+ */
+function commentStep(): string {
+  return `      # Opted in with \`lessons init --pr-comment\`: the guard wrote the section to ${PR_COMMENT_FILE}.
+      - name: ${COMMENT_STEP_NAME}
+        if: \${{ !cancelled() && github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository }}
+        uses: actions/github-script@v7
+        with:
+          script: |
+            const fs = require('fs');
+            if (!fs.existsSync('${PR_COMMENT_FILE}')) return;
+            const body = fs.readFileSync('${PR_COMMENT_FILE}', 'utf8');
+            const { owner, repo } = context.repo;
+            const issue_number = context.issue.number;
+            const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number, per_page: 100 });
+            const ours = comments.find((comment) => comment.user?.login === 'github-actions[bot]' && comment.body?.startsWith('${PR_SECTION_MARKER}'));
+            if (ours) {
+              if (ours.body !== body) await github.rest.issues.updateComment({ owner, repo, comment_id: ours.id, body });
+            } else if (!body.includes('${NO_LESSONS_MARKER}')) {
+              await github.rest.issues.createComment({ owner, repo, issue_number, body });
+            }
+`;
 }
 
 const REPORT_ARGS = 'report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"';

@@ -21,6 +21,8 @@ export interface Policy {
     hook_max: number;
     /** The most one-line related entries (below the lessons that apply) one answer shows. */
     related_max: number;
+    /** The most lessons the ci guard's "Lessons for this change" section lists (guard/change-section.ts). */
+    change_max: number;
     receipt_max_age_minutes: number;
     trailer_window_minutes: number;
   };
@@ -139,7 +141,7 @@ export interface EvalPolicy {
 export const DEFAULT_POLICY: Policy = {
   version: 1,
   lessons: { stale_after_days: 365, max_auto_candidates: 25 },
-  preflight: { quotas: { principle: 2, pattern: 3, case: 2, cases_alone: 5 }, hook_max: 3, related_max: 3, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
+  preflight: { quotas: { principle: 2, pattern: 3, case: 2, cases_alone: 5 }, hook_max: 3, related_max: 3, change_max: 5, receipt_max_age_minutes: 240, trailer_window_minutes: 60 },
   gates: GATE_LEVELS,
   capture: { similarity_threshold: 0.82, escalate_after: 3, new_similarity: 0.55 },
   review: {

@@ -33,3 +33,12 @@ export function annotationLine(annotation: Annotation): string {
 export function inGitHubActions(env: Record<string, string | undefined>): boolean {
   return env.GITHUB_ACTIONS === 'true';
 }
+
+/**
+ * The hidden line (an HTML comment: GitHub's markdown does not show it) that opens the guard's
+ * section "Lessons for this change": the workflow's comment step finds its one PR comment by it.
+ */
+export const PR_SECTION_MARKER = '<!-- lessons:pr-section -->';
+
+/** In the section when no lesson applies: the comment step then rewrites a comment it posted before, and posts none. */
+export const NO_LESSONS_MARKER = '<!-- lessons:pr-section:none -->';

@@ -56,7 +56,10 @@ describe('lessons guard (built binary)', () => {
         '| schema | block | 0 |\n| index-fresh | block | 1 |\n| preflight-evidence | warn | 0 |\n| incident-lesson | block | 0 |\n' +
         '| promotion | block | 0 |\n| secrets | block | 0 |\n| quality | warn | 0 |\n| retrieval | block | 0 |\n| policy | block | 0 |\n\n' +
         '| level | gate | where | message |\n| --- | --- | --- | --- |\n' +
-        `| block | index-fresh | lessons/index.json | ${message} |\n\n`,
+        `| block | index-fresh | lessons/index.json | ${message} |\n\n` +
+        // The section the PR comment carries: no lesson applies to this change, said in one line.
+        '<!-- lessons:pr-section -->\n## Lessons for this change\n\n<!-- lessons:pr-section:none -->\n' +
+        "No lesson's triggers match this change's paths or commands, and preflight selects none for its commit subjects.\n\n",
     );
   });
 

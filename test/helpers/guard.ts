@@ -68,6 +68,8 @@ export const NEUTRAL_ENV: Record<string, string> = {
   GITHUB_ACTIONS: '',
   GITHUB_STEP_SUMMARY: '',
   GITHUB_BASE_REF: '',
+  GITHUB_EVENT_NAME: '',
+  GITHUB_EVENT_PATH: '',
   PRE_COMMIT_FROM_REF: '',
   PRE_COMMIT_TO_REF: '',
   PRE_COMMIT_COMMIT_MSG_SOURCE: '',

@@ -81,6 +81,8 @@ beforeAll(async () => {
     npm_config_update_notifier: 'false',
     GITHUB_ACTIONS: undefined,
     GITHUB_BASE_REF: undefined,
+    GITHUB_EVENT_NAME: undefined,
+    GITHUB_EVENT_PATH: undefined,
     LESSONS_DISABLE: undefined,
   };
 }, 120_000);

@@ -24,7 +24,18 @@ const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.jso
   engines: Record<string, string>;
 };
 const TARBALL = `lessons-${manifest.version}.tgz`;
-const OFFLINE_ENV = { ...process.env, ...GIT_ENV, NO_COLOR: '1', npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+// The event of a CI run these tests run in is not the temporary projects' (the guard would take its pull request's base).
+const OFFLINE_ENV = {
+  ...process.env,
+  ...GIT_ENV,
+  NO_COLOR: '1',
+  npm_config_offline: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  GITHUB_EVENT_NAME: undefined,
+  GITHUB_EVENT_PATH: undefined,
+};
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string | undefined> = {}): { status: number; output: string } {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...OFFLINE_ENV, ...env } });
