@@ -125,9 +125,9 @@ async function searchCacheCheck(root: string): Promise<Check> {
 }
 
 async function exportsCheck(root: string): Promise<Check> {
-  const { exportLessons, exportedTargets, isStale } = await import('../export/export.js');
+  const [{ exportLessons, exportedTargets, isStale }, { EXPORT_TARGETS }] = await Promise.all([import('../export/export.js'), import('../export/targets.js')]);
   const targets = exportedTargets(root);
-  if (targets.length === 0) return check('exports', 'skip', 'no exports (.cursor/rules, CLAUDE.md or AGENTS.md sections from `lessons export`)');
+  if (targets.length === 0) return check('exports', 'skip', `no exports (\`lessons export --to ${EXPORT_TARGETS.join('|')}\` writes them)`);
   try {
     const stale: string[] = [];
     for (const target of targets) if (isStale(await exportLessons({ cwd: root, to: target, check: true }))) stale.push(target);
