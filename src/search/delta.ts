@@ -94,11 +94,15 @@ export interface IndexLine {
   readonly bytes?: Uint8Array;
 }
 
-const HEAD = Buffer.from('{\n  "version": 1,\n  "lessons": [\n');
+// INDEX_HEAD and INDEX_TAIL of index/build.ts, which this module does not load.
+const HEAD = Buffer.from('{\n  "version": 2,\n  "lessons": [\n');
 const TAIL = Buffer.from('\n  ]\n}\n');
 const LINE_START = Buffer.from('    {"id":');
 const ID_END = Buffer.from('",');
+const AFTER_KEY = Buffer.from('"after":');
+const AFTER_NONE = Buffer.from('null,');
 const COMMA = 0x2c;
+const QUOTE = 0x22;
 const NEWLINE = 0x0a;
 
 /** An entry line read from the index's bytes: its JSON decoded when first asked for. */
@@ -108,6 +112,8 @@ class BytesLine implements IndexLine {
   constructor(
     readonly id: string,
     readonly bytes: Buffer,
+    /** The id its `after` names (null for none), or undefined when the line has no `after` where `lessons index` writes it. */
+    readonly after: string | null | undefined,
   ) {}
 
   get json(): string {
@@ -124,10 +130,20 @@ function lineAt(bytes: Buffer, start: number, end: number): BytesLine | undefine
   if (close < 0) return undefined;
   try {
     const id = JSON.parse(json.toString('utf8', idStart, close + 1)) as unknown;
-    return typeof id === 'string' ? new BytesLine(id, json) : undefined;
+    return typeof id === 'string' ? new BytesLine(id, json, afterOf(json, close + ID_END.length)) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The `after` of an entry's JSON whose key starts at `at` (`"after":null,` or `"after":"<id>",`: an id is kebab-case). */
+function afterOf(json: Buffer, at: number): string | null | undefined {
+  if (json.compare(AFTER_KEY, 0, AFTER_KEY.length, at, at + AFTER_KEY.length) !== 0) return undefined;
+  const value = at + AFTER_KEY.length;
+  if (json.compare(AFTER_NONE, 0, AFTER_NONE.length, value, value + AFTER_NONE.length) === 0) return null;
+  if (json[value] !== QUOTE) return undefined;
+  const close = json.indexOf(ID_END, value + 1);
+  return close < 0 ? undefined : json.toString('utf8', value + 1, close);
 }
 
 /** Whether `bytes` begin with the index's head and end with its tail, with room for a line between. */
@@ -163,8 +179,14 @@ export function indexLines(bytes: Buffer): IndexLine[] | undefined {
   const { starts, end } = lineStarts(bytes);
   const result: IndexLine[] = [];
   for (let n = 0; n < starts.length; n++) {
-    const line = lineAt(bytes, starts[n]!, n + 1 < starts.length ? starts[n + 1]! - 1 : end);
-    if (line === undefined || (result.length > 0 && !(result[result.length - 1]!.id < line.id))) return undefined;
+    const last = n + 1 === starts.length;
+    const lineEnd = last ? end : starts[n + 1]! - 1;
+    // A comma after every line but the last: a union merge can leave a line without one, or the last with one.
+    if ((bytes[lineEnd - 1] === COMMA) === last) return undefined;
+    const line = lineAt(bytes, starts[n]!, lineEnd);
+    const before = result.length > 0 ? result[result.length - 1]!.id : null;
+    // Chained as chained() in index/read.ts says: in order, each after the line before it.
+    if (line === undefined || line.after !== before || (before !== null && !(before < line.id))) return undefined;
     result.push(line);
   }
   return result;
