@@ -220,8 +220,9 @@ class IndexPieces implements Iterable<Uint8Array> {
 /**
  * The index after a change, from the index of the tree before it (`previous`, as serializeIndex
  * wrote it for a tree that had nothing to stop it): the entries of the changed lessons, and of
- * the lessons whose sources they join or leave (`promoted_into`), are built again; every other
- * line is kept as it is. The same bytes as building the whole index of the changed tree, given
+ * the lessons whose sources they join or leave (`promoted_into`), are built again; a line
+ * whose neighbour before it came or went gets its `after` written again; every other line is
+ * kept as it is. The same bytes as building the whole index of the changed tree, given
  * as pieces that read the kept lines from `previous` as they are taken (so `previous` must stay
  * readable while they are used). `lessonAt` gives an unchanged lesson by its path. Undefined
  * when the change is not one this can apply (ids that would clash, an index left empty, a
@@ -351,7 +352,7 @@ export function updateIndex(
   if (count === 0) return undefined;
   const length = parts.reduce((sum, part) => sum + (Buffer.isBuffer(part) ? part.length : part[1] - part[0]), 0);
   // Not joined into one buffer: at 100,000 lessons that is 110 MB to allocate and copy, written and hashed piece by piece as well.
-  // The entries that may differ from `previous`, by id: lines dropped, built again or new (every other line is kept byte for byte).
+  // The entries that may differ from `previous`, by id: lines dropped, built again, relinked or new (every other line is kept byte for byte).
   const touched = [...[...gone, ...rebuilt.keys(), ...relinked].map(idAt), ...fresh.map((item) => item.id)];
   return { chunks: new IndexPieces(parts, previous, length), count, lines: { before: lines, after }, touched };
 }
