@@ -9,7 +9,7 @@ import type { IndexEntry } from '../index/build.js';
 import { INDEX_FILE, POLICY_FILE } from '../io/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { DEFAULT_POLICY, resolvePolicy, type Policy } from '../policy/policy.js';
-import { chained, parseIndexEntries } from '../index/read.js';
+import { UNCHAINED, chained, parseIndexEntries } from '../index/read.js';
 import { pathExists } from '../io/paths.js';
 import { readIndexText } from '../io/index-file.js';
 import { isUsableEntry } from './index-read.js';
@@ -65,7 +65,7 @@ export async function hookIndexEntries(root: string, problems: Problems): Promis
   const entries = text === undefined ? undefined : parseIndexEntries(text);
   if (entries && chained(entries)) return entries.filter(isUsableEntry);
   // Lines that do not follow the ones they name: a merge kept both sides' lines (docs/index-merge.md).
-  if (entries) why = `${INDEX_FILE} lists lessons twice, out of order or after the wrong neighbour`;
+  if (entries) why = UNCHAINED;
   else if (text === undefined) why = pathExists(path.join(root, INDEX_FILE)) ? `${INDEX_FILE} cannot be read` : `${INDEX_FILE} is missing`;
   else why = looksLikeJson(text) ? `${INDEX_FILE} is not an index` : `${INDEX_FILE} is not valid JSON (truncated?)`;
   problems.push(`lessons: ${why}; the hooks scan the lesson files instead: run \`lessons index\` (and \`lessons lint\` if it refuses)`);

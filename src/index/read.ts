@@ -1,3 +1,4 @@
+import { INDEX_FILE } from '../io/repo.js';
 import { compareStrings } from '../util/compare.js';
 import type { IndexEntry } from './build.js';
 import { parseJsonWithin } from '../util/json-depth.js';
@@ -19,6 +20,9 @@ export function parseIndexEntries(text: string): IndexEntry[] | undefined {
   if (!Array.isArray(lessons)) return undefined;
   return (lessons as IndexEntry[]).filter((entry) => typeof entry === 'object' && entry !== null && typeof entry.id === 'string');
 }
+
+/** What readers say of an index chained() refuses. */
+export const UNCHAINED = `${INDEX_FILE} lists lessons twice, out of order or after the wrong neighbour`;
 
 /**
  * Whether the entries are as `lessons index` writes them: each id once, in order, each entry's

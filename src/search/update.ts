@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
 import type { IndexedTree } from '../store/index-write.js';
-import { chained, parseIndexEntries } from '../index/read.js';
+import { UNCHAINED, chained, parseIndexEntries } from '../index/read.js';
 import { readRegularFile, readText, writeInRepo } from '../io/fs.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
@@ -15,8 +15,6 @@ import { builtFrom, CACHE_FILE, DELTA_FILE, isFresh, lessonFoldersMtime, openCac
 
 /** How long an update waits for another process updating the cache. */
 const LOCK_WAIT_MS = 120_000;
-/** Why an index chained() rejects is not read (docs/index-merge.md). */
-const UNCHAINED = `${INDEX_FILE} lists lessons twice, out of order or after the wrong neighbour (a merge that kept both sides' lines, or an index an older lessons wrote)`;
 
 /**
  * Bringing the search cache up to date (search-cache.ts says when): a delta of the lessons that
@@ -321,7 +319,7 @@ async function fullUpdate(
 ): Promise<OpenedSearch> {
   const entries = parseIndexEntries(text);
   if (entries === undefined) return fallback(root, `${INDEX_FILE} is not a valid index`);
-  if (!chained(entries)) return fallback(root, UNCHAINED);
+  if (!chained(entries)) return fallback(root, `${UNCHAINED} (a merge that kept both sides' lines, or an index an older lessons wrote)`);
   const [{ buildSegment }, { formatEntryLine }] = await Promise.all([import('./build.js'), import('./delta.js')]);
   let bytes: Uint8Array;
   try {
