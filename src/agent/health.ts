@@ -9,7 +9,7 @@ import type { IndexEntry } from '../index/build.js';
 import { INDEX_FILE, POLICY_FILE } from '../io/repo.js';
 import { readPolicyFile } from '../io/policy-file.js';
 import { DEFAULT_POLICY, resolvePolicy, type Policy } from '../policy/policy.js';
-import { parseIndexEntries } from '../index/read.js';
+import { UNCHAINED, chained, parseIndexEntries } from '../index/read.js';
 import { pathExists } from '../io/paths.js';
 import { readIndexText } from '../io/index-file.js';
 import { isUsableEntry } from './index-read.js';
@@ -58,13 +58,15 @@ export function hookPolicy(root: string, problems: Problems): Policy {
   return DEFAULT_POLICY;
 }
 
-/** The index entries for a hook: lessons/index.json, or the lesson files scanned (with a problem) when it is missing or broken. */
+/** The index entries for a hook: lessons/index.json, or the lesson files scanned (with a problem) when it is missing, broken or not as `lessons index` writes it. */
 export async function hookIndexEntries(root: string, problems: Problems): Promise<IndexEntry[]> {
   let why: string;
   const text = readIndexText(root);
   const entries = text === undefined ? undefined : parseIndexEntries(text);
-  if (entries) return entries.filter(isUsableEntry);
-  if (text === undefined) why = pathExists(path.join(root, INDEX_FILE)) ? `${INDEX_FILE} cannot be read` : `${INDEX_FILE} is missing`;
+  if (entries && chained(entries)) return entries.filter(isUsableEntry);
+  // Lines that do not follow the ones they name: a merge kept both sides' lines (docs/index-merge.md).
+  if (entries) why = UNCHAINED;
+  else if (text === undefined) why = pathExists(path.join(root, INDEX_FILE)) ? `${INDEX_FILE} cannot be read` : `${INDEX_FILE} is missing`;
   else why = looksLikeJson(text) ? `${INDEX_FILE} is not an index` : `${INDEX_FILE} is not valid JSON (truncated?)`;
   problems.push(`lessons: ${why}; the hooks scan the lesson files instead: run \`lessons index\` (and \`lessons lint\` if it refuses)`);
   try {

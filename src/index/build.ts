@@ -4,7 +4,11 @@ import type { LessonMeta } from '../lesson/model.js';
 import { compareStrings, uniqueSorted } from '../util/compare.js';
 import { formatJson } from '../util/json.js';
 
-export const INDEX_VERSION = 1;
+/**
+ * 2: each entry names the entry before it (`after`), so an index git's union merge made of two
+ * sides' lines is told from the index of the merged tree (docs/index-merge.md). 1 had no `after`.
+ */
+export const INDEX_VERSION = 2;
 
 /**
  * Everything preflight and the hooks need about a lesson, so they never read its body.
@@ -19,6 +23,11 @@ export interface IndexEntry extends Omit<LessonMeta, 'summary' | 'promoted_to'> 
   promoted_from: string[];
   /** The patterns and principles that name this lesson as a source, and those its `promoted_to` names. */
   promoted_into: string[];
+  /**
+   * The id of the entry before this one in the file (null for the first), as read from it:
+   * serializeIndex() writes it from the order, so an entry built from a lesson has none.
+   */
+  after?: string | null;
 }
 
 export interface LessonIndex {
@@ -84,19 +93,22 @@ export function buildIndex(lessons: readonly LoadedLesson[]): LessonIndex {
 }
 
 /**
- * The index as committed: one line per lesson, sorted by id, and nothing that every change
- * touches (no counts, no digests), so two branches that add or change different lessons
- * change different lines and git merges them (the `lessons-index` merge driver handles the
- * rest, see merge.ts). Still plain JSON, the same bytes for the same lessons.
+ * The index as committed: one line per lesson, sorted by id, each naming the id of the line
+ * before it, and nothing that every change touches (no counts, no digests). Two branches that
+ * add or change lessons with a lesson between them change different lines, and git merges them
+ * exactly; where they touch neighbouring lines, git's union merge keeps both sides' lines and
+ * some line's `after` no longer names the line before it, which every reader checks (chained()
+ * in read.ts, docs/index-merge.md). Still plain JSON, the same bytes for the same lessons.
  */
 export function serializeIndex(index: LessonIndex): string {
   if (index.lessons.length === 0) return formatJson(index);
-  return indexFromLines(index.lessons.map(entryLine));
+  return indexFromLines(index.lessons.map((entry, n) => entryLine(entry, n === 0 ? null : index.lessons[n - 1]!.id)));
 }
 
-/** An entry as its line of the committed index (without the comma that separates it from the next). */
-export function entryLine(entry: IndexEntry): string {
-  return `    ${JSON.stringify(entry)}`;
+/** An entry as its line of the committed index, after the entry `after` (without the comma that separates it from the next). */
+export function entryLine(entry: IndexEntry, after: string | null): string {
+  // `after` second, after the id: a reader finds both at the line's start. A key assigned again keeps its first place.
+  return `    ${JSON.stringify(Object.assign({ id: entry.id, after }, entry, { after }))}`;
 }
 
 /** What comes before the first entry's line and after the last one, in an index of at least one entry. */

@@ -10,8 +10,10 @@ export interface IndexDiff {
 
 /** Which lessons differ between the committed index and the one the tree gives. */
 export function diffIndexes(committed: readonly IndexEntry[], fresh: readonly IndexEntry[]): IndexDiff {
-  const before = new Map(committed.map((entry) => [entry.id, JSON.stringify(entry)]));
-  const after = new Map(fresh.map((entry) => [entry.id, JSON.stringify(entry)]));
+  // An entry's neighbour (`after`) is where it is written, not what it says of its lesson.
+  const text = (entry: IndexEntry): string => JSON.stringify({ ...entry, after: undefined });
+  const before = new Map(committed.map((entry) => [entry.id, text(entry)]));
+  const after = new Map(fresh.map((entry) => [entry.id, text(entry)]));
   const added = [...after.keys()].filter((id) => !before.has(id));
   const removed = [...before.keys()].filter((id) => !after.has(id));
   const changed = [...after.keys()].filter((id) => before.has(id) && before.get(id) !== after.get(id));

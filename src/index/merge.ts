@@ -60,6 +60,9 @@ export function parseIndexSide(text: string, empty: 'no lessons' | 'invalid'): S
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** An entry without its `after`, which changes when a neighbour comes or goes, not when its lesson does. */
+const unplaced = (entry: IndexEntry): IndexEntry => ({ ...entry, after: undefined });
+
 /** base ∪ changes: what either side added, minus what either side removed. */
 function mergeSets(base: readonly string[], ours: readonly string[], theirs: readonly string[]): string[] {
   const removed = new Set(base.filter((item) => !ours.includes(item) || !theirs.includes(item)));
@@ -76,7 +79,8 @@ function pick<T>(base: T | undefined, ours: T | undefined, theirs: T | undefined
 
 function mergeEntry(id: string, base: IndexEntry | undefined, ours: IndexEntry, theirs: IndexEntry, conflicts: string[]): IndexEntry {
   const merged: Record<string, unknown> = {};
-  const keys = [...Object.keys(ours), ...Object.keys(theirs).filter((key) => !(key in ours))];
+  // `after` names the neighbour in each side's file: serializeIndex() writes the merged one from the order.
+  const keys = [...Object.keys(ours), ...Object.keys(theirs).filter((key) => !(key in ours))].filter((key) => key !== 'after');
   for (const key of keys) {
     const [b, o, t] = [base, ours, theirs].map((entry) => (entry as unknown as Record<string, unknown> | undefined)?.[key]);
     if (SET_FIELDS.has(key) && Array.isArray(o) && Array.isArray(t)) {
@@ -108,7 +112,7 @@ export function mergeIndexTexts(baseText: string, oursText: string, theirsText: 
     // Present on one side only: added there, or deleted on the other.
     const kept = o ?? t!;
     if (!b) lessons.push(kept);
-    else if (!same(b, kept)) conflicts.push(`${id}: deleted on one side, changed on the other`);
+    else if (!same(unplaced(b), unplaced(kept))) conflicts.push(`${id}: deleted on one side, changed on the other`);
   }
   if (conflicts.length > 0) return { text: undefined, conflicts: conflicts.sort(compareStrings) };
   lessons.sort((a, b) => compareStrings(a.id, b.id));

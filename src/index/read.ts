@@ -1,3 +1,4 @@
+import { INDEX_FILE } from '../io/repo.js';
 import { compareStrings } from '../util/compare.js';
 import type { IndexEntry } from './build.js';
 import { parseJsonWithin } from '../util/json-depth.js';
@@ -20,12 +21,20 @@ export function parseIndexEntries(text: string): IndexEntry[] | undefined {
   return (lessons as IndexEntry[]).filter((entry) => typeof entry === 'object' && entry !== null && typeof entry.id === 'string');
 }
 
+/** What readers say of an index chained() refuses. */
+export const UNCHAINED = `${INDEX_FILE} lists lessons twice, out of order or after the wrong neighbour`;
+
 /**
- * Whether the entries are in the order `lessons index` writes, each id once. A union merge of
- * neighbouring lines (docs/index-merge.md) leaves ids repeated or out of order: such an index
- * holds a side's old entry beside the new one, and readers take it for stale.
+ * Whether the entries are as `lessons index` writes them: each id once, in order, each entry's
+ * `after` the id of the entry before it (null for the first). Git's union merge of neighbouring
+ * lines (docs/index-merge.md) keeps both sides' lines, and then some entry's `after` names
+ * another line than the one before it, or an id repeats: such an index holds a side's old entry
+ * beside the new one, and readers take it for stale. An index of version 1 has no `after`.
  */
-export function inIdOrder(entries: readonly { id: string }[]): boolean {
-  for (let n = 1; n < entries.length; n++) if (!(compareStrings(entries[n - 1]!.id, entries[n]!.id) < 0)) return false;
+export function chained(entries: readonly { id: string; after?: string | null }[]): boolean {
+  for (let n = 0; n < entries.length; n++) {
+    const before = n === 0 ? null : entries[n - 1]!.id;
+    if (entries[n]!.after !== before || (before !== null && !(compareStrings(before, entries[n]!.id) < 0))) return false;
+  }
   return true;
 }

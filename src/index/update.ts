@@ -1,7 +1,7 @@
 import type { LoadedLesson } from '../lesson/load.js';
 import { compareStrings } from '../util/compare.js';
 import type { Chunks } from '../util/digest.js';
-import { ENTRY_SEPARATOR, INDEX_HEAD, INDEX_TAIL, entryLine, entryOf, sourcesOf } from './build.js';
+import { ENTRY_SEPARATOR, INDEX_HEAD, INDEX_TAIL, entryLine, entryOf, sourcesOf, type IndexEntry } from './build.js';
 import type { IndexDiff } from './diff.js';
 
 /** What changed in the tree since the index was built: the files whose entries go, and the lessons of the files that are new or changed. */
@@ -93,6 +93,9 @@ class EntryLines implements LineRanges {
   readonly starts: number[] = [];
   readonly ends: number[] = [];
   readonly idEnds: number[] = [];
+  /** Where the value of each line's `after` (`null` or `"<id>"`) starts and ends. */
+  readonly afterStarts: number[] = [];
+  readonly afterEnds: number[] = [];
   readonly pathStarts: number[] = [];
   readonly pathEnds: number[] = [];
   /** The line of each path asked for that the index has. */
@@ -111,11 +114,18 @@ class EntryLines implements LineRanges {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ID_START = Buffer.from('    {"id":"');
-const PATH_START = Buffer.from('","path":"');
+const AFTER_KEY = Buffer.from('","after":');
+const AFTER_NONE = Buffer.from('null');
+const PATH_KEY = Buffer.from(',"path":"');
 
 /** The id of entry line `n` (an id is kebab-case: its bytes are the id). */
 function entryId(bytes: IndexBytes, lines: EntryLines, n: number): string {
   return bytesAt(bytes, [lines.starts[n]! + ID_START.length, lines.idEnds[n]!]).toString('utf8');
+}
+
+/** Whether `buffer[at, to)` starts with `prefix`. */
+function startsWith(buffer: Buffer, prefix: Buffer, at: number, to: number): boolean {
+  return at + prefix.length <= to && buffer.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0;
 }
 
 /** Where the JSON string whose opening quote is at `start` ends (after its closing quote), before `end`; -1 when it does not. */
@@ -145,11 +155,14 @@ function entryLines(bytes: IndexBytes, paths: ReadonlySet<string>): EntryLines |
   }
   /** The line `buffer[from, to)` (its separator's comma left out), which starts at `start` of the index. */
   const add = (buffer: Buffer, from: number, to: number, start: number): boolean => {
-    // `    {"id":"<id>","path":"<path>",…`: an id is kebab-case, with nothing to escape.
-    if (to - from < ID_START.length + PATH_START.length || buffer.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) !== 0) return false;
+    // `    {"id":"<id>","after":<null or "<id>">,"path":"<path>",…`: an id is kebab-case, with nothing to escape.
+    if (to - from < ID_START.length + AFTER_KEY.length || buffer.compare(ID_START, 0, ID_START.length, from, from + ID_START.length) !== 0) return false;
     const idEnd = buffer.indexOf(QUOTE, from + ID_START.length);
-    if (idEnd === -1 || idEnd + PATH_START.length > to || buffer.compare(PATH_START, 0, PATH_START.length, idEnd, idEnd + PATH_START.length) !== 0) return false;
-    const pathStart = idEnd + PATH_START.length - 1;
+    if (idEnd === -1 || !startsWith(buffer, AFTER_KEY, idEnd, to)) return false;
+    const afterStart = idEnd + AFTER_KEY.length;
+    const afterEnd = startsWith(buffer, AFTER_NONE, afterStart, to) ? afterStart + AFTER_NONE.length : buffer[afterStart] === QUOTE ? buffer.indexOf(QUOTE, afterStart + 1) + 1 : 0;
+    if (afterEnd <= afterStart || !startsWith(buffer, PATH_KEY, afterEnd, to)) return false;
+    const pathStart = afterEnd + PATH_KEY.length - 1;
     const pathEnd = stringEnd(buffer, pathStart, to);
     const sources = promotedFrom(buffer, from, to);
     if (pathEnd === -1 || sources === undefined) return false;
@@ -160,6 +173,8 @@ function entryLines(bytes: IndexBytes, paths: ReadonlySet<string>): EntryLines |
     found.starts.push(start);
     found.ends.push(to + shift);
     found.idEnds.push(idEnd + shift);
+    found.afterStarts.push(afterStart + shift);
+    found.afterEnds.push(afterEnd + shift);
     found.pathStarts.push(pathStart + shift);
     found.pathEnds.push(pathEnd + shift);
     return true;
@@ -205,8 +220,9 @@ class IndexPieces implements Iterable<Uint8Array> {
 /**
  * The index after a change, from the index of the tree before it (`previous`, as serializeIndex
  * wrote it for a tree that had nothing to stop it): the entries of the changed lessons, and of
- * the lessons whose sources they join or leave (`promoted_into`), are built again; every other
- * line is kept as it is. The same bytes as building the whole index of the changed tree, given
+ * the lessons whose sources they join or leave (`promoted_into`), are built again; a line
+ * whose neighbour before it came or went gets its `after` written again; every other line is
+ * kept as it is. The same bytes as building the whole index of the changed tree, given
  * as pieces that read the kept lines from `previous` as they are taken (so `previous` must stay
  * readable while they are used). `lessonAt` gives an unchanged lesson by its path. Undefined
  * when the change is not one this can apply (ids that would clash, an index left empty, a
@@ -260,17 +276,17 @@ export function updateIndex(
   };
   for (const [n, sources] of scanned.from) if (!gone.has(n)) for (const source of sources) refer(source, () => idAt(n));
   for (const { lesson } of change.added) for (const source of sourcesOf(lesson)) refer(source, () => lesson.id);
-  const rebuilt = new Map<number, Buffer>();
+  const rebuilt = new Map<number, IndexEntry>();
   for (const target of targets) {
     const n = addedIds.has(target) ? undefined : findId(target);
     if (n === undefined || gone.has(n)) continue;
     const item = lessonAt(pathAt(n));
     if (item?.lesson.id !== target) return undefined;
-    rebuilt.set(n, Buffer.from(entryLine(entryOf(item, referrers.get(target) ?? []))));
+    rebuilt.set(n, entryOf(item, referrers.get(target) ?? []));
   }
   // Each new line goes before the first kept line whose id is after its own (none is its own: that line is gone).
   const fresh = change.added
-    .map((item) => ({ id: item.lesson.id, at: seek(item.lesson.id), line: Buffer.from(entryLine(entryOf(item, referrers.get(item.lesson.id) ?? []))) }))
+    .map((item) => ({ id: item.lesson.id, at: seek(item.lesson.id), entry: entryOf(item, referrers.get(item.lesson.id) ?? []) }))
     .sort((a, b) => compareStrings(a.id, b.id));
   const parts: (Range | Buffer)[] = [HEAD];
   const after: (number | Buffer)[] = [];
@@ -299,22 +315,45 @@ export function updateIndex(
     if (count++ > 0) parts.push(SEPARATOR);
     parts.push(line);
   };
+  // The line written last: a line of `previous` (kept, or built again: its id is the same) by its number, a new line by its id, null before the first.
+  let last: number | string | null = null;
+  const afterNow = (): string | null => (typeof last === 'number' ? idAt(last) : last);
+  // Kept lines whose neighbour before them changed: their `after` is written again, the rest of the line kept.
+  const relinked: number[] = [];
+  const sameAfter = (n: number, after: string | null): boolean => bytesAt(previous, [lines.afterStarts[n]!, lines.afterEnds[n]!]).toString('utf8') === JSON.stringify(after);
+  const relink = (n: number, after: string | null): Buffer =>
+    Buffer.concat([bytesAt(previous, [lines.starts[n]!, lines.afterStarts[n]!]), Buffer.from(JSON.stringify(after)), bytesAt(previous, [lines.afterEnds[n]!, lines.ends[n]!])]);
   let next = 0;
+  const pushFresh = (until: number): void => {
+    for (; next < fresh.length && fresh[next]!.at <= until; next++) {
+      push(Buffer.from(entryLine(fresh[next]!.entry, afterNow())));
+      last = fresh[next]!.id;
+    }
+  };
   for (let n = 0; n < lines.length; n++) {
     if (gone.has(n)) continue;
-    while (next < fresh.length && fresh[next]!.at <= n) push(fresh[next++]!.line);
+    pushFresh(n);
     const again = rebuilt.get(n);
-    if (again) push(again);
-    else keep(n);
+    if (again) push(Buffer.from(entryLine(again, afterNow())));
+    else if (last === (n === 0 ? null : n - 1)) keep(n);
+    else {
+      const after = afterNow();
+      if (sameAfter(n, after)) keep(n);
+      else {
+        relinked.push(n);
+        push(relink(n, after));
+      }
+    }
+    last = n;
   }
-  for (; next < fresh.length; next++) push(fresh[next]!.line);
+  pushFresh(Infinity);
   flush();
   parts.push(TAIL);
   if (count === 0) return undefined;
   const length = parts.reduce((sum, part) => sum + (Buffer.isBuffer(part) ? part.length : part[1] - part[0]), 0);
   // Not joined into one buffer: at 100,000 lessons that is 110 MB to allocate and copy, written and hashed piece by piece as well.
-  // The entries that may differ from `previous`, by id: lines dropped, built again or new (every other line is kept byte for byte).
-  const touched = [...[...gone, ...rebuilt.keys()].map(idAt), ...fresh.map((item) => item.id)];
+  // The entries that may differ from `previous`, by id: lines dropped, built again, relinked or new (every other line is kept byte for byte).
+  const touched = [...[...gone, ...rebuilt.keys(), ...relinked].map(idAt), ...fresh.map((item) => item.id)];
   return { chunks: new IndexPieces(parts, previous, length), count, lines: { before: lines, after }, touched };
 }
 
@@ -337,7 +376,8 @@ export function indexLineDiff(before: Buffer, after: Buffer): IndexDiff | undefi
   }
   const diff: IndexDiff = { added: [], removed: [], changed: [] };
   const seen = new Set<string>();
-  const entryAt = (bytes: Buffer, [start, end]: Range): string => JSON.stringify(JSON.parse(bytes.toString('utf8', start, end)));
+  // An entry's neighbour (`after`) is where it is written, not what it says of its lesson.
+  const entryAt = (bytes: Buffer, [start, end]: Range): string => JSON.stringify({ ...(JSON.parse(bytes.toString('utf8', start, end)) as object), after: undefined });
   for (let n = 0; n < afterLines.length; n++) {
     const line = afterLines.range(n);
     const id = entryId(afterBytes, afterLines, n);

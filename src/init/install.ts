@@ -10,12 +10,12 @@ import { packageRoot, packageVersion } from '../io/package-root.js';
 import { pathExists } from '../io/paths.js';
 
 /** The install commands every hint names (README: Install). */
-export const DEV_INSTALL_COMMAND = 'npm install -D <git URL of lessons>#<tag>';
+export const DEV_INSTALL_COMMAND = 'npm install -D <git URL of lessons>#<tag or commit>';
 /**
  * Globally in two steps: npm does not install a git dependency's devDependencies for `prepare`
  * under `--global` (npm/cli#8440), so `npm pack` builds it and the tarball is installed.
  */
-export const GLOBAL_INSTALL_COMMAND = 'npm install -g "$(npm pack <git URL of lessons>#<tag> | tail -n 1)"';
+export const GLOBAL_INSTALL_COMMAND = 'npm install -g "$(npm pack <git URL of lessons>#<tag or commit> | tail -n 1)"';
 export const INSTALL_HINT = `install it with \`${DEV_INSTALL_COMMAND}\` (or globally, \`${GLOBAL_INSTALL_COMMAND}\`)`;
 
 /** How a project's own install runs `lessons`: from node_modules/.bin, which is not on PATH. */

@@ -94,10 +94,15 @@ export interface IndexLine {
   readonly bytes?: Uint8Array;
 }
 
-const HEAD = Buffer.from('{\n  "version": 1,\n  "lessons": [\n');
+// INDEX_HEAD and INDEX_TAIL of index/build.ts, which this module does not load.
+const HEAD = Buffer.from('{\n  "version": 2,\n  "lessons": [\n');
 const TAIL = Buffer.from('\n  ]\n}\n');
 const LINE_START = Buffer.from('    {"id":');
 const ID_END = Buffer.from('",');
+/** Where an entry's id starts in its JSON (its opening quote). */
+const ID_START = LINE_START.length - 4;
+const AFTER_KEY = Buffer.from('"after":');
+const AFTER_NONE = Buffer.from('null,');
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
 
@@ -108,6 +113,8 @@ class BytesLine implements IndexLine {
   constructor(
     readonly id: string,
     readonly bytes: Buffer,
+    /** Where the JSON's id ends (its closing quote). */
+    readonly idEnd: number,
   ) {}
 
   get json(): string {
@@ -119,15 +126,29 @@ class BytesLine implements IndexLine {
 function lineAt(bytes: Buffer, start: number, end: number): BytesLine | undefined {
   if (end - start < LINE_START.length || bytes.compare(LINE_START, 0, LINE_START.length, start, start + LINE_START.length) !== 0) return undefined;
   const json = bytes.subarray(start + 4, bytes[end - 1] === COMMA ? end - 1 : end);
-  const idStart = LINE_START.length - 4;
-  const close = json.indexOf(ID_END, idStart + 1);
+  const close = json.indexOf(ID_END, ID_START + 1);
   if (close < 0) return undefined;
   try {
-    const id = JSON.parse(json.toString('utf8', idStart, close + 1)) as unknown;
-    return typeof id === 'string' ? new BytesLine(id, json) : undefined;
+    const id = JSON.parse(json.toString('utf8', ID_START, close + 1)) as unknown;
+    return typeof id === 'string' ? new BytesLine(id, json, close) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `line`'s `after` names `before` (the line before it; null for the first), compared as
+ * bytes: `"after":null,` or `"after":"<id>",` right after the id (an id is kebab-case).
+ */
+function follows(line: BytesLine, before: BytesLine | null): boolean {
+  const json = line.bytes;
+  const key = line.idEnd + ID_END.length;
+  if (json.compare(AFTER_KEY, 0, AFTER_KEY.length, key, key + AFTER_KEY.length) !== 0) return false;
+  const value = key + AFTER_KEY.length;
+  if (before === null) return json.compare(AFTER_NONE, 0, AFTER_NONE.length, value, value + AFTER_NONE.length) === 0;
+  // The id's bytes with their quotes, and the comma after them.
+  const length = before.idEnd + ID_END.length - ID_START;
+  return json.compare(before.bytes, ID_START, ID_START + length, value, value + length) === 0;
 }
 
 /** Whether `bytes` begin with the index's head and end with its tail, with room for a line between. */
@@ -161,10 +182,16 @@ function lineStarts(bytes: Buffer): { starts: number[]; end: number } {
 export function indexLines(bytes: Buffer): IndexLine[] | undefined {
   if (!hasLayout(bytes)) return undefined;
   const { starts, end } = lineStarts(bytes);
-  const result: IndexLine[] = [];
+  const result: BytesLine[] = [];
   for (let n = 0; n < starts.length; n++) {
-    const line = lineAt(bytes, starts[n]!, n + 1 < starts.length ? starts[n + 1]! - 1 : end);
-    if (line === undefined || (result.length > 0 && !(result[result.length - 1]!.id < line.id))) return undefined;
+    const last = n + 1 === starts.length;
+    const lineEnd = last ? end : starts[n + 1]! - 1;
+    // A comma after every line but the last: a union merge can leave a line without one, or the last with one.
+    if ((bytes[lineEnd - 1] === COMMA) === last) return undefined;
+    const line = lineAt(bytes, starts[n]!, lineEnd);
+    const before = result.length > 0 ? result[result.length - 1]! : null;
+    // Chained as chained() in index/read.ts says: in order, each after the line before it.
+    if (line === undefined || !follows(line, before) || (before !== null && !(before.id < line.id))) return undefined;
     result.push(line);
   }
   return result;

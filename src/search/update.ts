@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexEntry } from '../index/build.js';
 import type { IndexedTree } from '../store/index-write.js';
-import { inIdOrder, parseIndexEntries } from '../index/read.js';
+import { UNCHAINED, chained, parseIndexEntries } from '../index/read.js';
 import { readRegularFile, readText, writeInRepo } from '../io/fs.js';
 import { INDEX_FILE } from '../io/repo.js';
 import { ensureStateDir } from '../io/state.js';
@@ -319,7 +319,7 @@ async function fullUpdate(
 ): Promise<OpenedSearch> {
   const entries = parseIndexEntries(text);
   if (entries === undefined) return fallback(root, `${INDEX_FILE} is not a valid index`);
-  if (!inIdOrder(entries)) return fallback(root, `${INDEX_FILE} lists lessons twice or out of order (a merge without the lessons driver)`);
+  if (!chained(entries)) return fallback(root, `${UNCHAINED} (a merge that kept both sides' lines, or an index an older lessons wrote)`);
   const [{ buildSegment }, { formatEntryLine }] = await Promise.all([import('./build.js'), import('./delta.js')]);
   let bytes: Uint8Array;
   try {

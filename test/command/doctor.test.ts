@@ -52,7 +52,7 @@ describe('lessons doctor', () => {
     const root = await healthyRepo();
     fs.rmSync(path.join(root, 'node_modules'), { recursive: true });
     expect(await statuses(root)).toMatchObject({ 'git-hooks': 'fail', 'agent-hooks:claude': 'fail' });
-    expect((await doctor({ cwd: root, pathValue: BARE_PATH })).checks[0]!.fix).toBe('install it with `npm install -D <git URL of lessons>#<tag>` (or globally, `npm install -g "$(npm pack <git URL of lessons>#<tag> | tail -n 1)"`)');
+    expect((await doctor({ cwd: root, pathValue: BARE_PATH })).checks[0]!.fix).toBe('install it with `npm install -D <git URL of lessons>#<tag or commit>` (or globally, `npm install -g "$(npm pack <git URL of lessons>#<tag or commit> | tail -n 1)"`)');
     installBinWrapper(root);
 
     // Settings written by an earlier version: a bare `lessons`, not on PATH.

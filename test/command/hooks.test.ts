@@ -75,7 +75,7 @@ describe('Claude Code PreToolUse', () => {
     const edit = { ...base(root, 'PreToolUse'), tool_name: 'Edit', tool_input: { file_path: 'package.json' } };
     expect(await hook(root, 'claude', 'PreToolUse', edit)).not.toBe('');
     expect(fs.existsSync(path.join(root, '.lessons/cache/search.bin'))).toBe(true);
-    fs.writeFileSync(path.join(root, 'lessons/index.json'), '{"version": 1, "lessons": []}\n');
+    fs.writeFileSync(path.join(root, 'lessons/index.json'), '{"version": 2, "lessons": []}\n');
     expect(await hook(root, 'claude', 'PreToolUse', edit)).toBe('');
   });
 });

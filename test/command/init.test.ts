@@ -35,7 +35,7 @@ describe('lessons init', () => {
     const root = initGitRepo();
     const first = await initRepo({ cwd: root, force: false });
     expect(first.entries.map((entry) => [entry.path, entry.action])).toEqual(CREATED.map((file) => [file, 'created']));
-    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe('{\n  "version": 1,\n  "lessons": []\n}\n');
+    expect(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')).toBe('{\n  "version": 2,\n  "lessons": []\n}\n');
     expect(fs.readFileSync(path.join(root, 'policy/workflow-policy.json'), 'utf8')).toBe(fs.readFileSync(path.join(PACKAGE_ROOT, 'policy/workflow-policy.json'), 'utf8'));
     expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8')).toBe('.lessons/\n');
     expect(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8')).toContain(AGENTS_BLOCK);

@@ -31,7 +31,7 @@ function thirdPartyClone(devDependencies: Record<string, string> = { lessons: SP
   git(path.dirname(clone), 'clone', '-q', upstream, clone);
   git(clone, 'config', 'commit.gpgsign', 'false');
   git(clone, 'checkout', '-q', '-b', 'adopt-lessons');
-  // What `npm install -D <git URL of lessons>#<tag>` leaves with package-lock=false: package.json changed, no lockfile.
+  // What `npm install -D <git URL of lessons>#<tag or commit>` leaves with package-lock=false: package.json changed, no lockfile.
   const manifest = JSON.parse(fs.readFileSync(path.join(clone, 'package.json'), 'utf8'));
   writeFiles(clone, { 'package.json': `${JSON.stringify({ ...manifest, devDependencies }, null, 2)}\n` });
   installBinWrapper(clone);
@@ -139,7 +139,7 @@ describe('the hints say how to install lessons the way that works today', () => 
     git(root, 'add', '-A');
     const commit = spawnHook(root);
     expect(commit.status).toBe(1);
-    expect(commit.stderr).toContain('install it with `npm install -D <git URL of lessons>#<tag>` (or globally, `npm install -g "$(npm pack <git URL of lessons>#<tag> | tail -n 1)"`)');
+    expect(commit.stderr).toContain('install it with `npm install -D <git URL of lessons>#<tag or commit>` (or globally, `npm install -g "$(npm pack <git URL of lessons>#<tag or commit> | tail -n 1)"`)');
     expect(commit.stderr).not.toContain('npm install --save-dev lessons');
   });
 });

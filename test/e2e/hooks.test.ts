@@ -300,7 +300,7 @@ describe('lessons hooks install with real git commit and push', () => {
     git(root, 'add', '-A');
     const run = gitRun(root, ['commit', '-m', 'x'], { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' });
     expect(run.status).not.toBe(0);
-    expect(run.output).toContain('install it with `npm install -D <git URL of lessons>#<tag>`');
+    expect(run.output).toContain('install it with `npm install -D <git URL of lessons>#<tag or commit>`');
     expect(run.output).toContain('`git commit --no-verify`');
   });
 });

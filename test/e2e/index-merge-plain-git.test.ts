@@ -16,7 +16,7 @@ const path_ = (id: string): string => `lessons/cases/${id}.md`;
 
 /** A repository as `lessons init` leaves it (its .gitattributes), with four cases and nothing per clone. */
 async function plainRepo(): Promise<string> {
-  const root = await committedLessonsRepo(Object.assign({}, ...ids.map((id) => lessonFile({ id, title: `Lesson ${id.slice(-1)}` }))));
+  const root = await committedLessonsRepo(Object.assign({}, ...ids.map((id) => titled(id))));
   fs.rmSync(path.join(root, path_('case-2026-01-01-example')));
   const init = runLessons(['init'], { cwd: root });
   expect(init.exitCode, init.stderr).toBe(0);
@@ -30,6 +30,7 @@ async function plainRepo(): Promise<string> {
   return root;
 }
 
+/** A branch's change: lesson files written and removed (a rename is both). */
 type Change = { write?: Record<string, string>; remove?: string[] };
 
 function branch(root: string, name: string, change: Change): void {
@@ -40,89 +41,137 @@ function branch(root: string, name: string, change: Change): void {
   commitAll(root, `lessons on ${name}`);
 }
 
+const end = (id: string): string => id.slice(id.lastIndexOf('-') + 1);
+/** Each lesson fires on its own file (src/<the end of its id>.ts): a task that touches them all selects the lessons there are (up to the policy's quota of cases). */
+const TASK = ['--limit', '20', ...['b', 'c', 'd', 'e', 'ee', 'f', 'g', 'h', 'x', 'y'].flatMap((name) => ['--path', `src/${name}.ts`]), 'change the code'];
+const titled = (id: string, severity = 'medium', title = id): Record<string, string> =>
+  lessonFile({ id, title: `Lesson ${end(title)}`, severity, triggers: { paths: [`src/${end(id)}.ts`] } });
+const WARNING =
+  /lessons\/index\.json (lists lessons twice, out of order or after the wrong neighbour|is not a valid index|is older than the lesson files)[^;]*; scanned the lesson files instead/;
+
 interface Merged {
+  /** Whether the index git merged is, byte for byte, the one `lessons index` then writes. */
+  exact: boolean;
   /** `lessons index --check` right after the merge. */
-  checkedFresh: boolean;
-  /** What preflight said on stderr right after the merge. */
+  checkExit: number;
+  /** What preflight said on stderr right after the merge, and the lessons it selected (the end of the id, and severity). */
   preflightStderr: string;
-  /** The index's lessons (id and severity) once `lessons index` ran, and whether it is then fresh. */
+  selected: string[];
+  /** What preflight selects once `lessons index` ran. */
+  selectedOnceIndexed: string[];
+  /** The index's lessons once `lessons index` ran, and whether it is then fresh. */
   repaired: string[];
   fresh: boolean;
 }
 
+const short = (entry: { id: string; severity: string }): string => `${end(entry.id)}:${entry.severity}`;
+
+const selectedBy = (stdout: string): string[] => (JSON.parse(stdout) as { selected: { id: string; severity: string }[] }).selected.map(short).sort();
+
 /** Merges `first` then `second` into a branch from main with plain `git merge`; fails on any conflict. */
 function mergeInOrder(root: string, first: string, second: string): Merged {
   git(root, 'checkout', '-q', '-B', `merge-${first}-${second}`, 'main');
+  // Preflight ran before the merge, as it does at every task's start: its search cache is of main's index.
+  expect(runLessons(['preflight', '--json', ...TASK], { cwd: root }).exitCode).toBe(0);
   git(root, 'merge', '-q', '--no-edit', first);
   git(root, 'merge', '-q', '--no-edit', second); // throws on a conflict
   expect(git(root, 'status', '--porcelain')).toBe('');
-  const checkedFresh = runLessons(['index', '--check'], { cwd: root }).exitCode === 0;
-  const preflight = runLessons(['preflight', '--json', 'lesson b d f h'], { cwd: root });
+  const merged = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
+  const checkExit = runLessons(['index', '--check'], { cwd: root }).exitCode;
+  const preflight = runLessons(['preflight', '--json', ...TASK], { cwd: root });
   expect(preflight.exitCode, preflight.stderr).toBe(0);
+  expect(preflight.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  const selected = selectedBy(preflight.stdout);
   expect(runLessons(['index'], { cwd: root }).exitCode).toBe(0);
-  const index = JSON.parse(fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8')) as { lessons: { id: string; severity: string }[] };
+  const selectedOnceIndexed = selectedBy(runLessons(['preflight', '--json', ...TASK], { cwd: root }).stdout);
+  const rebuilt = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
   const fresh = runLessons(['index', '--check'], { cwd: root }).exitCode === 0;
   git(root, 'checkout', '-q', '-f', 'main');
-  return { checkedFresh, preflightStderr: preflight.stderr, repaired: index.lessons.map((entry) => `${entry.id.slice(-1)}:${entry.severity}`), fresh };
+  const repaired = (JSON.parse(rebuilt) as { lessons: { id: string; severity: string }[] }).lessons.map(short);
+  return { exact: merged === rebuilt, checkExit, preflightStderr: preflight.stderr, selected, selectedOnceIndexed, repaired, fresh };
 }
 
 /** Both merge orders of two branches from main. */
-function bothOrders(left: Change, right: Change): Promise<Merged[]> {
-  return plainRepo().then((root) => {
-    branch(root, 'left', left);
-    branch(root, 'right', right);
-    return [mergeInOrder(root, 'left', 'right'), mergeInOrder(root, 'right', 'left')];
-  });
+async function bothOrders(left: Change, right: Change): Promise<Merged[]> {
+  const root = await plainRepo();
+  branch(root, 'left', left);
+  branch(root, 'right', right);
+  return [mergeInOrder(root, 'left', 'right'), mergeInOrder(root, 'right', 'left')];
 }
 
-const high = (id: string): Record<string, string> => lessonFile({ id, title: `Lesson ${id.slice(-1)}`, severity: 'high' });
-const added = (id: string): Record<string, string> => lessonFile({ id, title: `Lesson ${id.slice(-1)}` });
+const lesson = (id: string): Record<string, string> => titled(id);
+const high = (id: string): Record<string, string> => titled(id, 'high');
+/** A lesson given a new id (its file renamed, its title kept). */
+const renamed = (from: string, to: string): Change => ({ remove: [path_(from)], write: titled(to, 'medium', from) });
 
 /**
- * Each merge is clean. Where union merged the index exactly, it is fresh; where the two sides
- * touched neighbouring lines, union's index is caught (index --check fails, preflight says it
- * scanned the files instead) and `lessons index` repairs it. Either way the result, once
- * indexed, is the index of the merged tree.
+ * Every merge is clean, in both orders. Then either the merged index is exactly what `lessons
+ * index` writes (index --check passes, preflight says nothing), or it is caught: index --check
+ * fails, preflight says so and selects from the lesson files, so it never shows a deleted lesson
+ * or an old version of one. Either way `lessons index` gives the index of the merged tree.
  */
-function expectSettled(results: Merged[], want: string[]): void {
+function expectSettled(results: Merged[], outcome: 'exact' | 'caught', want: string[]): void {
   for (const result of results) {
     expect(result.repaired).toEqual(want);
     expect(result.fresh).toBe(true);
-    if (!result.checkedFresh) expect(result.preflightStderr, result.preflightStderr).toMatch(/lessons\/index\.json (lists lessons twice or out of order|is not a valid index|is older than the lesson files)[^;]*; scanned the lesson files instead/);
-    else expect(result.preflightStderr).toBe('');
+    expect(result.exact ? 'exact' : 'caught').toBe(outcome);
+    if (result.exact) {
+      expect(result.checkExit).toBe(0);
+      expect(result.preflightStderr).toBe('');
+    } else {
+      expect(result.checkExit).toBe(1);
+      expect(result.preflightStderr, result.preflightStderr).toMatch(WARNING);
+    }
+    // Preflight shows the lessons of the merged tree, as they are, as it does once the index is fresh.
+    expect(result.selected).toEqual(result.selectedOnceIndexed);
+    for (const item of result.selected) expect(want).toContain(item);
   }
 }
 
-describe('lessons/index.json merged by plain git, no per-clone setup', () => {
-  it('add/add of lessons apart from each other: clean, and the merged index is fresh in both orders', async () => {
-    const results = await bothOrders({ write: added('case-2026-01-03-c') }, { write: added('case-2026-01-07-g') });
-    expect(results.map((result) => result.checkedFresh)).toEqual([true, true]);
-    expectSettled(results, ['b:medium', 'c:medium', 'd:medium', 'f:medium', 'g:medium', 'h:medium']);
+// The four lessons on main: b, d, f, h.
+const [b, d, f, h] = ids as [string, string, string, string];
+
+describe('lessons/index.json merged by plain git, no per-clone setup (docs/index-merge.md)', () => {
+  it('add/add of lessons apart: exact', async () => {
+    expectSettled(await bothOrders({ write: lesson('case-2026-01-03-c') }, { write: lesson('case-2026-01-07-g') }), 'exact', ['b:medium', 'c:medium', 'd:medium', 'f:medium', 'g:medium', 'h:medium']);
   });
 
-  it('add/add of neighbouring lessons (the same gap, and both at the end): clean, caught when union got it wrong', async () => {
-    expectSettled(await bothOrders({ write: added('case-2026-01-05-e') }, { write: added('case-2026-01-05-ee') }), ['b:medium', 'd:medium', 'e:medium', 'e:medium', 'f:medium', 'h:medium']);
-    const atEnd = await bothOrders({ write: added('case-2026-01-09-x') }, { write: added('case-2026-01-09-y') });
-    expect(atEnd.map((result) => result.checkedFresh)).toEqual([false, false]);
-    expectSettled(atEnd, ['b:medium', 'd:medium', 'f:medium', 'h:medium', 'x:medium', 'y:medium']);
+  it('add/add of two lessons that sort next to each other: caught', async () => {
+    expectSettled(await bothOrders({ write: lesson('case-2026-01-05-e') }, { write: lesson('case-2026-01-05-ee') }), 'caught', ['b:medium', 'd:medium', 'e:medium', 'ee:medium', 'f:medium', 'h:medium']);
   });
 
-  it('edit/edit of different lessons, apart and neighbouring: clean in both orders', async () => {
-    const apart = await bothOrders({ write: high(ids[0]!) }, { write: high(ids[2]!) });
-    expect(apart.map((result) => result.checkedFresh)).toEqual([true, true]);
-    expectSettled(apart, ['b:high', 'd:medium', 'f:high', 'h:medium']);
-    const neighbours = await bothOrders({ write: high(ids[0]!) }, { write: high(ids[1]!) });
-    expect(neighbours.map((result) => result.checkedFresh)).toEqual([false, false]);
-    expectSettled(neighbours, ['b:high', 'd:high', 'f:medium', 'h:medium']);
+  it('add/add of two lessons at the end of the list: caught', async () => {
+    expectSettled(await bothOrders({ write: lesson('case-2026-01-09-x') }, { write: lesson('case-2026-01-09-y') }), 'caught', ['b:medium', 'd:medium', 'f:medium', 'h:medium', 'x:medium', 'y:medium']);
   });
 
-  it('delete/edit of different lessons, apart and neighbouring: clean in both orders', async () => {
-    const apart = await bothOrders({ remove: [path_(ids[0]!)] }, { write: high(ids[2]!) });
-    expect(apart.map((result) => result.checkedFresh)).toEqual([true, true]);
-    expectSettled(apart, ['d:medium', 'f:high', 'h:medium']);
-    const neighbours = await bothOrders({ remove: [path_(ids[0]!)] }, { write: high(ids[1]!) });
-    expect(neighbours.map((result) => result.checkedFresh)).toEqual([false, false]);
-    expectSettled(neighbours, ['d:high', 'f:medium', 'h:medium']);
+  it('edit/edit of different lessons apart: exact', async () => {
+    expectSettled(await bothOrders({ write: high(b) }, { write: high(f) }), 'exact', ['b:high', 'd:medium', 'f:high', 'h:medium']);
+  });
+
+  it('edit/edit of neighbouring lessons: caught', async () => {
+    expectSettled(await bothOrders({ write: high(b) }, { write: high(d) }), 'caught', ['b:high', 'd:high', 'f:medium', 'h:medium']);
+  });
+
+  it('delete/edit of lessons apart: exact', async () => {
+    expectSettled(await bothOrders({ remove: [path_(b)] }, { write: high(h) }), 'exact', ['d:medium', 'f:medium', 'h:high']);
+  });
+
+  it('delete/edit of the lesson after the deleted one\'s neighbour, and of the neighbour itself: caught', async () => {
+    // Deleting b rewrites d's `after`: an edit of f is then a neighbouring change.
+    expectSettled(await bothOrders({ remove: [path_(b)] }, { write: high(f) }), 'caught', ['d:medium', 'f:high', 'h:medium']);
+    expectSettled(await bothOrders({ remove: [path_(b)] }, { write: high(d) }), 'caught', ['d:high', 'f:medium', 'h:medium']);
+    expectSettled(await bothOrders({ write: high(b) }, { remove: [path_(d)] }), 'caught', ['b:high', 'f:medium', 'h:medium']);
+  });
+
+  it('delete of a lesson and an add that sorts right after it: caught (union keeps the deleted lesson\'s line in order)', async () => {
+    const results = await bothOrders({ remove: [path_(d)] }, { write: lesson('case-2026-01-05-e') });
+    expectSettled(results, 'caught', ['b:medium', 'e:medium', 'f:medium', 'h:medium']);
+    for (const result of results) expect(result.selected).not.toContain('d:medium');
+  });
+
+  it('rename of a lesson (a new id) and an edit: exact apart, caught next to it', async () => {
+    expectSettled(await bothOrders(renamed(b, 'case-2026-01-03-c'), { write: high(h) }), 'exact', ['c:medium', 'd:medium', 'f:medium', 'h:high']);
+    expectSettled(await bothOrders(renamed(b, 'case-2026-01-03-c'), { write: high(d) }), 'caught', ['c:medium', 'd:high', 'f:medium', 'h:medium']);
   });
 });
 
@@ -140,7 +189,7 @@ describe('an index union left with an old entry beside the new one', () => {
     fs.utimesSync(file, future, future);
     const result = runLessons(['preflight', '--json', 'release notes skipped the migration'], { cwd: root });
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stderr, result.stderr).toContain('lessons/index.json lists lessons twice or out of order (a merge without the lessons driver); scanned the lesson files instead');
+    expect(result.stderr, result.stderr).toContain("lessons/index.json lists lessons twice, out of order or after the wrong neighbour (a merge that kept both sides' lines, or an index an older lessons wrote); scanned the lesson files instead");
     const selected = (JSON.parse(result.stdout) as { selected: { id: string; severity: string }[] }).selected;
     expect(selected.filter((lesson) => lesson.id === 'case-2026-01-02-b')).toEqual([expect.objectContaining({ severity: 'high' })]);
   });

@@ -104,7 +104,7 @@ describe('lessons index --merge refuses bad input (exit 1, our side untouched)',
     const root = await committedLessonsRepo();
     const index = fs.readFileSync(path.join(root, 'lessons/index.json'), 'utf8');
     const entry = (JSON.parse(index) as { lessons: Record<string, unknown>[] }).lessons[0]!;
-    const pwned = `{\n  "version": 1,\n  "lessons": [\n    ${JSON.stringify({ ...entry, id: '../../PWNED', path: '/etc/passwd' })}\n  ]\n}\n`;
+    const pwned = `{\n  "version": 2,\n  "lessons": [\n    ${JSON.stringify({ ...entry, id: '../../PWNED', path: '/etc/passwd' })}\n  ]\n}\n`;
     writeFiles(root, { 'base.json': index, 'ours.json': index, 'empty.json': '', 'pwned.json': pwned });
     for (const [theirs, said] of [
       ['empty.json', 'their index is empty'],

@@ -166,8 +166,8 @@ describe('the npm package', () => {
       'lessons report --html lessons-report.html --format markdown >> "$GITHUB_STEP_SUMMARY"',
     ]);
     // lessons@<version> is what installs once lessons is on the npm registry; the comment says what works until then.
-    expect(workflow).toContain('# until then put its git URL here: npm install -g "$(npm pack <git URL of lessons>#<tag> | tail -n 1)")');
-    expect(workflow).toContain('add it as a dev dependency (npm install -D <git URL of lessons>#<tag>)');
+    expect(workflow).toContain('# until then put its git URL here: npm install -g "$(npm pack <git URL of lessons>#<tag or commit> | tail -n 1)")');
+    expect(workflow).toContain('add it as a dev dependency (npm install -D <git URL of lessons>#<tag or commit>)');
     // The steps after the install, with the installed binary standing in for the global one.
     const bin = path.join(project, 'node_modules/.bin');
     for (const step of runSteps(workflow).slice(1, 4)) {

@@ -35,7 +35,7 @@ describe('the index file layout', () => {
   });
 
   it('an empty index is plain JSON', () => {
-    expect(serializeIndex({ version: 1, lessons: [] })).toBe('{\n  "version": 1,\n  "lessons": []\n}\n');
+    expect(serializeIndex({ version: 2, lessons: [] })).toBe('{\n  "version": 2,\n  "lessons": []\n}\n');
   });
 });
 
@@ -91,7 +91,7 @@ describe('mergeIndexTexts', () => {
 
   it('refuses entries outside the lesson folders or with ids the schema rejects, on any side', () => {
     const entry = (JSON.parse(indexText(A)) as { lessons: IndexEntry[] }).lessons[0]!;
-    const withEntry = (fields: Partial<IndexEntry>): string => serializeIndex({ version: 1, lessons: [{ ...entry, ...fields }] });
+    const withEntry = (fields: Partial<IndexEntry>): string => serializeIndex({ version: 2, lessons: [{ ...entry, ...fields }] });
     const pwned = mergeIndexTexts(base, base, withEntry({ id: '../../PWNED', path: '/etc/passwd' }));
     expect(pwned.text).toBeUndefined();
     expect(pwned.conflicts).toEqual([expect.stringMatching(/^their index does not match the index schema \(lessons\[0\]\.id: /)]);

@@ -5,6 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { indexStaleness } from '../../src/index/diff.js';
 import { parseIndexEntries } from '../../src/index/read.js';
 import { hookIndexEntries } from '../../src/agent/health.js';
+import { buildIndex, serializeIndex } from '../../src/index/build.js';
+import { loadLessons } from '../../src/lesson/load.js';
+import { lessonFile } from '../helpers/lessons.js';
+import { writeFiles } from '../helpers/repo.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -28,6 +32,24 @@ describe('reading lessons/index.json', () => {
     const corrupt: string[] = [];
     expect(await hookIndexEntries(root, corrupt)).toEqual([]);
     expect(corrupt.join('\n')).toContain('not valid JSON');
+  });
+
+  it('an index a union merge left with a line after the wrong neighbour is stale to the hooks: they scan the files', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lessons-index-'));
+    dirs.push(root);
+    writeFiles(root, { ...lessonFile({ id: 'case-2026-01-02-b', severity: 'high' }), ...lessonFile({ id: 'case-2026-01-04-d' }) });
+    const index = serializeIndex(buildIndex(loadLessons(root).lessons));
+    fs.writeFileSync(path.join(root, 'lessons/index.json'), index);
+    const fresh: string[] = [];
+    expect((await hookIndexEntries(root, fresh)).map((entry) => entry.severity)).toEqual(['high', 'medium']);
+    expect(fresh).toEqual([]);
+    // Union kept an older version of b's line (severity low) after b's own line.
+    const lines = index.split('\n');
+    lines.splice(4, 0, lines[3]!.replace('"severity":"high"', '"severity":"low"'));
+    fs.writeFileSync(path.join(root, 'lessons/index.json'), lines.join('\n'));
+    const merged: string[] = [];
+    expect((await hookIndexEntries(root, merged)).map((entry) => entry.severity)).toEqual(['high', 'medium']);
+    expect(merged.join('\n')).toContain('lessons/index.json lists lessons twice, out of order or after the wrong neighbour; the hooks scan the lesson files instead');
   });
 
   it('says what is stale in one set of words for the index command and the guard', () => {

@@ -36,7 +36,7 @@ describe('the workflow', () => {
     expect(yaml.indexOf('sources update --locked')).toBeLessThan(yaml.indexOf('lessons lint'));
     const global = workflowYaml({ how: 'global', spec: 'lessons@1.2.3', fromRegistry: true });
     expect(global).toContain('  run: npm install --global lessons@1.2.3\n');
-    expect(global).toContain('add it as a dev dependency (npm install -D <git URL of lessons>#<tag>)');
+    expect(global).toContain('add it as a dev dependency (npm install -D <git URL of lessons>#<tag or commit>)');
     expect(global).toContain('run: lessons lint\n');
   });
 
