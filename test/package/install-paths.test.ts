@@ -44,7 +44,7 @@ function run(command: string, args: string[], cwd: string, extra: Record<string,
 
 /** A hint's command with this test's URL and tag in place, as words for sh. */
 function withUrl(command: string): string {
-  return command.replace('<git URL of lessons>', url).replace('<tag>', TAG);
+  return command.replace('<git URL of lessons>', url).replace('<tag or commit>', TAG);
 }
 
 /** A project like expressjs/express: package.json, no lockfile, and `.npmrc` saying `package-lock=false`. */
