@@ -129,15 +129,15 @@ export function cacheBytes(root: string): number {
  * one would add Node's ESM loader to the floor).
  */
 export function writeProbe(dir: string): string {
-  const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/preflight');
+  const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
   const source = path.join(dir, 'probe-source.mjs');
   const probe = path.join(dir, 'probe.cjs');
   fs.writeFileSync(
     source,
     `import fs from 'node:fs';
-import { Segment } from ${JSON.stringify(path.join(dist, 'search-segment.js'))};
-import { buildQuery } from ${JSON.stringify(path.join(dist, 'query.js'))};
-import { VOCABULARY } from ${JSON.stringify(path.join(dist, 'vocabulary.js'))};
+import { Segment } from ${JSON.stringify(path.join(dist, 'search/segment.js'))};
+import { buildQuery } from ${JSON.stringify(path.join(dist, 'preflight/query.js'))};
+import { VOCABULARY } from ${JSON.stringify(path.join(dist, 'search/vocabulary.js'))};
 const fd = fs.openSync('.lessons/cache/search.bin', 'r');
 const segment = Segment.open({ size: fs.fstatSync(fd).size, read: (offset, length) => { const b = new Uint8Array(length); fs.readSync(fd, b, 0, length, offset); return b; } });
 const scores = new Map();
