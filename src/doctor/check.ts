@@ -2,7 +2,7 @@
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 export interface Check {
-  /** Stable name: git-hooks, agent-hooks:claude, index, policy, search-cache, exports, reviewer, workflow. */
+  /** Stable name: git-hooks, agent-hooks:claude, index, policy, search-cache, exports, claude-rules, reviewer, workflow, hook-runs:<harness>. */
   name: string;
   status: CheckStatus;
   message: string;

@@ -11,6 +11,7 @@ import { findRepoRoot } from '../io/repo.js';
 import type { Policy } from '../policy/policy.js';
 import { checkAllAgentSettings } from './agent-settings.js';
 import { findOnPath, hookBinary, withoutNpmBins } from './binary.js';
+import { claudeRulesCheck } from './claude-rules.js';
 import { check, type Check } from './check.js';
 import type { HookRunRow } from './hook-run.js';
 import { workflowInstallCheck } from './workflow.js';
@@ -130,9 +131,16 @@ async function exportsCheck(root: string): Promise<Check> {
   if (targets.length === 0) return check('exports', 'skip', `no exports (\`lessons export --to ${EXPORT_TARGETS.join('|')}\` writes them)`);
   try {
     const stale: string[] = [];
-    for (const target of targets) if (isStale(await exportLessons({ cwd: root, to: target, check: true }))) stale.push(target);
-    if (stale.length === 0) return check('exports', 'ok', `${targets.join(', ')} current`);
-    return check('exports', 'fail', `stale: ${stale.join(', ')} (agents read old lessons; the ci stage blocks)`, stale.map((target) => `lessons export --to ${target}`).join(' && '));
+    const cut: string[] = [];
+    for (const target of targets) {
+      const result = await exportLessons({ cwd: root, to: target, check: true });
+      if (isStale(result)) stale.push(target);
+      cut.push(...result.warnings.map((warning) => warning.message));
+    }
+    if (stale.length > 0) return check('exports', 'fail', `stale: ${stale.join(', ')} (agents read old lessons; the ci stage blocks)`, stale.map((target) => `lessons export --to ${target}`).join(' && '));
+    // What a tool reads only in part is as silent as a stale export: the agent never sees the rest.
+    if (cut.length > 0) return check('exports', 'warn', `${targets.join(', ')} current, but cut where agents read them: ${cut.join('; ')}`, 'give lessons that need not apply everywhere trigger paths (they then go to path-scoped rules), retire what no longer applies, or shorten the longest checklists');
+    return check('exports', 'ok', `${targets.join(', ')} current`);
   } catch (error) {
     return check('exports', 'fail', `the exports cannot be checked: ${errorMessage(error)}`, 'run `lessons lint`');
   }
@@ -162,6 +170,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     policy.check,
     await searchCacheCheck(root),
     await exportsCheck(root),
+    await claudeRulesCheck(root),
     reviewerCheck(policy.policy, options.pathValue),
     workflowInstallCheck(root),
   ];

@@ -66,6 +66,22 @@ function frontmatterData(frontmatter: string): unknown {
   return parser.load(`\n${frontmatter}`, { schema: parser.CORE_SCHEMA });
 }
 
+/**
+ * The YAML frontmatter of any markdown file (an agent's rule file, say), read as a lesson's is:
+ * undefined when the file has none, else its data or why it does not parse.
+ */
+export function markdownFrontmatter(text: string): { data: unknown } | { error: string } | undefined {
+  if (!/^---\r?\n/.test(text)) return undefined;
+  const start = text.indexOf('\n') + 1;
+  const close = /^---\s*$/m.exec(text.slice(start));
+  if (!close) return { error: 'its frontmatter has no closing `---` line' };
+  try {
+    return { data: frontmatterData(text.slice(start, start + close.index)) };
+  } catch (error) {
+    return { error: (error as Error).message.split('\n')[0]! };
+  }
+}
+
 const EXPECTED_FORM = 'expected a file that starts with a `---` line, then YAML fields, then a closing `---` line';
 
 /** Decodes UTF-8 strictly: invalid bytes are an error with the line they are on, never U+FFFD. */

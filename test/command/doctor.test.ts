@@ -5,7 +5,8 @@ import { doctor } from '../../src/doctor/doctor.js';
 import { installClaudeHooks } from '../../src/harness/claude/settings.js';
 import { installHooks } from '../../src/githooks/install.js';
 import { committedLessonsRepo, installBinWrapper } from '../helpers/guard.js';
-import { git, runCli, writeFiles } from '../helpers/repo.js';
+import { lessonFile } from '../helpers/lessons.js';
+import { git, runCli, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 /** A PATH with git and sh but no `lessons` and no `codex`. */
 const BARE_PATH = '/usr/bin:/bin';
@@ -35,6 +36,7 @@ describe('lessons doctor', () => {
       ['policy', 'ok'],
       ['search-cache', 'ok'],
       ['exports', 'skip'],
+      ['claude-rules', 'skip'],
       ['reviewer', 'skip'],
       ['workflow', 'skip'],
       ['hook-runs', 'skip'],
@@ -120,5 +122,35 @@ describe('lessons doctor', () => {
     installBinWrapper(root);
     await installHooks({ cwd: root });
     expect(runCli(['doctor'], { cwd: root, env: { PATH: BARE_PATH } })).toMatchObject({ exitCode: 0, stdout: expect.stringContaining('nothing is broken') });
+  });
+
+  it('an export an agent reads only in part: a warning naming what the tool cuts, with what to do', async () => {
+    // A principle and 40 cases of about 1.1 KB each: an AGENTS.md section past Codex's 32 KiB.
+    const items = (word: string): string => `## Situation\n\nIt went wrong.\n\n## Prevention Checklist\n\n${Array.from({ length: 10 }, (_, i) => `- [ ] Step ${i + 1} of the ${word} checklist: run the check, read its output, and fix what it reports.`).join('\n')}\n`;
+    const files: Record<string, string> = {};
+    for (let index = 10; index < 50; index++) Object.assign(files, lessonFile({ id: `case-2026-01-${index}-incident`, title: `Incident ${index}` }, items(`incident ${index}`)));
+    const root = tempLessonsRepo(files);
+    expect(runCli(['export', '--to', 'agents-md'], { cwd: root }).exitCode).toBe(0);
+    const exports = (await doctor({ cwd: root, pathValue: BARE_PATH })).checks.find((item) => item.name === 'exports')!;
+    expect(exports.status).toBe('warn');
+    expect(exports.message).toMatch(/^agents-md current, but cut where agents read them: AGENTS\.md has \d+ bytes, and Codex reads only the first 32768 .*: it would cut, wholly or in part: case-2026-01-\d\d-incident/);
+    expect(exports.fix).toContain('trigger paths');
+  });
+
+  it('a Claude Code rule whose paths match no file never loads: a warning names it; rules that load pass', async () => {
+    const root = tempLessonsRepo({
+      'src/app.ts': 'export {};\n',
+      '.claude/rules/always.md': 'Loaded at every start.\n',
+      '.claude/rules/app.md': '---\npaths:\n  - "src/**/*.ts"\n---\nFor the app.\n',
+      '.claude/rules/nested/lessons-case-a.md': '---\npaths:\n  - "services/billing/**"\n  - "billing.yaml"\n---\nA lesson.\n',
+      '.claude/rules/broken.md': '---\npaths: 3\n---\nBroken.\n',
+    });
+    const rules = (await doctor({ cwd: root, pathValue: BARE_PATH })).checks.find((item) => item.name === 'claude-rules')!;
+    expect(rules).toMatchObject({ status: 'warn', fix: expect.stringContaining('lessons export --to claude-rules') });
+    expect(rules.message).toBe(
+      'Claude Code never loads 2 rules: .claude/rules/broken.md: `paths` is not a glob or a list of globs; .claude/rules/nested/lessons-case-a.md: no file matches its paths (services/billing/**, billing.yaml)',
+    );
+    writeFiles(root, { 'services/billing/api.ts': 'export {};\n', '.claude/rules/broken.md': '---\npaths: "src/app.ts"\n---\nFixed.\n' });
+    expect((await doctor({ cwd: root, pathValue: BARE_PATH })).checks.find((item) => item.name === 'claude-rules')).toMatchObject({ status: 'ok' });
   });
 });
