@@ -8,6 +8,7 @@ import { CLAUDE_RULES } from './claude-rules.js';
 import { COPILOT } from './copilot.js';
 import { CURSOR } from './cursor.js';
 import { GEMINI } from './gemini.js';
+import type { GeneratedFiles } from '../secrets/scan.js';
 import type { ExportTargetDeclaration } from './target.js';
 import { WINDSURF } from './windsurf.js';
 
@@ -18,3 +19,13 @@ export const EXPORT_TARGETS: readonly ExportTarget[] = EXPORT_TARGET_DECLARATION
 export function exportTargetNamed(name: ExportTarget): ExportTargetDeclaration<ExportTarget> {
   return EXPORT_TARGET_DECLARATIONS.find((target) => target.name === name)!;
 }
+
+/**
+ * What the targets copy lesson text into, for the secrets gate: the files whose marked section
+ * a target keeps (AGENTS.md, which `lessons init` also writes, among them), and the folders of
+ * rule files targets own whole.
+ */
+export const GENERATED: GeneratedFiles = {
+  files: [...new Set(EXPORT_TARGET_DECLARATIONS.flatMap((target) => target.sectionFiles))],
+  rules: EXPORT_TARGET_DECLARATIONS.flatMap((target) => ('owned' in target && target.owned !== undefined ? [target.owned] : [])),
+};

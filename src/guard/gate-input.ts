@@ -20,8 +20,9 @@ import { lessonTree, type FactsWanted } from '../lesson/facts.js';
 import { resolveRange, type Range } from './range.js';
 import { judgeReceipt } from './receipt.js';
 import { compileSecretRules } from '../secrets/rules.js';
-import { GENERATED_FILES, lessonSecretScan, lessonSecrets, scanSecrets } from '../secrets/scan.js';
-import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX, LESSONS_DIR } from '../io/repo.js';
+import { GENERATED } from '../export/targets.js';
+import { lessonSecretScan, lessonSecrets, scanSecrets } from '../secrets/scan.js';
+import { LESSONS_DIR } from '../io/repo.js';
 import { addedLinesInRange } from '../io/git/added-lines.js';
 import { scanAddedLines } from '../secrets/history.js';
 import type { SecretMatch } from '../secrets/rules.js';
@@ -199,7 +200,7 @@ async function stagedTrees(plan: GuardPlan, wantBase: boolean, wanted: FactsWant
   const { repo, root, cache } = plan;
   // Independent git reads, run side by side.
   // The files the secrets gate reads beside the lessons are listed with them (one git call, not three).
-  const also = plan.levels.secrets !== 'off' ? [CURSOR_RULES_DIR, ...GENERATED_FILES] : [];
+  const also = plan.levels.secrets !== 'off' ? [...GENERATED.rules.map((rules) => rules.dir), ...GENERATED.files] : [];
   const listing = Promise.all([indexSide(repo, root, also), wantBase ? resolveCommit(repo, 'HEAD') : undefined, stagedBlobChanges(repo)]);
   // Read while git lists.
   const today = toIsoDate(plan.now);
@@ -292,7 +293,7 @@ async function committedTrees(plan: GuardPlan, range: Range, wantBase: boolean, 
 /** What each commit of a pushed range added to lessons/ and the generated files (every file with scope `change`) that the head's scan did not find. */
 async function rangeHistorySecrets(plan: GuardPlan, range: Range, known: readonly SecretMatch[]): Promise<SecretMatch[]> {
   const prefix = gitPrefix(plan.repo, plan.root);
-  const scanned = plan.policy.secrets.scope === 'change' ? [prefix || '.'] : [`${prefix}${LESSONS_DIR}/`, `${prefix}${CURSOR_RULES_DIR}/${CURSOR_RULE_PREFIX}*.mdc`, ...GENERATED_FILES.map((file) => `${prefix}${file}`)];
+  const scanned = plan.policy.secrets.scope === 'change' ? [prefix || '.'] : [`${prefix}${LESSONS_DIR}/`, ...GENERATED.rules.map((rules) => `${prefix}${rules.dir}/${rules.prefix}*${rules.suffix}`), ...GENERATED.files.map((file) => `${prefix}${file}`)];
   const hunks = await addedLinesInRange(plan.repo, range.base, range.head, scanned);
   const rel = (path: string): string => path.slice(prefix.length);
   return scanAddedLines(hunks.filter((hunk) => hunk.path.startsWith(prefix)), compiled(compileSecretRules(plan.policy.secrets)), new Set(plan.policy.secrets.allowlist), known, rel);
@@ -334,7 +335,7 @@ export async function gatherGateInput(plan: GuardPlan): Promise<JudgedChange> {
   }
   if (on('secrets')) {
     const allowlist = new Set(policy.secrets.allowlist);
-    const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache, staged?.lessons ?? lessonSecrets(head));
+    const matches = await scanSecrets(policy, compiled(compileSecretRules(policy.secrets)), head, paths, cache, staged?.lessons ?? lessonSecrets(head), GENERATED);
     input.secrets = matches.filter((match) => !allowlist.has(match.fingerprint));
     if (range && profile.head === 'commit') input.secrets.push(...(await rangeHistorySecrets(plan, range, input.secrets)));
   }

@@ -3,7 +3,7 @@
  * its YAML decodes to), the generated files lessons are copied into, and with scope `change`
  * every other changed file. The scanning itself is pure (secrets.ts).
  */
-import { CURSOR_RULES_DIR, CURSOR_RULE_PREFIX, INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
+import { INDEX_FILE, LESSONS_DIR } from '../io/repo.js';
 import { ID_PATTERN } from '../lesson/model.js';
 import { resolvePolicy, type Policy } from '../policy/policy.js';
 import type { LessonFileCache } from '../store/worktree.js';
@@ -15,11 +15,15 @@ import { readPolicyFile } from '../io/policy-file.js';
 import { sha256 } from '../util/digest.js';
 import type { Snapshot } from '../guard/snapshot.js';
 
-/** Files `lessons init` and `lessons export` fill with lesson text: a token in a lesson lands there too. */
-export const GENERATED_FILES = ['CLAUDE.md', 'AGENTS.md'] as const;
-
 function text(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** The files lesson text is copied into (the export targets' sections and rule files): a token in a lesson lands there too. */
+export interface GeneratedFiles {
+  files: readonly string[];
+  /** Folders of rule files, one a lesson: `<dir>/<prefix><id><suffix>`. */
+  rules: readonly { dir: string; prefix: string; suffix: string }[];
 }
 
 /** Changes when the scan itself changes (views.ts): matches cached by an older scan are not reused. */
@@ -121,19 +125,20 @@ export async function scanSecrets(
   changed: readonly string[],
   cache: LessonFileCache,
   lessons: LessonSecrets,
+  generated: GeneratedFiles,
 ): Promise<SecretMatch[]> {
   const matches: SecretMatch[] = [...lessons.matches];
   const lessonPaths = lessons.paths;
-  // A lesson's Cursor rule, `.cursor/rules/lessons-<id>.mdc`, for the rules the side holds (a listing of the folder, not a lookup per lesson).
+  // A lesson's rule file (`.cursor/rules/lessons-<id>.mdc`, `.windsurf/rules/lessons-<id>.md`, …), for the lessons the side holds (a listing of each folder, not a lookup per lesson).
   const ids = new Set([...lessons.ids].filter((id) => ID_PATTERN.test(id)));
-  const rulePrefix = `${CURSOR_RULES_DIR}/${CURSOR_RULE_PREFIX}`;
-  const generated = [
-    ...GENERATED_FILES,
-    ...(await head.listFolder(CURSOR_RULES_DIR)).filter((rel) => rel.startsWith(rulePrefix) && rel.endsWith('.mdc') && ids.has(rel.slice(rulePrefix.length, -'.mdc'.length))),
-  ];
+  const copies = [...generated.files];
+  for (const { dir, prefix, suffix } of generated.rules) {
+    const start = `${dir}/${prefix}`;
+    copies.push(...(await head.listFolder(dir)).filter((rel) => rel.startsWith(start) && rel.endsWith(suffix) && ids.has(rel.slice(start.length, -suffix.length))));
+  }
   // Every other changed file under lessons/ whatever the scope (notes, backups, evals, a lesson at the wrong path are shared with the lessons), and with scope `change` every changed file.
   const others = changed.filter((rel) => !lessonPaths.has(rel) && (policy.secrets.scope === 'change' || rel.startsWith(`${LESSONS_DIR}/`)));
-  const extra = [...new Set([...generated, ...others])].filter((rel) => rel !== INDEX_FILE);
+  const extra = [...new Set([...copies, ...others])].filter((rel) => rel !== INDEX_FILE);
   matches.push(...(await indexMatches(head, rules, secretRulesDigest(policy), cache)));
   for (const [rel, bytes] of await head.readFiles(extra)) matches.push(...scanFile(rel, bytes, rules));
   return matches;

@@ -85,6 +85,27 @@ describe('the secrets gate cannot be stepped around', () => {
       { rule: 'github-token', file: 'lessons/index.json', line: tokenLine },
     ]);
   });
+
+  it('scans every file an export target copies lessons into: GEMINI.md, copilot-instructions.md and each target’s rule files', async () => {
+    const root = await committedLessonsRepo();
+    writeFiles(root, {
+      'GEMINI.md': `# Notes\n\n${fakeToken('github')}\n`,
+      '.github/copilot-instructions.md': `${fakeToken('aws')}\n`,
+      [`.github/instructions/lessons-${CASE_ID}.instructions.md`]: `---\napplyTo: "**"\n---\n${fakeToken('github')}\n`,
+      [`.claude/rules/lessons-${CASE_ID}.md`]: `${fakeToken('aws')}\n`,
+      [`.windsurf/rules/lessons-${CASE_ID}.md`]: `---\ntrigger: always_on\n---\n${fakeToken('aws')}\n`,
+      // Not a lesson's rule file: a team's own rule is theirs to scan (scope \`change\`).
+      '.windsurf/rules/team-style.md': `${fakeToken('aws')}\n`,
+    });
+    git(root, 'add', '-A');
+    expect(brief(await preCommit(root), 'secrets')).toEqual([
+      { rule: 'aws-access-key-id', file: '.claude/rules/lessons-' + CASE_ID + '.md', line: 1 },
+      { rule: 'aws-access-key-id', file: '.github/copilot-instructions.md', line: 1 },
+      { rule: 'github-token', file: '.github/instructions/lessons-' + CASE_ID + '.instructions.md', line: 4 },
+      { rule: 'aws-access-key-id', file: '.windsurf/rules/lessons-' + CASE_ID + '.md', line: 4 },
+      { rule: 'github-token', file: 'GEMINI.md', line: 3 },
+    ]);
+  });
 });
 
 describe('YAML bounds on the commit path', () => {

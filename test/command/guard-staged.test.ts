@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { runGuard } from '../../src/guard/guard.js';
 import { compileSecretRules } from '../../src/secrets/rules.js';
 import { lessonSecretScan, lessonSecrets, scanSecrets } from '../../src/secrets/scan.js';
+import { GENERATED } from '../../src/export/targets.js';
 import * as snapshot from '../../src/guard/snapshot.js';
 import { FILE_CACHE_DIR } from '../../src/store/file-cache.js';
 import { openRepo } from '../../src/io/git/repo.js';
@@ -39,7 +40,7 @@ async function wholeTreeFindings(root: string, range?: { base: string; head: str
   const base = await snapshot.commitSnapshot(repo, root, range?.base ?? git(root, 'rev-parse', 'HEAD').trim(), cache, {});
   const lint = lintTree({ tree: head.tree, policy: DEFAULT_POLICY, today: toIsoDate(NOW), schemaErrors: () => [] }).findings.filter((finding) => finding.severity === 'error');
   const side = (snap: snapshot.Snapshot) => snap.tree.lessons.map(({ lesson, path: rel }) => ({ lesson, path: rel }));
-  const secrets = await scanSecrets(DEFAULT_POLICY, rules, head, [], cache, lessonSecrets(head));
+  const secrets = await scanSecrets(DEFAULT_POLICY, rules, head, [], cache, lessonSecrets(head), GENERATED);
   return [
     ...lint.map((f) => `schema ${f.rule} ${f.file}:${f.line ?? 0} ${f.message}`),
     ...transitionFindings(side(base), side(head)).map((f) => `promotion ${f.rule} ${f.file}:${f.line ?? 0} ${f.message}`),
