@@ -67,7 +67,7 @@ export function selectFromIndex(index: SearchIndex, input: PreflightInput, polic
     records.set(record.id, record);
     return record;
   };
-  const idOf = (doc: number): string => index.record(doc).id;
+  const idOf = (doc: number): string => index.id(doc);
   const full = (ranked: RankedLesson): SelectedLesson => {
     const record = recordOf(ranked);
     return {

@@ -472,6 +472,12 @@ export class SearchIndex {
     return segment.record(local);
   }
 
+  /** The id of lesson `doc` alone (its row of the id table), without decoding its record. */
+  id(doc: number): string {
+    const [segment, local] = this.locate(doc);
+    return segment.id(local);
+  }
+
   /** Lessons linked to `doc` by promotion: `up` when distilled from it (its pattern or principle). */
   lineage(doc: number): { doc: number; up: boolean }[] {
     const [segment, local] = this.locate(doc);
