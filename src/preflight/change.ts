@@ -1,8 +1,7 @@
 import type { Level, Severity } from '../lesson/model.js';
 import type { Policy } from '../policy/policy.js';
 import { inferProject } from '../policy/projects.js';
-import type { SearchIndex } from '../search/search-index.js';
-import { VOCABULARY } from '../search/vocabulary.js';
+import { type SearchIndex, VOCABULARY } from '../search/engine.js';
 import { byKey } from '../util/compare.js';
 import { buildQuery, type PreflightInput, type Query } from './query.js';
 import { rankLessons, type RankedLesson } from './rank.js';
