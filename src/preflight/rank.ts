@@ -486,10 +486,11 @@ export function aboveFloor(ranked: readonly RankedLesson[], call = false): Ranke
 
 /**
  * The weak floor of the related tier, in rank order: lessons with FLOOR.related evidence (an
- * informative task word naming their subject, or two their text mentions) and a score within reach of the best lesson's. Recall first: an entry costs one line, and the
- * reader, who knows the task, judges the title.
+ * informative task word naming their subject, or two their text mentions). No share of the best
+ * score: that cut keeps the apply tier's full lessons close to its best, but an entry costs one
+ * line, `related_max` bounds how many, and the ranking below a strong first lesson is where the
+ * rest of the answer is. Recall first: the reader, who knows the task, judges the title.
  */
 export function aboveWeakFloor(ranked: readonly RankedLesson[]): RankedLesson[] {
-  const best = ranked[0]?.score ?? 0;
-  return ranked.filter((r) => r.trigger !== undefined || (r.evidence >= FLOOR.related && r.score >= WEIGHTS.relativeFloor * best));
+  return ranked.filter((r) => r.trigger !== undefined || r.evidence >= FLOOR.related);
 }

@@ -118,6 +118,18 @@ describe('preflight selection', () => {
     expect(found?.reasons.join('\n')).toMatch(/"ssl" ~ "tls" \(related\)/);
   });
 
+  it('lists the next lesson a task names as related however far below a strong first lesson it scores: an entry is one line, related_max bounds them', () => {
+    const corpus = [
+      indexEntry({ id: 'case-kafka-certificates-expired', title: 'Kafka broker certificates expired mid rotation', tags: ['kafka', 'certificates', 'rotation'], summary: 'Rotating the Kafka broker certificates one broker at a time left clients on the old chain.', checklist: ['Rotate broker certificates with both chains trusted.'] }),
+      indexEntry({ id: 'pattern-trust-both-chains', level: 'pattern', status: 'canonical', title: 'Trust the old and the new chain during a rotation', tags: ['tls'], summary: 'Every client trusts both chains until the rotation ends.' }),
+      ...['billing exports', 'mobile navigation', 'search ranking', 'dark mode', 'email templates', 'onboarding flow'].map((subject, i) => indexEntry({ id: `case-other-${i}`, title: `Broken ${subject}`, tags: [subject.split(' ')[0]!], summary: `Something about ${subject}.` })),
+    ];
+    const { selected, related } = selectFromIndex(searchIndexOf(corpus), taskInput('rotate the kafka broker certificates'), policy, NOW);
+    expect(selected.map((lesson) => lesson.id)).toEqual(['case-kafka-certificates-expired']);
+    expect(related.map((lesson) => lesson.id)).toEqual(['pattern-trust-both-chains']);
+    expect(related[0]!.score).toBeLessThan(0.3 * selected[0]!.score);
+  });
+
   it('returns nothing, and never the highest-level lessons, for a task no lesson covers', () => {
     expect(ids('write a haiku for the team newsletter')).toEqual([]);
     expect(ids('tweak the padding of the settings modal')).toEqual([]);
