@@ -22,7 +22,8 @@ export function parseIndexEntries(text: string): IndexEntry[] | undefined {
 }
 
 /** What readers say of an index chained() refuses. */
-export const UNCHAINED = `${INDEX_FILE} lists lessons twice, out of order or after the wrong neighbour`;
+export const UNCHAINED_DETAIL = 'lists lessons twice, out of order or after the wrong neighbour';
+export const UNCHAINED = `${INDEX_FILE} ${UNCHAINED_DETAIL}`;
 
 /**
  * Whether the entries are as `lessons index` writes them: each id once, in order, each entry's

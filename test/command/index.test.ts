@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkIndex, writeIndex } from '../../src/store/index-write.js';
 import { validateAgainst } from '../../src/schema/validate.js';
 import { lessonFile, lessonText } from '../helpers/lessons.js';
-import { PACKAGE_ROOT, runCli, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
+import { git, initGitRepo, PACKAGE_ROOT, runCli, tempLessonsRepo, writeFiles } from '../helpers/repo.js';
 
 const FILES = {
   ...lessonFile({ id: 'case-b', title: 'B', tags: ['ci'] }),
@@ -109,6 +109,34 @@ describe('lessons index', () => {
     writeFiles(root, lessonFile({ id: 'case-a', title: 'A2' }));
     const stale = runCli(['index', '--check'], { cwd: root });
     expect(stale).toMatchObject({ exitCode: 1, stderr: 'lessons/index.json is stale: run `lessons index` and commit it\n  changed: case-a\n' });
+  });
+
+  it('--check and the guard say why an index that lists the same lessons differs: an earlier format, or lines out of their chain', () => {
+    const root = initGitRepo(tempLessonsRepo(FILES));
+    expect(runCli(['index'], { cwd: root }).exitCode).toBe(0);
+    const written = readIndex(root);
+    const file = path.join(root, 'lessons/index.json');
+    // As lessons wrote it before format 2: no entry names its neighbour.
+    fs.writeFileSync(file, written.replace('"version": 2', '"version": 1').replace(/"after":(null|"[a-z-]+"),/g, ''));
+    const earlier = runCli(['index', '--check'], { cwd: root });
+    expect(earlier.exitCode).toBe(1);
+    expect(earlier.stderr).toBe(
+      'lessons/index.json is stale: run `lessons index` and commit it\n  index format 1, which earlier versions of lessons wrote\n',
+    );
+    git(root, 'add', '-A');
+    const gate = runCli(['guard', '--stage', 'pre-commit', '--json'], { cwd: root });
+    const findings = (JSON.parse(gate.stdout) as { findings: { rule: string; message: string }[] }).findings.filter((finding) => finding.rule === 'index-stale');
+    expect(findings.map((finding) => finding.message)).toEqual(['lessons/index.json is stale (index format 1, which earlier versions of lessons wrote): run `lessons index` and `git add lessons/index.json`']);
+    // As a merge without the merge driver leaves it: a line twice.
+    const lines = written.split('\n');
+    const second = lines.findIndex((line) => line.includes('"id":"case-b"'));
+    fs.writeFileSync(file, [...lines.slice(0, second + 1), lines[second]!.endsWith(',') ? lines[second]! : `${lines[second]},`, ...lines.slice(second + 1)].join('\n'));
+    expect(runCli(['index', '--check'], { cwd: root })).toMatchObject({
+      exitCode: 1,
+      stderr: 'lessons/index.json is stale: run `lessons index` and commit it\n  lists lessons twice, out of order or after the wrong neighbour, as a merge without the index merge driver leaves it\n',
+    });
+    expect(runCli(['index'], { cwd: root }).exitCode).toBe(0);
+    expect(readIndex(root)).toBe(written);
   });
 
   it('leaves no temp files behind', async () => {
