@@ -126,14 +126,13 @@ async function searchCacheCheck(root: string): Promise<Check> {
 }
 
 async function exportsCheck(root: string): Promise<Check> {
-  const [{ exportLessons, exportedTargets, isStale }, { EXPORT_TARGETS }] = await Promise.all([import('../export/export.js'), import('../export/targets.js')]);
+  const [{ checkExports, exportedTargets, isStale }, { EXPORT_TARGETS }] = await Promise.all([import('../export/export.js'), import('../export/targets.js')]);
   const targets = exportedTargets(root);
   if (targets.length === 0) return check('exports', 'skip', `no exports (\`lessons export --to ${EXPORT_TARGETS.join('|')}\` writes them)`);
   try {
     const stale: string[] = [];
     const cut: string[] = [];
-    for (const target of targets) {
-      const result = await exportLessons({ cwd: root, to: target, check: true });
+    for (const { target, result } of await checkExports(root)) {
       if (isStale(result)) stale.push(target);
       cut.push(...result.warnings.map((warning) => warning.message));
     }

@@ -86,12 +86,33 @@ async function sourcesBeside(root: string, local: readonly IndexEntry[]): Promis
   return sourceEntriesBeside(root, policy, local, { locked: true });
 }
 
-/** Renders the lessons for `to` (the local ones and the sources'); with `check`, writes nothing and reports what is stale. */
-export async function exportLessons(options: { cwd: string; to: ExportTarget; check?: boolean }): Promise<ExportResult> {
+/** The lessons every export renders: the local ones and the sources', as exportableLessons keeps them. */
+async function exportEntries(root: string): Promise<IndexEntry[]> {
+  const local = buildIndex(loadLessons(root).lessons).lessons;
+  return exportableLessons([...local, ...(await sourcesBeside(root, local))]);
+}
+
+/**
+ * Every export this repository keeps (exportedTargets), checked against the lessons read once:
+ * what `lessons doctor` and the guard's ci stage report.
+ */
+export async function checkExports(root: string): Promise<Array<{ target: ExportTarget; result: ExportResult }>> {
+  const targets = exportedTargets(root);
+  if (targets.length === 0) return [];
+  const entries = await exportEntries(root);
+  const checked: Array<{ target: ExportTarget; result: ExportResult }> = [];
+  for (const target of targets) checked.push({ target, result: await exportLessons({ cwd: root, to: target, check: true }, entries) });
+  return checked;
+}
+
+/**
+ * Renders the lessons for `to` (the local ones and the sources'); with `check`, writes nothing
+ * and reports what is stale. `entries`, when given, are the lessons already read (checkExports).
+ */
+export async function exportLessons(options: { cwd: string; to: ExportTarget; check?: boolean }, entries?: readonly IndexEntry[]): Promise<ExportResult> {
   const root = findRepoRoot(options.cwd);
   const target = exportTargetNamed(options.to);
-  const local = buildIndex(loadLessons(root).lessons).lessons;
-  const entries = exportableLessons([...local, ...(await sourcesBeside(root, local))]);
+  entries ??= await exportEntries(root);
   const plan = target.plan(entries, lessonsCommand(root));
   const result: ExportResult = { target: options.to, lessons: entries.length, written: [], unchanged: [], removed: [], warnings: [], checked: options.check === true };
   const changes: Array<{ rel: string; file: string; content: string }> = [];

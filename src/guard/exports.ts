@@ -11,10 +11,9 @@ import { applyLevel, type GuardFinding } from './finding.js';
 
 export async function staleExportFindings(root: string, level: GateLevel): Promise<GuardFinding[]> {
   if (level === 'off') return [];
-  const { exportLessons, exportedTargets, isStale } = await import('../export/export.js');
+  const { checkExports, isStale } = await import('../export/export.js');
   const findings: GuardFinding[] = [];
-  for (const target of exportedTargets(root)) {
-    const result = await exportLessons({ cwd: root, to: target, check: true });
+  for (const { target, result } of await checkExports(root)) {
     for (const warning of result.warnings) {
       const finding = applyLevel('index-fresh', 'ci', level, { rule: 'export-budget', severity: 'warning', file: warning.file, message: warning.message });
       if (finding) findings.push(finding);
