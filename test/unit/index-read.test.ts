@@ -59,5 +59,8 @@ describe('reading lessons/index.json', () => {
     });
     expect(indexStaleness(false, { added: [], removed: [], changed: [] }).details).toEqual(["only the file's formatting differs"]);
     expect(indexStaleness(true, { added: ['a'], removed: [], changed: [] })).toEqual({ headline: 'lessons/index.json is missing', details: ['not in the index: a'] });
+    // A repository of thousands of lessons without its index gets a line, not every id (--json lists them all).
+    const many = Array.from({ length: 2500 }, (_, n) => `case-${String(n).padStart(4, '0')}`);
+    expect(indexStaleness(true, { added: many, removed: [], changed: [] }).details).toEqual([`not in the index: ${many.slice(0, 10).join(', ')} and 2490 more`]);
   });
 });
