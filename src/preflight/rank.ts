@@ -486,11 +486,15 @@ export function aboveFloor(ranked: readonly RankedLesson[], call = false): Ranke
 
 /**
  * The weak floor of the related tier, in rank order: lessons with FLOOR.related evidence (an
- * informative task word naming their subject, or two their text mentions). No share of the best
- * score: that cut keeps the apply tier's full lessons close to its best, but an entry costs one
- * line, `related_max` bounds how many, and the ranking below a strong first lesson is where the
- * rest of the answer is. Recall first: the reader, who knows the task, judges the title.
+ * informative task word naming their subject, or two their text mentions). For a task of words
+ * alone, no share of the best score: an entry costs one line, `related_max` bounds how many, and
+ * the ranking below a strong first lesson is where the rest of the answer is; the reader, who
+ * knows the task, judges the title. With a tool call in play (`call`), within reach of the best
+ * (WEIGHTS.relativeFloor), as the apply tier: the call's words name structure (git, src, npm)
+ * as often as subject, a trigger match lifts the best far above the rest, and the answer is
+ * read before every call.
  */
-export function aboveWeakFloor(ranked: readonly RankedLesson[]): RankedLesson[] {
-  return ranked.filter((r) => r.trigger !== undefined || r.evidence >= FLOOR.related);
+export function aboveWeakFloor(ranked: readonly RankedLesson[], call = false): RankedLesson[] {
+  const reach = call ? WEIGHTS.relativeFloor * (ranked[0]?.score ?? 0) : 0;
+  return ranked.filter((r) => r.trigger !== undefined || (r.evidence >= FLOOR.related && r.score >= reach));
 }

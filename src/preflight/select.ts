@@ -26,7 +26,7 @@ export function selectTiers(ranked: readonly RankedLesson[], input: PreflightInp
   const call = input.paths.length > 0 || input.command !== null;
   const apply = isHookMode(input) ? hookApply(aboveFloor(ranked, true), policy, limit) : taskApply(aboveFloor(ranked, call), ranked, policy, limit);
   const applied = new Set(apply);
-  const related = aboveWeakFloor(ranked)
+  const related = aboveWeakFloor(ranked, call)
     .filter((lesson) => !applied.has(lesson))
     .slice(0, policy.preflight.related_max);
   return { apply, related };

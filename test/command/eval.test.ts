@@ -182,7 +182,7 @@ describe('lessons eval', () => {
   });
 
   it('runs another file when one is named, relative to the current directory', async () => {
-    const root = await repoWithEvals(PASSING, { 'qa/release-evals.json': JSON.stringify({ version: 1, cases: [{ task: 'bump the plugin version for the release', must: [FORCE_PUSH] }] }) });
+    const root = await repoWithEvals(PASSING, { 'qa/release-evals.json': JSON.stringify({ version: 1, cases: [{ task: 'bump the plugin version for the release', must: [MIGRATION] }] }) });
     const result = runLessons(['eval', 'release-evals.json'], { cwd: path.join(root, 'qa') });
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain('qa/release-evals.json: 0 of 1 cases passed');

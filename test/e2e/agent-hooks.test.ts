@@ -20,7 +20,8 @@ describe('lessons hook (built binary)', () => {
     const task = 'Run terraform apply for the staging stack after the nightly backup finishes';
     const context = (): string => (JSON.parse(runCli(['hook', 'claude', 'UserPromptSubmit'], { cwd: root, input: prompt(task) }).stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(context()).toBe(
-      'Related lessons (titles only): open one that fits this task with `lessons show <id>` (or the MCP `show` tool); ignore the rest.\n- case-2026-03-03-tf-lock: Killed terraform apply left a lock (terraform, apply)',
+      // In rank order, however far below the first: the agent judges the titles.
+      'Related lessons (titles only): open one that fits this task with `lessons show <id>` (or the MCP `show` tool); ignore the rest.\n- case-2026-03-03-tf-lock: Killed terraform apply left a lock (terraform, apply)\n- principle-keep-secrets: Keep secrets out of git (run)',
     );
     // A dev dependency is not on the agent's PATH: the heading names the command that resolves there.
     writeFiles(root, { 'package.json': JSON.stringify({ name: 'app', devDependencies: { lessons: 'git+https://example.invalid/lessons.git#v0.1.0' } }) });
