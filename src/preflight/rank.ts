@@ -321,7 +321,8 @@ function scoreText(ws: Workspace, plan: TextPlan, index: SearchIndex): void {
         }
         const run = ws.addRun(each);
         state.runs.push(run);
-        ws.fold(run, candidate.weight * each.scale, tagBits, FIELD_BIT.keywords);
+        // The score weighs a word at the share the evidence does: a call's folder and command words at FLOOR.context.
+        ws.fold(run, share * candidate.weight * each.scale, tagBits, FIELD_BIT.keywords);
       }
       continue;
     }
@@ -335,7 +336,7 @@ function scoreText(ws: Workspace, plan: TextPlan, index: SearchIndex): void {
       for (const each of plans) {
         const proofScale = share * sideInformativeness(index, each, informative) * candidate.quality;
         const part = each.read();
-        reached = bestPerLesson(several.expansion, several.fields, id, part, candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
+        reached = bestPerLesson(several.expansion, several.fields, id, part, share * candidate.weight * part.scale, proofScale, strength, weighted, proof, touched, reached);
       }
     }
     foldBest(ws, several, weighted, proof, touched, reached, information);

@@ -378,6 +378,21 @@ describe('relevance floor and field weights', () => {
     expect(hook('nginx/configmap/values.yaml')).toEqual([]);
   });
 
+  it("ranks by a call's folder words at the share its evidence gives them: the lesson the task names outranks one that shares a folder of the call", () => {
+    const entries = [
+      ...corpus,
+      indexEntry({ id: 'case-ndots-dns-storm', title: 'ndots:5 turned every lookup into a DNS storm', summary: 'The resolver tried each search domain first.' }),
+      indexEntry({ id: 'case-templates-restart', title: 'Templates restarted every replica at once', summary: 'A change to the templates restarted them all.' }),
+    ];
+    const index = searchIndexOf(entries);
+    const input = { ...taskInput('set ndots to 2 for the api pods'), tool: 'Edit', paths: ['charts/api/templates/deployment.yaml'] };
+    const ranked = rankLessons(index, buildQuery(input, VOCABULARY), policy, NOW);
+    expect(ranked.slice(0, 2).map((r) => [index.id(r.doc), r.evidence])).toEqual([
+      ['case-ndots-dns-storm', 1],
+      ['case-templates-restart', 0.5],
+    ]);
+  });
+
   it('searches the whole lesson text, weighted by field: a title match outranks the same words in the story', () => {
     const bodies = new Map([['case-cron-overlap', 'The pgbouncer pool ran dry while the ledger export held every connection.']]);
     const withStory = [
