@@ -2,6 +2,7 @@
  * Budget warnings: what a tool that reads a file only up to a limit (ReadLimit) would never
  * see. Pure: the file's text and its pieces in, the warning out.
  */
+import { firstOf } from '../util/plural.js';
 import type { Piece, ReadLimit } from './target.js';
 
 /** The length, in string units, of the longest start of `text` within `limit` (a code point is never split). */
@@ -33,7 +34,6 @@ export function budgetWarning(rel: string, text: string, pieces: readonly Piece[
   const read = readLength(text, limit);
   if (read === text.length) return undefined;
   const cut = pieces.filter((piece) => piece.end > read).map((piece) => piece.label);
-  const named = cut.length > NAMED_MAX ? `${cut.slice(0, NAMED_MAX).join(', ')} and ${cut.length - NAMED_MAX} more` : cut.join(', ');
-  const what = cut.length > 0 ? `it would cut, wholly or in part: ${named}` : 'it would cut the text after the lessons';
+  const what = cut.length > 0 ? `it would cut, wholly or in part: ${firstOf(cut, NAMED_MAX)}` : 'it would cut the text after the lessons';
   return `${rel} has ${size(text, limit)} ${limit.unit}, and ${limit.reader} reads only the first ${limit.max} (${limit.source}): ${what}${limit.note ? `. Note: ${limit.note}` : ''}`;
 }

@@ -1,5 +1,6 @@
 import { INDEX_FILE } from '../io/repo.js';
 import { compareStrings } from '../util/compare.js';
+import { firstOf } from '../util/plural.js';
 import type { IndexEntry } from './build.js';
 import { chained, UNCHAINED_DETAIL } from './read.js';
 
@@ -37,9 +38,7 @@ export function diffIndexes(committed: readonly IndexEntry[], fresh: readonly In
 /** How many lessons a kind of difference names before saying how many more (JSON lists them all). */
 const NAMED_MAX = 10;
 
-function named(ids: readonly string[]): string {
-  return ids.length > NAMED_MAX ? `${ids.slice(0, NAMED_MAX).join(', ')} and ${ids.length - NAMED_MAX} more` : ids.join(', ');
-}
+const named = (ids: readonly string[]): string => firstOf(ids, NAMED_MAX);
 
 /**
  * What is wrong with the committed index, in words, for `lessons index --check` and the

@@ -7,3 +7,8 @@ export function plural(count: number, word: string): string {
 export function listWords(words: readonly string[], conjunction: 'and' | 'or'): string {
   return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
 }
+
+/** The first `max` items joined by commas, then how many more (`a, b and 3 more`): a line, however many there are. */
+export function firstOf(items: readonly string[], max: number): string {
+  return items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', ');
+}
