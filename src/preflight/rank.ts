@@ -49,14 +49,6 @@ export const FLOOR = {
    * shares a topic word or two with a lesson leaves most of its own concepts unexplained.
    */
   applyCoverage: 0.3,
-  /**
-   * When no lesson is confident, the best-ranked lesson applies alone, whatever share of the
-   * task it explains, with this much evidence: two concepts naming its subject and a third its
-   * story mentions (body strength 0.5). A long task (an incident described in full) names its
-   * subject in a small share of its words; an unrelated task that shares topic words with a
-   * lesson stays below this (its best lesson's evidence was at most 2.01 on every labelled set).
-   */
-  alone: 2.5,
   /** How much a match in each field says the lesson is about the word: its title, tags and keywords name its subject; its story only mentions things. */
   strength: { title: 1, tags: 1, keywords: 1, tagWords: 0.8, summary: 0.8, checklist: 0.6, body: 0.5 } satisfies Record<Field, number>,
   quality: { exact: 1, joined: 1, morph: 0.8, prefix: 0.5, fuzzy: 0.5, related: 0.6 },
@@ -479,16 +471,13 @@ export function confident(lesson: RankedLesson): boolean {
 
 /**
  * The lessons that apply, in rank order. For a task of words alone: confident lessons with a
- * score within reach of the best confident lesson's; when none is, the best-ranked lesson alone
- * with FLOOR.alone evidence. With a tool call in play (`call`), the call
+ * score within reach of the best confident lesson's. With a tool call in play (`call`), the call
  * names what the work touches: the best lesson needs FLOOR.evidence, the others FLOOR.lesson,
  * within the same reach. Trigger matches always apply.
  */
 export function aboveFloor(ranked: readonly RankedLesson[], call = false): RankedLesson[] {
   if (!call) {
-    const best = ranked.find(confident)?.score;
-    // A trigger match is confident, so with none confident there is none.
-    if (best === undefined) return ranked.length > 0 && ranked[0]!.evidence >= FLOOR.alone ? [ranked[0]!] : [];
+    const best = ranked.find(confident)?.score ?? 0;
     return ranked.filter((r) => r.trigger !== undefined || (confident(r) && r.score >= WEIGHTS.relativeFloor * best));
   }
   const matches = ranked.some((r) => r.trigger === undefined && r.evidence >= FLOOR.evidence);

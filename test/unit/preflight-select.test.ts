@@ -313,27 +313,6 @@ describe('relevance floor and field weights', () => {
     expect(select('fix the invoice rounding for euros')).toEqual(['case-invoice-rounding']);
   });
 
-  it('applies the best lesson alone to a long task that names its subject in a small share of its words, only on more than two concepts', () => {
-    const entries = [...corpus, indexEntry({ id: 'case-ledger-export-pgbouncer', title: 'Ledger export held every pgbouncer connection', summary: 'The nightly export kept its transactions open.' })];
-    const index = searchIndexOf(entries);
-    const tiers = (task: string) => {
-      const ranked = rankLessons(index, buildQuery(taskInput(task), VOCABULARY), policy, NOW);
-      const { selected, related } = selectFromIndex(index, taskInput(task), policy, NOW);
-      return { best: { evidence: ranked[0]!.evidence, coverage: ranked[0]!.coverage }, selected: selected.map((l) => l.id), related: related.map((l) => l.id) };
-    };
-    const incident =
-      'the nightly ledger export held every pgbouncer connection again while marketing ran quarterly campaign reports, support dashboards froze for everyone downstairs, procurement vendors complained about stale spreadsheets and broken calendar invites after the finance offsite in lisbon';
-    const long = tiers(incident);
-    expect(long.best.evidence).toBeGreaterThanOrEqual(2.5);
-    expect(long.best.coverage).toBeLessThan(0.3);
-    expect(long.selected).toEqual(['case-ledger-export-pgbouncer']);
-    // Two concepts in a long task are not enough: the lesson is listed, for the reader to judge.
-    const two = tiers('the ledger export stalled again while marketing ran quarterly campaign reports and support dashboards froze for everyone downstairs');
-    expect(two.best.evidence).toBeLessThan(2.5);
-    expect(two.selected).toEqual([]);
-    expect(two.related).toEqual(['case-ledger-export-pgbouncer']);
-  });
-
   it('never passes a lesson on one shared word, however rare', () => {
     expect(select('make the invoice footer blue')).toEqual([]);
     expect(select('rounding of button corners')).toEqual([]);
