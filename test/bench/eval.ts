@@ -55,6 +55,13 @@ export interface Metrics {
 export interface Evaluation {
   name: string;
   lessons: number;
+  /**
+   * No-match FP of long unrelated prompts: each no-match task joined with the next ones (LONG_JOIN
+   * of them, in turn), as an agent's prompt holds several requests. Evidence accumulates over a
+   * long prompt; a rule that judges evidence without the share of the task it explains lets them
+   * through (the FLOOR.alone experiment of stop 45).
+   */
+  longNoMatchFP: number;
   preflight: Metrics;
   hookOnly: Metrics;
   bm25: Metrics;
@@ -66,6 +73,8 @@ export const EVAL_DIR = path.join(packageRoot(), 'test/fixtures/eval');
 const EVAL_NOW = new Date('2026-12-01T00:00:00Z');
 const K_TASK = 5;
 const K_HOOK = 3;
+/** How many no-match tasks one long unrelated prompt joins (Evaluation.longNoMatchFP). */
+const LONG_JOIN = 5;
 
 interface OldTask {
   id: string;
@@ -269,6 +278,9 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
     return judge(query, ids(selected), ids(related), tokens);
   };
   const rows = queries.map((q) => select(q, false));
+  const unrelated = queries.filter((q) => !q.hook && q.relevant.length === 0).map((q) => q.task);
+  const longPrompts = unrelated.map((_, i) => Array.from({ length: Math.min(LONG_JOIN, unrelated.length) }, (__, j) => unrelated[(i + j) % unrelated.length]).join('. '));
+  const longNoMatchFP = mean(longPrompts.map((task) => (selectFromIndex(index, { task, paths: [], tool: null, command: null, project: null }, DEFAULT_POLICY, EVAL_NOW).selected.length > 0 ? 1 : 0)));
   const hookRows = queries.map((q) => (q.hook ? select(q, true) : select(q, false)));
   const bm25Rows = queries.map((q) => judge(q, baseline([q.task, q.hook?.command ?? '', q.hook?.path ?? ''].join(' '))));
   const describe = (r: Judged, mode: string): string => {
@@ -282,7 +294,7 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
     ...rows.filter(missed).map((r) => describe(r, '')),
     ...hookRows.filter((r) => r.query.hook && missed(r)).map((r) => describe(r, ' (hook only)')),
   ];
-  return { name, lessons: entries.length, preflight: summarise(rows), hookOnly: summarise(hookRows), bm25: summarise(bm25Rows), misses };
+  return { name, lessons: entries.length, longNoMatchFP, preflight: summarise(rows), hookOnly: summarise(hookRows), bm25: summarise(bm25Rows), misses };
 }
 
 /** A small team's repository (#40: under about 20 lessons; the unseen one had 8). */
@@ -294,13 +306,13 @@ const fmt = (value: number | null): string => (value === null ? '   -' : value.t
 
 export function formatEvaluations(results: readonly Evaluation[]): string {
   const lines = [
-    '| repository | lessons | R@5 | P@5 | nDCG@5 | noMatchFP | must@5 | surfR@5 | silent | relNM | tokNM | hookR@3 | hookMust@3 | hookFP | hook-only must@3 | hook-only FP | BM25 R@5 | BM25 P@5 | BM25 noMatchFP |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| repository | lessons | R@5 | P@5 | nDCG@5 | noMatchFP | long NM FP | must@5 | surfR@5 | silent | relNM | tokNM | hookR@3 | hookMust@3 | hookFP | hook-only must@3 | hook-only FP | BM25 R@5 | BM25 P@5 | BM25 noMatchFP |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of results) {
     const p = r.preflight;
     lines.push(
-      `| ${r.name} | ${r.lessons} | ${fmt(p.recall)} | ${fmt(p.precision)} | ${fmt(p.ndcg)} | ${fmt(p.noMatchFP)} | ${fmt(p.must)} | ${fmt(p.surfaced)} | ${p.silent} | ${p.relatedNoMatch.toFixed(1)} | ${p.tokensNoMatch} | ${fmt(p.hookRecall)} | ${fmt(p.hookMust)} | ${fmt(p.hookFP)} | ${fmt(r.hookOnly.hookMust)} | ${fmt(r.hookOnly.hookFP)} | ${fmt(r.bm25.recall)} | ${fmt(r.bm25.precision)} | ${fmt(r.bm25.noMatchFP)} |`,
+      `| ${r.name} | ${r.lessons} | ${fmt(p.recall)} | ${fmt(p.precision)} | ${fmt(p.ndcg)} | ${fmt(p.noMatchFP)} | ${fmt(r.longNoMatchFP)} | ${fmt(p.must)} | ${fmt(p.surfaced)} | ${p.silent} | ${p.relatedNoMatch.toFixed(1)} | ${p.tokensNoMatch} | ${fmt(p.hookRecall)} | ${fmt(p.hookMust)} | ${fmt(p.hookFP)} | ${fmt(r.hookOnly.hookMust)} | ${fmt(r.hookOnly.hookFP)} | ${fmt(r.bm25.recall)} | ${fmt(r.bm25.precision)} | ${fmt(r.bm25.noMatchFP)} |`,
     );
   }
   return lines.join('\n');
