@@ -7,11 +7,13 @@ import { packageFile, packageRoot } from '../../src/io/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
 import { selectFromIndex } from '../../src/preflight/preflight.js';
 import { median, printedTokens } from '../../src/eval/run.js';
-import type { PreflightInput } from '../../src/preflight/query.js';
+import { buildQuery, type PreflightInput } from '../../src/preflight/query.js';
+import { rankLessons } from '../../src/preflight/rank.js';
 import { buildSearchIndex, narrative } from '../../src/search/build.js';
 import { parseThesaurus, THESAURUS_FILES } from '../../src/search/update.js';
 import { memorySource, SearchIndex } from '../../src/search/search-index.js';
 import { words } from '../../src/search/text.js';
+import { VOCABULARY } from '../../src/search/vocabulary.js';
 
 /**
  * Selection quality on labelled lesson repositories, with the figures of the development
@@ -66,7 +68,22 @@ export interface Evaluation {
   hookOnly: Metrics;
   bm25: Metrics;
   misses: string[];
+  /** Each query's first lessons of the ranking before any floor, with what the floors judge (`--ranked <file>`). */
+  ranked: RankedQuery[];
 }
+
+/** One query's ranking as the floors see it: for finding kinds of failure (which features tell the right lessons apart), never for fitting constants. */
+export interface RankedQuery {
+  repository: string;
+  id: string;
+  task: string;
+  hook: Query['hook'];
+  relevant: string[];
+  lessons: { id: string; level: string; score: number; evidence: number; coverage: number; trigger: boolean; relevant: boolean }[];
+}
+
+/** How many lessons of each ranking `--ranked` writes. */
+const RANKED_DEPTH = 10;
 
 export const EVAL_DIR = path.join(packageRoot(), 'test/fixtures/eval');
 /** The day the evaluation runs on, so recency weighs the same every time. */
@@ -294,7 +311,17 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
     ...rows.filter(missed).map((r) => describe(r, '')),
     ...hookRows.filter((r) => r.query.hook && missed(r)).map((r) => describe(r, ' (hook only)')),
   ];
-  return { name, lessons: entries.length, longNoMatchFP, preflight: summarise(rows), hookOnly: summarise(hookRows), bm25: summarise(bm25Rows), misses };
+  const ranked = queries.map((query): RankedQuery => {
+    const relevant = new Set(query.relevant);
+    const lessons = rankLessons(index, buildQuery(inputOf(query, false), VOCABULARY), DEFAULT_POLICY, EVAL_NOW)
+      .slice(0, RANKED_DEPTH)
+      .map((r) => {
+        const id = index.id(r.doc);
+        return { id, level: r.meta.level, score: r.score, evidence: r.evidence, coverage: r.coverage, trigger: r.trigger !== undefined, relevant: relevant.has(id) };
+      });
+    return { repository: name, id: query.id, task: query.task, hook: query.hook, relevant: query.relevant, lessons };
+  });
+  return { name, lessons: entries.length, longNoMatchFP, preflight: summarise(rows), hookOnly: summarise(hookRows), bm25: summarise(bm25Rows), misses, ranked };
 }
 
 /** A small team's repository (#40: under about 20 lessons; the unseen one had 8). */
@@ -319,18 +346,24 @@ export function formatEvaluations(results: readonly Evaluation[]): string {
 }
 
 /**
- * `npm run eval [-- <repository>...] [--misses] [--paragraph] [--small]`: the own fixture and
+ * `npm run eval [-- <repository>...] [--misses] [--paragraph] [--small] [--ranked <file>]`: the own fixture and
  * every repository named (a folder with lessons/ and queries.json), one row each; `--paragraph`
  * adds a row per repository with every lesson rewritten as one paragraph (asOneParagraph);
  * `--small` a row per repository cut to SMALL_SIZE lessons (smallRepository).
  */
 export async function bench(): Promise<void> {
   const args = process.argv.slice(2);
-  const dirs = [EVAL_DIR, ...args.filter((a) => !a.startsWith('--')).map((a) => path.resolve(a))];
+  const rankedAt = args.indexOf('--ranked');
+  const dirs = [EVAL_DIR, ...args.filter((a, i) => !a.startsWith('--') && !(rankedAt >= 0 && i === rankedAt + 1)).map((a) => path.resolve(a))];
   const names = dirs.map((dir) => (dir === EVAL_DIR ? 'own fixture' : path.basename(dir)));
   const results = dirs.map((dir, i) => evaluate(dir, names[i]));
   if (args.includes('--paragraph')) results.push(...dirs.map((dir, i) => evaluate(dir, `${names[i]} (one paragraph)`, true)));
   if (args.includes('--small')) results.push(...dirs.map((dir, i) => evaluate(dir, `${names[i]} (${SMALL_SIZE} lessons)`, false, SMALL_SIZE)));
   process.stdout.write(`Preflight selection quality beside plain BM25 over whole lesson files\n\n${formatEvaluations(results)}\n`);
   if (args.includes('--misses')) for (const r of results) process.stdout.write(`\n== ${r.name}\n${r.misses.join('\n')}\n`);
+  if (rankedAt >= 0) {
+    const file = args[rankedAt + 1];
+    if (file === undefined || file.startsWith('--')) throw new Error('--ranked takes the file to write the rankings to (JSON lines, one query a line)');
+    fs.writeFileSync(file, results.flatMap((r) => r.ranked.map((query) => JSON.stringify(query))).join('\n') + '\n');
+  }
 }
