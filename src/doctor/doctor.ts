@@ -132,7 +132,7 @@ async function exportsCheck(root: string): Promise<Check> {
   try {
     const stale: string[] = [];
     const cut: string[] = [];
-    for (const { target, result } of await checkExports(root)) {
+    for (const { target, result } of await checkExports(root, targets)) {
       if (isStale(result)) stale.push(target);
       cut.push(...result.warnings.map((warning) => warning.message));
     }

@@ -93,11 +93,10 @@ async function exportEntries(root: string): Promise<IndexEntry[]> {
 }
 
 /**
- * Every export this repository keeps (exportedTargets), checked against the lessons read once:
+ * Every export this repository keeps (`targets`, exportedTargets unless given), checked against the lessons read once:
  * what `lessons doctor` and the guard's ci stage report.
  */
-export async function checkExports(root: string): Promise<Array<{ target: ExportTarget; result: ExportResult }>> {
-  const targets = exportedTargets(root);
+export async function checkExports(root: string, targets: readonly ExportTarget[] = exportedTargets(root)): Promise<Array<{ target: ExportTarget; result: ExportResult }>> {
   if (targets.length === 0) return [];
   const entries = await exportEntries(root);
   const checked: Array<{ target: ExportTarget; result: ExportResult }> = [];

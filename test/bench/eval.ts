@@ -68,8 +68,8 @@ export interface Evaluation {
   hookOnly: Metrics;
   bm25: Metrics;
   misses: string[];
-  /** Each query's first lessons of the ranking before any floor, with what the floors judge (`--ranked <file>`). */
-  ranked: RankedQuery[];
+  /** Each query's first lessons of the ranking before any floor, with what the floors judge (`--ranked <file>`); ranked again only when asked. */
+  ranked: () => RankedQuery[];
 }
 
 /** One query's ranking as the floors see it: for finding kinds of failure (which features tell the right lessons apart), never for fitting constants. */
@@ -311,7 +311,7 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
     ...rows.filter(missed).map((r) => describe(r, '')),
     ...hookRows.filter((r) => r.query.hook && missed(r)).map((r) => describe(r, ' (hook only)')),
   ];
-  const ranked = queries.map((query): RankedQuery => {
+  const ranked = (): RankedQuery[] => queries.map((query): RankedQuery => {
     const relevant = new Set(query.relevant);
     const lessons = rankLessons(index, buildQuery(inputOf(query, false), VOCABULARY), DEFAULT_POLICY, EVAL_NOW)
       .slice(0, RANKED_DEPTH)
@@ -364,6 +364,6 @@ export async function bench(): Promise<void> {
   if (rankedAt >= 0) {
     const file = args[rankedAt + 1];
     if (file === undefined || file.startsWith('--')) throw new Error('--ranked takes the file to write the rankings to (JSON lines, one query a line)');
-    fs.writeFileSync(file, results.flatMap((r) => r.ranked.map((query) => JSON.stringify(query))).join('\n') + '\n');
+    fs.writeFileSync(file, results.flatMap((r) => r.ranked().map((query) => JSON.stringify(query))).join('\n') + '\n');
   }
 }
