@@ -53,10 +53,10 @@ export interface ToolCallLessons {
   policy: Policy;
 }
 
-/** The lessons for a tool call (its tool, paths and command), or undefined when it has none. */
-export async function toolCallLessons(run: HookRun, action: ToolAction, problems: Problems): Promise<ToolCallLessons | undefined> {
+/** The lessons for a tool call (its tool, paths and command), or undefined when it has none; `policy` when the hook has read it already. */
+export async function toolCallLessons(run: HookRun, action: ToolAction, problems: Problems, policy?: Policy): Promise<ToolCallLessons | undefined> {
   if (!action.tool && action.paths.length === 0 && !action.command) return undefined;
-  const policy = hookPolicy(run.root, problems);
+  policy ??= hookPolicy(run.root, problems);
   const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: '', ...action, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
   return lessons.length === 0 && related.length === 0 ? undefined : { lessons, related, policy };
 }

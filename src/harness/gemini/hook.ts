@@ -25,6 +25,7 @@
 import { promptContext, sessionStartContext, sessionState, toolCallContext, toolCallLessons, turnEndNotes } from '../../agent/context.js';
 import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
 import { obj, str, toolAction, type HookInput, type HookRun } from '../../agent/input.js';
+import type { Policy } from '../../policy/policy.js';
 import { neutralAnswer } from '../registry.js';
 
 /**
@@ -77,11 +78,11 @@ export function claudeOutcome(input: HookInput): { event: string; input: HookInp
   return { event: 'PostToolUseFailure', input: { ...base, error: `Exit code ${exit[1]}\n${printed}` } };
 }
 
-async function recordOutcome(input: HookInput, run: HookRun, sessionId: string | undefined, problems: Problems): Promise<void> {
+async function recordOutcome(input: HookInput, run: HookRun, sessionId: string | undefined, policy: Policy): Promise<void> {
   const outcome = claudeOutcome(input);
   if (!outcome || !sessionId) return;
   const { recordToolOutcome } = await import('../../agent/tool-outcome.js');
-  await recordToolOutcome('claude', outcome.event, outcome.input, run, sessionId, hookPolicy(run.root, problems));
+  await recordToolOutcome('claude', outcome.event, outcome.input, run, sessionId, policy);
 }
 
 /** The answer for one event; what is broken goes once per session into `systemMessage`. */
@@ -102,9 +103,11 @@ async function answerEvent(event: string, input: HookInput, run: HookRun, sessio
       return contextAnswer(event, await promptContext(userPrompt(str(input, 'prompt') ?? ''), run, sessionId, problems));
     case 'AfterTool': {
       const name = str(input, 'tool_name');
-      await recordOutcome(input, run, sessionId, problems);
+      // One read of the policy for both: the call's outcome and its lessons.
+      const policy = hookPolicy(run.root, problems);
+      await recordOutcome(input, run, sessionId, policy);
       const action = toolAction(run.root, run.cwd, name === undefined ? undefined : (TOOLS[name] ?? name), obj(input, 'tool_input'));
-      const found = await toolCallLessons(run, action, problems);
+      const found = await toolCallLessons(run, action, problems, policy);
       if (!found) return undefined;
       return contextAnswer(event, await toolCallContext(run, sessionId, sessionState(run, sessionId), found, `Lessons that apply to this ${name ?? 'tool'} call (from \`lessons\`):`));
     }
