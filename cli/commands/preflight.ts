@@ -12,14 +12,14 @@ const options = {
   budget: {
     type: 'string',
     value: '<tokens>',
-    describe: 'cap the printed size, dropping whole lessons from the bottom of the\nranking; a token is estimated as 4 characters',
+    describe: 'cap the printed size, dropping related entries first, then whole\nlessons from the bottom; a token is estimated as 4 characters',
   },
-  limit: { type: 'string', value: '<n>', describe: 'show at most n lessons (critical trigger matches are always shown)' },
+  limit: { type: 'string', value: '<n>', describe: 'apply at most n lessons (critical trigger matches always apply)' },
   format: { type: 'string', value: '<fmt>', choices: OUTPUT_FORMATS, describe: 'text (default), markdown (for a PR or status update) or json' },
   json: { type: 'boolean', describe: 'same as --format json' },
   rerank: {
     type: 'boolean',
-    describe: "ask the configured reviewer (policy review.command) which of the\nselected lessons apply; keep only those, with its reasons. Falls\nback to the plain ranking, and says so, when the reviewer fails.\nTask mode only; never used by hooks",
+    describe: "ask the configured reviewer (policy review.command) which lessons of\nboth tiers apply: the ones it approves apply, with its reasons (a\nrelated one it approves is promoted). Falls back to the plain\nranking, and says so, when the reviewer fails. Task mode only;\nnever used by hooks",
   },
 } as const satisfies OptionTable;
 
@@ -34,10 +34,14 @@ export default defineCommand<PreflightFlags>({
   positionals: { task: { describe: 'What is about to be done', variadic: true } },
   options,
   epilog:
-    'Print the lessons to have in front of you before a task, as a checklist, and record a\n' +
-    'receipt in .lessons/preflight/last.json. With --tool, --path or --command and no task\n' +
-    "(hook mode) it returns at most the policy's hook_max lessons whose triggers match,\n" +
-    'critical ones first; a critical lesson whose trigger matches is always returned.\n\n' +
+    'Print the lessons to have in front of you before a task in two tiers, and record both in\n' +
+    'the receipt .lessons/preflight/last.json. The lessons that apply are shown in full with\n' +
+    'their checklist, only when confident (a trigger matched, or the task names their\n' +
+    "subject); up to the policy's related_max related lessons below them get one line each,\n" +
+    'to open with `lessons show <id>` when one fits the task. With --tool, --path or\n' +
+    "--command and no task (hook mode) at most the policy's hook_max lessons apply, those\n" +
+    'whose own triggers match the call first, critical ones first; a critical lesson whose\n' +
+    'trigger matches always applies.\n\n' +
     'Exit codes: 0 on a normal run (also when nothing matches), 2 on a usage error or outside\n' +
     'a lessons repository.',
   fast: flagsParser<typeof options>('run `lessons preflight --help` for the options'),
