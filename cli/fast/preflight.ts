@@ -53,8 +53,8 @@ export async function preflightCommand({ values, positionals: words, hint }: Pre
   // Read once: the warning checks the file preflight then selects with; the schema check (and its validator) loads only for a policy not known valid.
   const root = findRepoRoot(cwd);
   const policyFile = readPolicyFile(root);
-  const policyWarning = policyKnownValid(root, policyFile) ? undefined : ((await importModule(validatePolicyUrl())) as typeof import('../../src/policy/validate-policy.js')).invalidPolicyWarning(root, policyFile);
-  if (policyWarning) io.err(`lessons: warning: ${policyWarning}`);
+  const usable = policyKnownValid(root, policyFile) ? undefined : ((await importModule(validatePolicyUrl())) as typeof import('../../src/policy/validate-policy.js')).usablePolicy(root, policyFile);
+  if (usable) io.err(`lessons: warning: ${usable.warning}`);
   const result = await preflight({
     cwd,
     now: new Date(),
@@ -64,7 +64,7 @@ export async function preflightCommand({ values, positionals: words, hint }: Pre
     command: values.command ?? null,
     project: values.project ?? null,
     format,
-    policyFile,
+    policyFile: usable?.raw ?? policyFile,
     ...(budget === undefined ? {} : { budget }),
     ...(limit === undefined ? {} : { limit }),
     ...(values.rerank ? { rerank: await reranker(cwd, task, importModule) } : {}),

@@ -1,5 +1,5 @@
 import { LessonsError } from '../errors.js';
-import { validateAgainst, type SchemaError } from '../schema/validate.js';
+import { pointerParts, validateAgainst, type SchemaError } from '../schema/validate.js';
 import { writeInRepo } from '../io/fs.js';
 import { readPolicyFile, type RawPolicy } from '../io/policy-file.js';
 import { ensureStateDir } from '../io/state.js';
@@ -23,13 +23,21 @@ export function loadPolicy(root: string): Policy {
   return resolvePolicy(raw.data);
 }
 
+/** What preflight selects with when the policy does not hold: the fields that are wrong left out, and one line saying so. */
+export interface UsablePolicy {
+  /** The policy file with each invalid field removed, so the defaults stand for it. */
+  raw: RawPolicy;
+  /** The policy is invalid, which fields, and the fix. */
+  warning: string;
+}
+
 /**
- * For the commands that go on with the defaults where the policy does not hold (preflight): one
- * line saying the policy is invalid, which fields, and the fix; undefined when it is valid or
- * absent. A policy that is not JSON at all is still an error (readPolicyFile throws). A valid
- * policy is remembered (policy-checked.ts) and not checked again.
+ * For the commands that go on with the defaults where the policy does not hold (preflight): the
+ * policy without the fields the schema rejects, and one line naming them and the fix; undefined
+ * when it is valid or absent. A policy that is not JSON at all is still an error (readPolicyFile
+ * throws). A valid policy is remembered (policy-checked.ts) and not checked again.
  */
-export function invalidPolicyWarning(root: string, raw: RawPolicy = readPolicyFile(root)): string | undefined {
+export function usablePolicy(root: string, raw: RawPolicy = readPolicyFile(root)): UsablePolicy | undefined {
   if (policyKnownValid(root, raw)) return undefined;
   const errors = schemaErrors(raw);
   if (errors.length === 0) {
@@ -42,5 +50,32 @@ export function invalidPolicyWarning(root: string, raw: RawPolicy = readPolicyFi
     return undefined;
   }
   const fields = errors.map((error) => `${error.field || 'the file'}: ${error.message}`).join('; ');
-  return `${raw.path} is invalid (${fields}): preflight uses the defaults for what it cannot read; fix the fields named (schemas/policy.schema.json), \`lessons doctor\` checks it`;
+  return {
+    raw: { ...raw, data: withoutFields(raw.data, errors.map((error) => error.pointer)) },
+    warning: `${raw.path} is invalid (${fields}): preflight uses the defaults for what it cannot read; fix the fields named (schemas/policy.schema.json), \`lessons doctor\` checks it`,
+  };
+}
+
+/**
+ * `data` without the fields at `pointers` (JSON pointers): a copy, the input untouched. A pointer
+ * into a list removes the whole list (an entry left out would change what the rest means); the
+ * document's own pointer leaves nothing.
+ */
+export function withoutFields(data: unknown, pointers: readonly string[]): unknown {
+  const copy: unknown = structuredClone(data);
+  for (const pointer of pointers) {
+    const document: Record<string, unknown> = { '': copy };
+    let holder = document;
+    let key = '';
+    for (const part of pointerParts(pointer)) {
+      // Own fields only: a field named __proto__ must not lead out of the data.
+      const next = Object.hasOwn(holder, key) ? holder[key] : undefined;
+      if (Array.isArray(next) || typeof next !== 'object' || next === null) break;
+      holder = next as Record<string, unknown>;
+      key = part;
+    }
+    if (holder === document) return {};
+    delete holder[key];
+  }
+  return copy;
 }

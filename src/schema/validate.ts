@@ -82,12 +82,16 @@ export function validateAgainst(name: SchemaName, data: unknown): SchemaError[] 
   return simplify(validate.errors ?? []);
 }
 
-export function pointerToField(pointer: string): string {
+/** A JSON pointer's parts, unescaped (`/projects/a~1b` -> projects, a/b). */
+export function pointerParts(pointer: string): string[] {
   return pointer
     .split('/')
     .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`), '');
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function pointerToField(pointer: string): string {
+  return pointerParts(pointer).reduce((field, part) => (/^\d+$/.test(part) ? `${field}[${part}]` : field === '' ? part : `${field}.${part}`), '');
 }
 
 /**
