@@ -11,6 +11,11 @@ describe('preflight selection quality on the labelled set', () => {
     expect(result.preflight.noMatchFP).toBeLessThanOrEqual(TARGETS.noMatchFP);
   });
 
+  it('stays quiet on those tasks written long (several joined) and terse (two or three of their words)', () => {
+    expect(result.longNoMatchFP).toBeLessThanOrEqual(TARGETS.noMatchFP);
+    expect(result.terseNoMatchFP).toBeLessThanOrEqual(TARGETS.noMatchFP);
+  });
+
   it('returns every must-have lesson of a tool call, with and without its task text', () => {
     expect(result.preflight.hookMust).toBe(TARGETS.must);
     expect(result.hookOnly.hookMust).toBe(TARGETS.must);
