@@ -16,22 +16,23 @@ import { readSession, updateSession, type SessionState } from './session.js';
 
 const PROMPT_LIMIT = 5;
 
-/** Remembers what was shown; lessons shown for the task (`pending`) are checked at the end of the turn. */
-export async function record(run: HookRun, sessionId: string | undefined, ids: readonly string[], kind: 'shown' | 'pending'): Promise<void> {
-  if (sessionId && ids.length > 0) await updateSession(run.root, sessionId, { [kind]: ids });
+/** Remembers what was shown; lessons shown for the task (`pending`) are checked at the end of the turn; related entries `listed`. */
+export async function record(run: HookRun, sessionId: string | undefined, ids: { shown?: readonly string[]; pending?: readonly string[]; listed?: readonly string[] }): Promise<void> {
+  if (sessionId && Object.values(ids).some((list) => list.length > 0)) await updateSession(run.root, sessionId, ids);
 }
 
 /** The lessons a session starts with (and the candidates waiting), recorded as shown; '' when there are none. */
 export async function sessionStartContext(run: HookRun, sessionId: string | undefined, problems: Problems): Promise<string> {
   hookPolicy(run.root, problems);
   const { lessons, text } = sessionStart(await hookIndexEntries(run.root, problems));
-  if (text !== '') await record(run, sessionId, lessons.map((lesson) => lesson.id), 'shown');
+  if (text !== '') await record(run, sessionId, { shown: lessons.map((lesson) => lesson.id) });
   return text;
 }
 
 /**
- * The lessons that apply to a prompt and the related ones' titles, recorded as pending, and,
- * when the prompt corrects a repeated mistake, the request for a `[LESSON]` block; '' when none.
+ * The lessons that apply to a prompt, recorded as pending, and the related ones' titles (all of
+ * them: a prompt is a new task), recorded as listed; and, when the prompt corrects a repeated
+ * mistake, the request for a `[LESSON]` block; '' when none.
  */
 export async function promptContext(prompt: string, run: HookRun, sessionId: string | undefined, problems: Problems): Promise<string> {
   if (prompt.trim() === '') return '';
@@ -39,7 +40,7 @@ export async function promptContext(prompt: string, run: HookRun, sessionId: str
   const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now, policy, problems, update: 'background' });
   const phrase = correctionPhrase(prompt);
   if (lessons.length === 0 && related.length === 0 && !phrase) return '';
-  await record(run, sessionId, lessons.map((lesson) => lesson.id), 'pending');
+  await record(run, sessionId, { pending: lessons.map((lesson) => lesson.id), listed: related.map((lesson) => lesson.id) });
   const tiers = formatTiers('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, related, { reasons: true, command: openCommand(run.root, related) });
   const parts = tiers === '' ? [] : [tiers];
   if (phrase) parts.push(recordInstruction(phrase, lessons[0]));
@@ -61,12 +62,22 @@ export async function toolCallLessons(run: HookRun, action: ToolAction, problems
   return lessons.length === 0 && related.length === 0 ? undefined : { lessons, related, policy };
 }
 
-/** A tool call's lessons under `heading` (those the session already showed marked so), recorded as pending. */
+/**
+ * A tool call's lessons under `heading` (those the session already showed marked so), recorded
+ * as pending, and the related entries the session has not listed or shown yet, recorded as
+ * listed: the hook answers before every call, and a title the agent has judged once costs a line
+ * on each call it is listed again. '' when nothing is left.
+ */
 export async function toolCallContext(run: HookRun, sessionId: string | undefined, state: SessionState | undefined, found: ToolCallLessons, heading: string): Promise<string> {
   const shown = new Set(state?.shown ?? []);
   const pending = new Set(state?.pending ?? []);
-  await record(run, sessionId, found.lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id) || !pending.has(id)), 'pending');
-  return formatTiers(heading, found.lessons, found.related, { reasons: true, repeated: shown, command: openCommand(run.root, found.related) });
+  const listed = new Set(state?.listed ?? []);
+  const related = found.related.filter((lesson) => !listed.has(lesson.id) && !shown.has(lesson.id));
+  await record(run, sessionId, {
+    pending: found.lessons.map((lesson) => lesson.id).filter((id) => !shown.has(id) || !pending.has(id)),
+    listed: related.map((lesson) => lesson.id),
+  });
+  return formatTiers(heading, found.lessons, related, { reasons: true, repeated: shown, command: openCommand(run.root, related) });
 }
 
 /** The session's state, when the harness names its session. */

@@ -4,8 +4,8 @@
  * Stop has yet to check against the final answer; digests of the blocks already captured
  * (so a block is captured once however often Stop fires); the problems already reported (so a
  * broken index or policy is said once); and the critical lessons whose first matching tool call
- * was already stopped (so the retry goes through); and the red -> green state of its shell
- * commands (red-green.ts).
+ * was already stopped (so the retry goes through); the related entries already listed (so a
+ * tool call lists each once); and the red -> green state of its shell commands (red-green.ts).
  * Writes are atomic and serialised by a lock file, so two hooks firing at once lose nothing.
  */
 import path from 'node:path';
@@ -24,6 +24,8 @@ export interface SessionState {
   captured: string[];
   notified: string[];
   gated: string[];
+  /** Related entries listed to the agent (one-line titles, not `shown`: their text was not). */
+  listed: string[];
   redgreen: RedGreenState;
 }
 
@@ -49,7 +51,7 @@ export function sessionFile(root: string, sessionId: string): string {
 }
 
 export function readSession(root: string, sessionId: string): SessionState {
-  const empty: SessionState = { session_id: sessionId, shown: [], pending: [], captured: [], notified: [], gated: [], redgreen: EMPTY_RED_GREEN };
+  const empty: SessionState = { session_id: sessionId, shown: [], pending: [], captured: [], notified: [], gated: [], listed: [], redgreen: EMPTY_RED_GREEN };
   let data: Partial<Record<keyof SessionState, unknown>>;
   try {
     data = JSON.parse(readRegularFile(sessionFile(root, sessionId)).toString('utf8')) as typeof data;
@@ -64,6 +66,7 @@ export function readSession(root: string, sessionId: string): SessionState {
     captured: strings(data.captured),
     notified: strings(data.notified),
     gated: strings(data.gated),
+    listed: strings(data.listed),
     redgreen: readRedGreen(data.redgreen),
   };
 }
@@ -82,6 +85,7 @@ export interface SessionUpdate {
   captured?: readonly string[];
   notified?: readonly string[];
   gated?: readonly string[];
+  listed?: readonly string[];
   /** A step of the red -> green state, applied under the lock to what is on disk. */
   redgreen?: (state: RedGreenState) => RedGreenState;
 }
@@ -100,6 +104,7 @@ export async function updateSession(root: string, sessionId: string, update: Ses
       captured: uniqueSorted([...state.captured, ...(update.captured ?? [])]),
       notified: uniqueSorted([...state.notified, ...(update.notified ?? [])]),
       gated: uniqueSorted([...state.gated, ...(update.gated ?? [])]),
+      listed: uniqueSorted([...state.listed, ...(update.listed ?? [])]),
       redgreen: update.redgreen ? update.redgreen(state.redgreen) : state.redgreen,
     };
     writeInRepo(root, file, formatJson(next), { durable: false });

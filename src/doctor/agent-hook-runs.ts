@@ -27,10 +27,14 @@ export interface AgentRunContext {
   lesson: SampleLesson | undefined;
 }
 
-/** The sample the probes build their inputs from. */
-export function probeSample(dir: string, lesson: SampleLesson | undefined): ProbeSample {
+/**
+ * The sample the probes build their inputs from. Each event runs in a session of its own
+ * (`session`): within one session a hook does not list again what an earlier event listed, so
+ * a tool call after the prompt would not bring the sample lesson.
+ */
+export function probeSample(dir: string, lesson: SampleLesson | undefined, session = 'lessons-doctor'): ProbeSample {
   const task = lesson?.title ?? 'Check the repository before a change';
-  return { projectDir: dir, sessionId: 'lessons-doctor', task, command: `echo ${JSON.stringify(task)}` };
+  return { projectDir: dir, sessionId: session, task, command: `echo ${JSON.stringify(task)}` };
 }
 
 /** npx's words when the package is not installed (and --no-install forbids, or the registry refuses, fetching it). */
@@ -52,7 +56,7 @@ function spawnProblem(handler: SettingsHandler, harness: Harness, file: string, 
 async function runOne(harness: Harness, probe: HarnessProbe, file: string, event: string, handler: SettingsHandler, context: AgentRunContext): Promise<HookRunRow> {
   const timeout = handler.timeout === undefined ? probe.defaultTimeoutSeconds : (handler.timeout * (probe.timeoutUnitMs ?? 1000)) / 1000;
   const source = handler.timeout === undefined ? probe.timeoutSource : `its timeout in ${file}`;
-  const input = JSON.stringify(probe.sampleInput(event, probeSample(context.dir, context.lesson)));
+  const input = JSON.stringify(probe.sampleInput(event, probeSample(context.dir, context.lesson, `lessons-doctor-${harness}-${event}`)));
   const env = { PATH: context.pathValue, ...probe.env(context.dir) };
   const { outcome, ms } = await timedRun(['sh', '-c', handler.command], context.dir, input, timeout * 1000, env);
   const expectsLessons = probe.lessonEvents.includes(event) && context.lesson !== undefined;

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { runHook, type HookRequest } from '../../src/harness/run.js';
 import { readSession } from '../../src/agent/session.js';
 import { FORCE_PUSH_ID, MANIFEST_ID, SECRETS_ID, hookRepo } from '../helpers/hook-repo.js';
-import { tempDir } from '../helpers/repo.js';
+import { tempDir, writeFiles } from '../helpers/repo.js';
+import { lessonFile } from '../helpers/lessons.js';
+import { writeIndex } from '../../src/store/index-write.js';
 
 const NOW = new Date('2026-11-21T09:30:00Z');
 
@@ -91,6 +93,29 @@ describe('Claude Code SessionStart and UserPromptSubmit', () => {
       ),
     );
     expect(readSession(root, 'sess-1').shown).toEqual([FORCE_PUSH_ID, SECRETS_ID]);
+  });
+
+  it('lists a related title once per session at tool calls (a prompt, a new task, lists its own again), in each harness', async () => {
+    const root = await hookRepo();
+    writeFiles(root, lessonFile({ id: 'case-2026-03-03-tf-lock', title: 'Killed terraform apply left a lock', tags: ['infra'] }));
+    await writeIndex({ cwd: root });
+    const line = '- case-2026-03-03-tf-lock: Killed terraform apply left a lock';
+    const call = (session: string) => ({ ...base(root, 'PreToolUse'), session_id: session, tool_name: 'Bash', tool_input: { command: 'terraform apply -auto-approve' } });
+    // No trigger names the call: nothing applies, the lesson its words name is listed as related.
+    expect(JSON.parse(await hook(root, 'claude', 'PreToolUse', call('s1'))).hookSpecificOutput.additionalContext).toContain(line);
+    expect(readSession(root, 's1').listed).toEqual(['case-2026-03-03-tf-lock']);
+    expect(readSession(root, 's1').shown).toEqual([]);
+    // The agent has judged that title: the next such call costs nothing (Codex: no empty systemMessage either).
+    expect(await hook(root, 'claude', 'PreToolUse', call('s1'))).toBe('');
+    expect(await hook(root, 'codex', 'PreToolUse', call('s1'))).toBe('');
+    expect(JSON.parse(await hook(root, 'codex', 'PreToolUse', call('s2'))).systemMessage).toContain(line);
+    // A prompt is a new task: it lists its related titles whatever the session listed before.
+    const prompt = { ...base(root, 'UserPromptSubmit'), session_id: 's1', prompt: 'Run terraform apply for the staging stack after the nightly backup finishes' };
+    expect(JSON.parse(await hook(root, 'claude', 'UserPromptSubmit', prompt)).hookSpecificOutput.additionalContext).toContain(line);
+    // Cursor, per conversation.
+    const shell = (conversation: string) => ({ hook_event_name: 'beforeShellExecution', conversation_id: conversation, command: 'terraform apply -auto-approve', cwd: root, workspace_roots: [root] });
+    expect(JSON.parse(await hook(root, 'cursor', 'beforeShellExecution', shell('c1'))).agent_message).toContain(line);
+    expect(await hook(root, 'cursor', 'beforeShellExecution', shell('c1'))).toBe('{"permission":"allow"}\n');
   });
 
   it('UserPromptSubmit adds the lessons selected for the prompt, and nothing for an unrelated one', async () => {

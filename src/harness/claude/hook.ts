@@ -76,7 +76,7 @@ async function answerEvent(dialect: Dialect, event: string, input: HookInput, ru
       const text = await toolCallContext(run, sessionId, state, found, `Lessons that apply to this ${action.tool ?? 'tool'} call (from \`lessons\`; the call is not blocked):`);
       // Codex parses PreToolUse `additionalContext` but does not support it (its hooks docs;
       // openai/codex#19385), so there the text goes in the common `systemMessage`.
-      return dialect === 'claude' ? contextAnswer(event, text) : { systemMessage: text };
+      return dialect === 'claude' || text === '' ? contextAnswer(event, text) : { systemMessage: text };
     }
     case 'Stop':
       return stopHook(dialect, input, run, sessionId, problems);

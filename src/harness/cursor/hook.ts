@@ -5,8 +5,8 @@
  * `workspace_roots`; per event:
  * - `sessionStart`: answer `{"additional_context": <text>}` to add context to the session;
  * - `beforeShellExecution` (`command`, `cwd`): answer `{"permission": "allow"}`, with the
- *   lessons for the command in `agent_message` (the message for the agent) and, once per
- *   conversation, what is broken (a truncated index, an invalid policy) in `user_message`.
+ *   lessons for the command in `agent_message` (the message for the agent; checklists and related
+ *   titles the conversation already had are not repeated) and, once per conversation, what is broken (a truncated index, an invalid policy) in `user_message`.
  *   Never deny or ask;
  * - `beforeReadFile` (`file_path`): `{"permission": "allow"}` (that answer has no message field);
  * - `beforeSubmitPrompt` (`prompt`): `{"continue": true}` (no documented context field);
@@ -14,12 +14,11 @@
  * - `afterFileEdit`, `stop` and any other event: `{}`.
  * Every answer is the allowing one: a hook that errs still prints it (declaration.ts).
  */
-import { formatTiers, openCommand, TOOL_CALL_LIMIT } from '../../agent/format.js';
-import { hookIndexEntries, hookPolicy, noticeOnce, type Problems } from '../../agent/health.js';
+import { sessionState, toolCallContext, toolCallLessons } from '../../agent/context.js';
+import { hookIndexEntries, noticeOnce, type Problems } from '../../agent/health.js';
 import { str, type HookInput, type HookRun } from '../../agent/input.js';
 import { sessionStart } from '../../agent/moments.js';
 import { updateSession } from '../../agent/session.js';
-import { selectTiersForRequest } from '../../preflight/preflight.js';
 import { neutralAnswer } from '../registry.js';
 
 function cursorNeutral(event: string): string {
@@ -39,14 +38,12 @@ export async function cursorHook(event: string, input: HookInput, run: HookRun):
     case 'beforeShellExecution': {
       const command = str(input, 'command');
       if (!command) return cursorNeutral(event);
-      const policy = hookPolicy(run.root, problems);
-      const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: '', tool: 'Bash', command, limit: TOOL_CALL_LIMIT, now: run.now, policy, problems, update: 'background' });
+      const found = await toolCallLessons(run, { tool: 'Bash', paths: [], command }, problems);
       // What is broken goes once per conversation in `user_message`, the text Cursor shows the user.
       const notice = await noticeOnce(run.root, sessionId, problems);
       const shown = notice ? { user_message: notice } : {};
-      if (lessons.length === 0 && related.length === 0) return notice ? `${JSON.stringify({ permission: 'allow', ...shown })}\n` : cursorNeutral(event);
-      if (sessionId && lessons.length > 0) await updateSession(run.root, sessionId, { pending: lessons.map((lesson) => lesson.id) });
-      const text = formatTiers('Lessons that apply to this command (from `lessons`; the command is not blocked):', lessons, related, { reasons: true, command: openCommand(run.root, related) });
+      const text = found ? await toolCallContext(run, sessionId, sessionState(run, sessionId), found, 'Lessons that apply to this command (from `lessons`; the command is not blocked):') : '';
+      if (text === '') return notice ? `${JSON.stringify({ permission: 'allow', ...shown })}\n` : cursorNeutral(event);
       return `${JSON.stringify({ permission: 'allow', ...shown, agent_message: text })}\n`;
     }
     case 'afterAgentResponse': {
