@@ -19,7 +19,7 @@ const options = {
   json: { type: 'boolean', describe: 'same as --format json' },
   rerank: {
     type: 'boolean',
-    describe: "ask the configured reviewer (policy review.command) which lessons of\nboth tiers apply: the ones it approves apply, with its reasons (a\nrelated one it approves is promoted). Falls back to the plain\nranking, and says so, when the reviewer fails. Task mode only;\nnever used by hooks",
+    describe: "ask the configured reviewer (policy review.command) which lessons of\nboth tiers (the related one 8 deep) apply: the ones it approves\napply, with its reasons (related ones are promoted, at most\nrelated_max). Falls back to the plain ranking, and says so, when\nthe reviewer fails. Task mode only; never used by hooks",
   },
 } as const satisfies OptionTable;
 

@@ -6,7 +6,7 @@ import { loadPolicy } from '../policy/validate-policy.js';
 import { openSearch, type SearchIndex } from '../search/engine.js';
 import { EVALS_FILE, parseEvals, type EvalCase } from './file.js';
 import type { Policy } from '../policy/policy.js';
-import { selectFromIndex, type Selection } from '../preflight/preflight.js';
+import { reviewPolicy, selectFromIndex, type Selection } from '../preflight/preflight.js';
 import { isHookMode } from '../preflight/query.js';
 import { evaluate, type EvalResult } from './run.js';
 
@@ -70,13 +70,13 @@ async function rerankCases(root: string, cases: readonly EvalCase[], index: Sear
   const { rerankLessons } = await import('../review/rerank.js');
   const result = Object.assign(new Map<EvalCase, Selection>(), { judged: 0, failed: 0 });
   for (const evalCase of cases) {
-    const plain = selectFromIndex(index, evalCase.input, policy, now);
     if (isHookMode(evalCase.input)) {
-      result.set(evalCase, plain);
+      result.set(evalCase, selectFromIndex(index, evalCase.input, policy, now));
       continue;
     }
+    const plain = selectFromIndex(index, evalCase.input, reviewPolicy(policy), now);
     const summary = (id: string): string => plain.records.get(id)?.summary ?? '';
-    const judged = await rerankLessons({ root, review: policy.review, task: evalCase.input.task, selected: plain.selected, related: plain.related, summary });
+    const judged = await rerankLessons({ root, review: policy.review, task: evalCase.input.task, selected: plain.selected, related: plain.related, relatedMax: policy.preflight.related_max, summary });
     result.judged++;
     if (judged.outcome.status === 'failed') result.failed++;
     result.set(evalCase, { ...plain, selected: judged.selected, related: judged.related });

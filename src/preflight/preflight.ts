@@ -43,6 +43,21 @@ const NO_SOURCES = 'the policy names sources but their lessons are not fetched: 
 const NO_APPROVED = 'The reviewer found none of the lessons found applicable to this task.';
 const NO_CONFIDENT = 'No lesson applies with confidence.';
 
+/**
+ * How many lessons below the apply tier `--rerank`'s reviewer judges (the related tier it is
+ * shown). A reviewer is not bound by the line budget of an answer read before every task, and
+ * the right lesson of a task that nothing applies to is often ranked fourth to eighth: on the
+ * labelled sets, a judge keeping exactly the relevant lessons of the apply tier and 3 related
+ * ones would surface 0.64-0.90 of them (recall at 5), of the apply tier and 8 related ones
+ * 0.80-0.99. It still promotes at most `related_max` and lists at most `related_max` (rerank.ts).
+ */
+export const REVIEW_POOL = 8;
+
+/** The policy a selection for the reviewer is made under: the related tier REVIEW_POOL deep (or deeper, where the policy lists more). */
+export function reviewPolicy(policy: Policy): Policy {
+  return { ...policy, preflight: { ...policy.preflight, related_max: Math.max(policy.preflight.related_max, REVIEW_POOL) } };
+}
+
 /** What one selection gives: both tiers (the related one in full, for a reviewer; asRelated() is its one-line form) and the records of both. */
 export interface Selection {
   selected: SelectedLesson[];
@@ -171,11 +186,12 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
     project: options.project,
   };
   input.project ??= inferProject(policy.projects, input.paths);
-  const chosen = await selectInRepository(root, input, policy, options.now, options.limit);
-  const { records, digest } = chosen;
   const hook = isHookMode(input);
+  const reviewed = options.rerank !== undefined && !hook;
+  const chosen = await selectInRepository(root, input, reviewed ? reviewPolicy(policy) : policy, options.now, options.limit);
+  const { records, digest } = chosen;
   const summary = (id: string): string => records.get(id)?.summary ?? '';
-  const reranked = options.rerank && !hook ? await options.rerank(chosen.selected, chosen.related, summary) : undefined;
+  const reranked = reviewed ? await options.rerank!(chosen.selected, chosen.related, summary) : undefined;
   const selected = reranked?.selected ?? chosen.selected;
   const related = (reranked?.related ?? chosen.related).map((lesson) => asRelated(lesson, chosen.handles));
   const full: PreflightReport = {

@@ -1,10 +1,12 @@
 /**
  * `lessons preflight --rerank`: the reviewer subprocess reads the task and both tiers of what
- * preflight found (the lessons that apply and the related ones), and says for each whether it
- * should be used and how it applies (schemas/lesson-rerank.schema.json). What it approves
- * applies, with its reason: a related lesson it approves is promoted, an applied one it turns
- * down is dropped, and a related one it turns down is no longer listed. A reviewer that fails
- * leaves the plain ranking in place, and the outcome says so. Never on the hook path:
+ * preflight found (the lessons that apply and the related ones, REVIEW_POOL deep), and says for
+ * each whether it should be used and how it applies (schemas/lesson-rerank.schema.json). What it
+ * approves applies, with its reason: a related lesson it approves is promoted (at most
+ * `related_max`, best-ranked first; one approved past them stays listed), an applied one it
+ * turns down is dropped, and a related one it turns down is no longer listed. The answer lists
+ * at most `related_max` related lessons, as a plain one does. A reviewer that fails leaves the
+ * plain ranking in place, and the outcome says so. Never on the hook path:
  * this module loads ajv and the subprocess code, and only the --rerank command imports it.
  */
 import { findRepoRoot } from '../io/repo.js';
@@ -58,8 +60,8 @@ export interface Verdicts {
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-/** Sorts both tiers by the answer (see the module comment). */
-export function applyVerdicts(lessons: readonly SelectedLesson[], answer: RerankAnswer, related: readonly SelectedLesson[] = []): Verdicts {
+/** Sorts both tiers by the answer (see the module comment); at most `promoteMax` related lessons are promoted. */
+export function applyVerdicts(lessons: readonly SelectedLesson[], answer: RerankAnswer, related: readonly SelectedLesson[] = [], promoteMax = Number.POSITIVE_INFINITY): Verdicts {
   const verdicts = new Map(answer.lessons.map((verdict) => [verdict.id, verdict]));
   const approved = (lesson: SelectedLesson): SelectedLesson | undefined => {
     const verdict = verdicts.get(lesson.id);
@@ -73,10 +75,10 @@ export function applyVerdicts(lessons: readonly SelectedLesson[], answer: Rerank
   }
   for (const lesson of related) {
     const kept = approved(lesson);
-    if (kept) {
+    if (kept && result.promoted.length < promoteMax) {
       result.kept.push(kept);
       result.promoted.push(lesson.id);
-    } else if (!verdicts.has(lesson.id)) result.related.push(lesson);
+    } else if (kept || !verdicts.has(lesson.id)) result.related.push(kept ?? lesson);
   }
   return result;
 }
@@ -95,21 +97,25 @@ export async function rerankLessons(options: {
   review: ReviewPolicy;
   task: string;
   selected: readonly SelectedLesson[];
+  /** The related lessons the reviewer judges, in rank order (REVIEW_POOL of them). */
   related?: readonly SelectedLesson[];
+  /** How many related lessons the answer promotes and lists at most: the policy's `related_max`. */
+  relatedMax?: number;
   summary: (id: string) => string;
 }): Promise<Reranked> {
   const related = [...(options.related ?? [])];
+  const relatedMax = options.relatedMax ?? related.length;
   if (options.selected.length === 0 && related.length === 0) return { selected: [], related: [], outcome: { status: 'applied', dropped: [], promoted: [], problem: null } };
   const prompt = buildRerankPrompt(options.task, [...options.selected, ...related], options.summary);
   const answer = await askReviewer({ root: options.root, review: options.review, schema: 'lesson-rerank', prompt });
-  if (!answer.ok) return { selected: [...options.selected], related, outcome: { status: 'failed', dropped: [], promoted: [], problem: answer.problem } };
-  const verdicts = applyVerdicts(options.selected, answer.data as RerankAnswer, related);
-  return { selected: verdicts.kept, related: verdicts.related, outcome: { status: 'applied', dropped: verdicts.dropped, promoted: verdicts.promoted, problem: null } };
+  if (!answer.ok) return { selected: [...options.selected], related: related.slice(0, relatedMax), outcome: { status: 'failed', dropped: [], promoted: [], problem: answer.problem } };
+  const verdicts = applyVerdicts(options.selected, answer.data as RerankAnswer, related, relatedMax);
+  return { selected: verdicts.kept, related: verdicts.related.slice(0, relatedMax), outcome: { status: 'applied', dropped: verdicts.dropped, promoted: verdicts.promoted, problem: null } };
 }
 
 /** The reranker preflight calls for a task in the repository at `cwd`, with the policy's reviewer. */
 export function repositoryReranker(cwd: string, task: string): Reranker {
   const root = findRepoRoot(cwd);
-  const { review } = loadPolicy(root);
-  return async (selected, related, summary) => rerankLessons({ root, review, task, selected, related, summary });
+  const { review, preflight } = loadPolicy(root);
+  return async (selected, related, summary) => rerankLessons({ root, review, task, selected, related, relatedMax: preflight.related_max, summary });
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { lessonFile } from '../helpers/lessons.js';
 import { PACKAGE_ROOT, runCli, tempLessonsRepo } from '../helpers/repo.js';
 import { fakeReviewer, setReview } from '../helpers/reviewer.js';
+import { REVIEW_POOL } from '../../src/preflight/preflight.js';
 
 function repo(command: string[]): string {
   const root = tempLessonsRepo({
@@ -64,6 +65,37 @@ describe('lessons preflight --rerank (built CLI)', () => {
     const text = runCli(['preflight', TASK, '--rerank', '--limit', '1'], { cwd: root, env: { FAKE_RERANK_KEEP: promote } }).stdout;
     expect(text).toContain(`promoted 1 related\n`);
     expect(text).toContain(`  promoted ${promote}\n`);
+  });
+
+  it(`judges lessons ranked below the related tier too (${REVIEW_POOL} deep), promotes at most related_max, and lists at most related_max`, () => {
+    const titles = ['Release tag pushed before the version bump merged', 'Plugin manifest kept the old version', 'Changelog missed the version bump', 'Docs site showed the previous version'];
+    const root = tempLessonsRepo(Object.assign({}, ...titles.map((title, i) => lessonFile({ id: `case-version-${i}`, title, tags: ['versioning'] }))));
+    setReview(root, { command: fakeReviewer('rerank') });
+    const file = path.join(root, 'policy/workflow-policy.json');
+    const policy = JSON.parse(fs.readFileSync(file, 'utf8')) as { preflight: Record<string, unknown> };
+    policy.preflight.related_max = 1;
+    fs.writeFileSync(file, JSON.stringify(policy, null, 2));
+    const task = 'version';
+    const tiers = (args: string[], env: Record<string, string> = {}) => JSON.parse(runCli(['preflight', task, '--json', ...args], { cwd: root, env }).stdout) as { selected: { id: string }[]; related: { id: string }[]; rerank?: { status: string; promoted: string[] } };
+    // One word applies nothing; the plain answer lists one related lesson of the four the word names.
+    const plain = tiers([]);
+    expect(plain.selected).toEqual([]);
+    expect(plain.related).toHaveLength(1);
+    // The reviewer is shown all four: it approves every one, the best-ranked is promoted, the next listed; or it approves one ranked past the listed one, which is promoted.
+    const lowest = tiers(['--rerank'], { FAKE_RERANK_KEEP: 'case-version' });
+    expect(lowest.rerank).toMatchObject({ status: 'applied' });
+    expect(lowest.selected).toHaveLength(1);
+    expect(lowest.related).toHaveLength(1);
+    const deep = titles.map((_, i) => `case-version-${i}`).find((id) => id !== plain.related[0]!.id)!;
+    const promoted = tiers(['--rerank'], { FAKE_RERANK_KEEP: deep });
+    expect(promoted.selected.map((lesson) => lesson.id)).toEqual([deep]);
+    expect(promoted.rerank!.promoted).toEqual([deep]);
+    expect(promoted.related).toEqual([]);
+    // A reviewer that fails leaves the plain answer, related_max deep.
+    setReview(root, { command: fakeReviewer('crash') });
+    const failed = tiers(['--rerank']);
+    expect(failed.rerank).toMatchObject({ status: 'failed' });
+    expect(failed.related.map((lesson) => lesson.id)).toEqual(plain.related.map((lesson) => lesson.id));
   });
 
   it('falls back to the plain ranking when the reviewer fails, and says so', () => {
