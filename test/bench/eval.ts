@@ -5,9 +5,10 @@ import { loadLessons } from '../../src/lesson/load.js';
 import { emptyTriggers, type Lesson } from '../../src/lesson/model.js';
 import { packageFile, packageRoot } from '../../src/io/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
-import { selectFromIndex } from '../../src/preflight/preflight.js';
+import { REVIEW_POOL, reviewPolicy, selectFromIndex } from '../../src/preflight/preflight.js';
+import { rerankLessons } from '../../src/review/rerank.js';
 import { median, printedTokens } from '../../src/eval/run.js';
-import { buildQuery, type PreflightInput } from '../../src/preflight/query.js';
+import { buildQuery, isHookMode, type PreflightInput } from '../../src/preflight/query.js';
 import { rankLessons } from '../../src/preflight/rank.js';
 import { buildSearchIndex, narrative } from '../../src/search/build.js';
 import { parseThesaurus, THESAURUS_FILES } from '../../src/search/update.js';
@@ -287,7 +288,8 @@ export function smallRepository<T extends { lesson: Lesson }>(loaded: readonly T
  * Scores one repository: preflight (task text with tool calls, and tool calls alone) and the
  * BM25 baseline; `paragraph` rewrites every lesson as one paragraph first (asOneParagraph).
  */
-export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = false, small?: number): Evaluation {
+/** A labelled repository's lessons in a search index held in memory, with its queries (cut to `small` lessons when asked). */
+function openRepository(dir: string, paragraph = false, small?: number) {
   const repository = loadRepository(dir);
   const { lessonsRoot } = repository;
   const all = loadLessons(lessonsRoot).lessons.map((item) => (paragraph ? { ...item, lesson: asOneParagraph(item.lesson) } : item));
@@ -295,7 +297,11 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
   const entries = buildIndex(loaded).lessons;
   const bodies = new Map(loaded.map(({ lesson }) => [lesson.id, narrative(lesson.body)]));
   const bytes = buildSearchIndex(entries, { digest: '', stat: null, verifiedMtimeMs: 0 }, { bodies, thesaurus: readThesaurus() });
-  const index = SearchIndex.open(memorySource(bytes))!;
+  return { lessonsRoot, loaded, queries, entries, index: SearchIndex.open(memorySource(bytes))! };
+}
+
+export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = false, small?: number): Evaluation {
+  const { lessonsRoot, loaded, queries, entries, index } = openRepository(dir, paragraph, small);
   const files = new Map(
     loaded
       .filter(({ lesson }) => lesson.status !== 'retired')
@@ -342,6 +348,54 @@ export function evaluate(dir = EVAL_DIR, name = path.basename(dir), paragraph = 
   return { name, lessons: entries.length, longNoMatchFP, terseNoMatchFP, preflight: summarise(rows), hookOnly: summarise(hookRows), bm25: summarise(bm25Rows), misses, ranked };
 }
 
+/** Selection quality after a reviewer judged both tiers, as `preflight --rerank` does (Evaluation.preflight's figures). */
+export interface JudgedEvaluation {
+  name: string;
+  judged: Metrics;
+  /** Queries the reviewer was asked about (task text, and something found), and those where it failed (the plain ranking stood). */
+  asked: number;
+  failed: number;
+}
+
+/**
+ * Scores one repository with every query that has task text judged by `reviewer` (an argv, as
+ * the policy's review.command), the related tier REVIEW_POOL deep, as `preflight --rerank` and
+ * `lessons eval --rerank` do: what the apply tier becomes when the judge in the loop decides.
+ * Hook-only calls are never judged (hooks have no reviewer). One reviewer run a query.
+ */
+export async function evaluateJudged(dir: string, name: string, reviewer: readonly string[]): Promise<JudgedEvaluation> {
+  const { lessonsRoot, queries, index } = openRepository(dir);
+  const review = { ...DEFAULT_POLICY.review, command: [...reviewer] };
+  const rows: Judged[] = [];
+  let asked = 0;
+  let failed = 0;
+  for (const query of queries) {
+    const input = inputOf(query, false);
+    if (isHookMode(input)) {
+      const { selected, related } = selectFromIndex(index, input, DEFAULT_POLICY, EVAL_NOW);
+      rows.push(judge(query, selected.map((lesson) => lesson.id), related.map((lesson) => lesson.id)));
+      continue;
+    }
+    const plain = selectFromIndex(index, input, reviewPolicy(DEFAULT_POLICY), EVAL_NOW);
+    const summary = (id: string): string => plain.records.get(id)?.summary ?? '';
+    // A query that found nothing has nothing to judge: rerankLessons answers it without the reviewer.
+    if (plain.selected.length + plain.related.length > 0) asked++;
+    const judged = await rerankLessons({ root: lessonsRoot, review, task: query.task, selected: plain.selected, related: plain.related, relatedMax: DEFAULT_POLICY.preflight.related_max, summary });
+    if (judged.outcome.status === 'failed') failed++;
+    rows.push(judge(query, judged.selected.map((lesson) => lesson.id), judged.related.map((lesson) => lesson.id)));
+  }
+  return { name, judged: summarise(rows), asked, failed };
+}
+
+export function formatJudged(results: readonly JudgedEvaluation[]): string {
+  const lines = ['| repository, judged by the reviewer | R@5 | P@5 | nDCG@5 | noMatchFP | must@5 | surfR@5 | hookR@3 | hookMust@3 | reviewer failed |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const r of results) {
+    const p = r.judged;
+    lines.push(`| ${r.name} | ${fmt(p.recall)} | ${fmt(p.precision)} | ${fmt(p.ndcg)} | ${fmt(p.noMatchFP)} | ${fmt(p.must)} | ${fmt(p.surfaced)} | ${fmt(p.hookRecall)} | ${fmt(p.hookMust)} | ${r.failed} of ${r.asked} |`);
+  }
+  return lines.join('\n');
+}
+
 /** A small team's repository (#40: under about 20 lessons; the unseen one had 8). */
 const SMALL_SIZE = 10;
 
@@ -363,22 +417,46 @@ export function formatEvaluations(results: readonly Evaluation[]): string {
   return lines.join('\n');
 }
 
+/** `--reviewer '<argv as a JSON array>'`, with {schema}, {output} and {root} as in the policy's review.command. */
+function parseReviewer(text: string | undefined): string[] {
+  let argv: unknown;
+  try {
+    argv = JSON.parse(text ?? '');
+  } catch {
+    argv = undefined;
+  }
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((arg) => typeof arg === 'string')) {
+    throw new Error('--reviewer takes the reviewer command as a JSON array of strings, as review.command in the policy (e.g. \'["codex","exec","--output-schema","{schema}","-o","{output}","-"]\')');
+  }
+  return argv as string[];
+}
+
 /**
- * `npm run eval [-- <repository>...] [--misses] [--paragraph] [--small] [--ranked <file>]`: the own fixture and
+ * `npm run eval [-- <repository>...] [--misses] [--paragraph] [--small] [--ranked <file>] [--rerank [--reviewer '<argv>']]`: the own fixture and
  * every repository named (a folder with lessons/ and queries.json), one row each; `--paragraph`
  * adds a row per repository with every lesson rewritten as one paragraph (asOneParagraph);
- * `--small` a row per repository cut to SMALL_SIZE lessons (smallRepository).
+ * `--small` a row per repository cut to SMALL_SIZE lessons (smallRepository); `--rerank` a table
+ * of each repository judged by the reviewer (evaluateJudged: the policy's default review.command,
+ * or `--reviewer`), one reviewer run a query.
  */
 export async function bench(): Promise<void> {
   const args = process.argv.slice(2);
   const rankedAt = args.indexOf('--ranked');
-  const dirs = [EVAL_DIR, ...args.filter((a, i) => !a.startsWith('--') && !(rankedAt >= 0 && i === rankedAt + 1)).map((a) => path.resolve(a))];
+  const reviewerAt = args.indexOf('--reviewer');
+  const valueAt = new Set([rankedAt, reviewerAt].filter((i) => i >= 0).map((i) => i + 1));
+  const dirs = [EVAL_DIR, ...args.filter((a, i) => !a.startsWith('--') && !valueAt.has(i)).map((a) => path.resolve(a))];
   const names = dirs.map((dir) => (dir === EVAL_DIR ? 'own fixture' : path.basename(dir)));
   const results = dirs.map((dir, i) => evaluate(dir, names[i]));
   if (args.includes('--paragraph')) results.push(...dirs.map((dir, i) => evaluate(dir, `${names[i]} (one paragraph)`, true)));
   if (args.includes('--small')) results.push(...dirs.map((dir, i) => evaluate(dir, `${names[i]} (${SMALL_SIZE} lessons)`, false, SMALL_SIZE)));
   process.stdout.write(`Preflight selection quality beside plain BM25 over whole lesson files\n\n${formatEvaluations(results)}\n`);
   if (args.includes('--misses')) for (const r of results) process.stdout.write(`\n== ${r.name}\n${r.misses.join('\n')}\n`);
+  if (args.includes('--rerank')) {
+    const reviewer = reviewerAt >= 0 ? parseReviewer(args[reviewerAt + 1]) : DEFAULT_POLICY.review.command;
+    const judged = [];
+    for (const [i, dir] of dirs.entries()) judged.push(await evaluateJudged(dir, names[i]!, reviewer));
+    process.stdout.write(`\nThe same, every query with task text judged by the reviewer \`${reviewer.join(' ')}\` (the related tier ${REVIEW_POOL} deep, as preflight --rerank)\n\n${formatJudged(judged)}\n`);
+  }
   if (rankedAt >= 0) {
     const file = args[rankedAt + 1];
     if (file === undefined || file.startsWith('--')) throw new Error('--ranked takes the file to write the rankings to (JSON lines, one query a line)');
