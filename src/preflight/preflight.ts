@@ -187,11 +187,12 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRes
   };
   input.project ??= inferProject(policy.projects, input.paths);
   const hook = isHookMode(input);
-  const reviewed = options.rerank !== undefined && !hook;
-  const chosen = await selectInRepository(root, input, reviewed ? reviewPolicy(policy) : policy, options.now, options.limit);
+  // Hook mode has no reviewer.
+  const rerank = hook ? undefined : options.rerank;
+  const chosen = await selectInRepository(root, input, rerank ? reviewPolicy(policy) : policy, options.now, options.limit);
   const { records, digest } = chosen;
   const summary = (id: string): string => records.get(id)?.summary ?? '';
-  const reranked = reviewed ? await options.rerank!(chosen.selected, chosen.related, summary) : undefined;
+  const reranked = rerank ? await rerank(chosen.selected, chosen.related, summary) : undefined;
   const selected = reranked?.selected ?? chosen.selected;
   const related = (reranked?.related ?? chosen.related).map((lesson) => asRelated(lesson, chosen.handles));
   const full: PreflightReport = {

@@ -5,9 +5,9 @@
  * `workspace_roots`; per event:
  * - `sessionStart`: answer `{"additional_context": <text>}` to add context to the session;
  * - `beforeShellExecution` (`command`, `cwd`): answer `{"permission": "allow"}`, with the
- *   lessons for the command in `agent_message` (the message for the agent; checklists and related
- *   titles the conversation already had are not repeated) and, once per conversation, what is broken (a truncated index, an invalid policy) in `user_message`.
- *   Never deny or ask;
+ *   lessons for the command in `agent_message` (the message for the agent; checklists and
+ *   related titles the conversation already had are not repeated) and, once per conversation,
+ *   what is broken (a truncated index, an invalid policy) in `user_message`. Never deny or ask;
  * - `beforeReadFile` (`file_path`): `{"permission": "allow"}` (that answer has no message field);
  * - `beforeSubmitPrompt` (`prompt`): `{"continue": true}` (no documented context field);
  * - `afterAgentResponse` (`text`): `[LESSON]` blocks in the agent's answer are captured; `{}`;
