@@ -40,7 +40,9 @@ export async function promptContext(prompt: string, run: HookRun, sessionId: str
   const { selected: lessons, related } = await selectTiersForRequest(run.root, { task: prompt, limit: PROMPT_LIMIT, now: run.now, policy, problems, update: 'background' });
   const phrase = correctionPhrase(prompt);
   if (lessons.length === 0 && related.length === 0 && !phrase) return '';
-  await record(run, sessionId, { pending: lessons.map((lesson) => lesson.id), listed: related.map((lesson) => lesson.id) });
+  // Titles the session listed already are not written again: a prompt's lock and write only for what is new.
+  const listed = new Set(related.length > 0 ? (sessionState(run, sessionId)?.listed ?? []) : []);
+  await record(run, sessionId, { pending: lessons.map((lesson) => lesson.id), listed: related.map((lesson) => lesson.id).filter((id) => !listed.has(id)) });
   const tiers = formatTiers('Lessons relevant to this request (from `lessons`); follow their checklists:', lessons, related, { reasons: true, command: openCommand(run.root, related) });
   const parts = tiers === '' ? [] : [tiers];
   if (phrase) parts.push(recordInstruction(phrase, lessons[0]));

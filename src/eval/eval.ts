@@ -63,23 +63,31 @@ export async function runEval(options: EvalOptions): Promise<EvalRun> {
 }
 
 /**
+ * One input's selection after the policy's reviewer, as `preflight --rerank` makes it: the
+ * related tier REVIEW_POOL deep for the reviewer, at most `related_max` after. Hook mode has no
+ * reviewer. `asked`: there was something to judge and the reviewer ran; `failed`: its answer
+ * was not usable and the plain ranking stands.
+ */
+export async function reviewedSelection(root: string, input: EvalCase['input'], index: SearchIndex, policy: Policy, now: Date): Promise<{ selection: Selection; asked: boolean; failed: boolean }> {
+  if (isHookMode(input)) return { selection: selectFromIndex(index, input, policy, now), asked: false, failed: false };
+  const { rerankLessons } = await import('../review/rerank.js');
+  const plain = selectFromIndex(index, input, reviewPolicy(policy), now);
+  const summary = (id: string): string => plain.records.get(id)?.summary ?? '';
+  const judged = await rerankLessons({ root, review: policy.review, task: input.task, selected: plain.selected, related: plain.related, relatedMax: policy.preflight.related_max, summary });
+  return { selection: { ...plain, selected: judged.selected, related: judged.related }, asked: plain.selected.length + plain.related.length > 0, failed: judged.outcome.status === 'failed' };
+}
+
+/**
  * Every case's selection after the reviewer (task mode; hook mode has no reviewer), one case
  * at a time: what a team measures its own model with. A failed answer leaves that case's plain ranking.
  */
 async function rerankCases(root: string, cases: readonly EvalCase[], index: SearchIndex, policy: Policy, now: Date): Promise<Map<EvalCase, Selection> & { judged: number; failed: number }> {
-  const { rerankLessons } = await import('../review/rerank.js');
   const result = Object.assign(new Map<EvalCase, Selection>(), { judged: 0, failed: 0 });
   for (const evalCase of cases) {
-    if (isHookMode(evalCase.input)) {
-      result.set(evalCase, selectFromIndex(index, evalCase.input, policy, now));
-      continue;
-    }
-    const plain = selectFromIndex(index, evalCase.input, reviewPolicy(policy), now);
-    const summary = (id: string): string => plain.records.get(id)?.summary ?? '';
-    const judged = await rerankLessons({ root, review: policy.review, task: evalCase.input.task, selected: plain.selected, related: plain.related, relatedMax: policy.preflight.related_max, summary });
-    result.judged++;
-    if (judged.outcome.status === 'failed') result.failed++;
-    result.set(evalCase, { ...plain, selected: judged.selected, related: judged.related });
+    const { selection, failed } = await reviewedSelection(root, evalCase.input, index, policy, now);
+    if (!isHookMode(evalCase.input)) result.judged++;
+    if (failed) result.failed++;
+    result.set(evalCase, selection);
   }
   return result;
 }

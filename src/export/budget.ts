@@ -21,12 +21,9 @@ function size(text: string, limit: ReadLimit): number {
   return limit.unit === 'bytes' ? Buffer.byteLength(text, 'utf8') : [...text].length;
 }
 
-/** A warning names this many of the pieces cut, then says how many more: a repository of thousands of lessons gets one line, not all their ids. */
-export const NAMED_MAX = 10;
-
 /**
  * The warning for the file `rel` (its whole `text`, `pieces` at their offsets in it) when
- * `limit`'s reader would cut it, naming the first pieces that would lose their end (NAMED_MAX); undefined when
+ * `limit`'s reader would cut it, naming the first pieces that would lose their end (firstOf); undefined when
  * the file fits.
  */
 export function budgetWarning(rel: string, text: string, pieces: readonly Piece[], limit: ReadLimit | undefined): string | undefined {
@@ -34,6 +31,6 @@ export function budgetWarning(rel: string, text: string, pieces: readonly Piece[
   const read = readLength(text, limit);
   if (read === text.length) return undefined;
   const cut = pieces.filter((piece) => piece.end > read).map((piece) => piece.label);
-  const what = cut.length > 0 ? `it would cut, wholly or in part: ${firstOf(cut, NAMED_MAX)}` : 'it would cut the text after the lessons';
+  const what = cut.length > 0 ? `it would cut, wholly or in part: ${firstOf(cut)}` : 'it would cut the text after the lessons';
   return `${rel} has ${size(text, limit)} ${limit.unit}, and ${limit.reader} reads only the first ${limit.max} (${limit.source}): ${what}${limit.note ? `. Note: ${limit.note}` : ''}`;
 }

@@ -35,20 +35,15 @@ export function diffIndexes(committed: readonly IndexEntry[], fresh: readonly In
   return { added: added.sort(compareStrings), removed: removed.sort(compareStrings), changed: changed.sort(compareStrings), ...(layout && { layout }) };
 }
 
-/** How many lessons a kind of difference names before saying how many more (JSON lists them all). */
-const NAMED_MAX = 10;
-
-const named = (ids: readonly string[]): string => firstOf(ids, NAMED_MAX);
-
 /**
  * What is wrong with the committed index, in words, for `lessons index --check` and the
  * guard's index-fresh gate: a headline and one phrase per kind of difference.
  */
 export function indexStaleness(missing: boolean, diff: IndexDiff): { headline: string; details: string[] } {
   const details = [
-    diff.added.length > 0 ? `not in the index: ${named(diff.added)}` : '',
-    diff.removed.length > 0 && !missing ? `no longer in the tree: ${named(diff.removed)}` : '',
-    diff.changed.length > 0 ? `changed: ${named(diff.changed)}` : '',
+    diff.added.length > 0 ? `not in the index: ${firstOf(diff.added)}` : '',
+    diff.removed.length > 0 && !missing ? `no longer in the tree: ${firstOf(diff.removed)}` : '',
+    diff.changed.length > 0 ? `changed: ${firstOf(diff.changed)}` : '',
     diff.layout === 'format-1' ? 'index format 1, which earlier versions of lessons wrote' : '',
     diff.layout === 'unchained' ? `${UNCHAINED_DETAIL}, as a merge without the index merge driver leaves it` : '',
   ].filter(Boolean);

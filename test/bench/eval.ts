@@ -5,10 +5,10 @@ import { loadLessons } from '../../src/lesson/load.js';
 import { emptyTriggers, type Lesson } from '../../src/lesson/model.js';
 import { packageFile, packageRoot } from '../../src/io/package-root.js';
 import { DEFAULT_POLICY } from '../../src/policy/policy.js';
-import { REVIEW_POOL, reviewPolicy, selectFromIndex } from '../../src/preflight/preflight.js';
-import { rerankLessons } from '../../src/review/rerank.js';
+import { REVIEW_POOL, selectFromIndex } from '../../src/preflight/preflight.js';
+import { reviewedSelection } from '../../src/eval/eval.js';
 import { median, printedTokens } from '../../src/eval/run.js';
-import { buildQuery, isHookMode, type PreflightInput } from '../../src/preflight/query.js';
+import { buildQuery, type PreflightInput } from '../../src/preflight/query.js';
 import { rankLessons } from '../../src/preflight/rank.js';
 import { buildSearchIndex, narrative } from '../../src/search/build.js';
 import { parseThesaurus, THESAURUS_FILES } from '../../src/search/update.js';
@@ -365,24 +365,15 @@ export interface JudgedEvaluation {
  */
 export async function evaluateJudged(dir: string, name: string, reviewer: readonly string[]): Promise<JudgedEvaluation> {
   const { lessonsRoot, queries, index } = openRepository(dir);
-  const review = { ...DEFAULT_POLICY.review, command: [...reviewer] };
+  const policy = { ...DEFAULT_POLICY, review: { ...DEFAULT_POLICY.review, command: [...reviewer] } };
   const rows: Judged[] = [];
   let asked = 0;
   let failed = 0;
   for (const query of queries) {
-    const input = inputOf(query, false);
-    if (isHookMode(input)) {
-      const { selected, related } = selectFromIndex(index, input, DEFAULT_POLICY, EVAL_NOW);
-      rows.push(judge(query, selected.map((lesson) => lesson.id), related.map((lesson) => lesson.id)));
-      continue;
-    }
-    const plain = selectFromIndex(index, input, reviewPolicy(DEFAULT_POLICY), EVAL_NOW);
-    const summary = (id: string): string => plain.records.get(id)?.summary ?? '';
-    // A query that found nothing has nothing to judge: rerankLessons answers it without the reviewer.
-    if (plain.selected.length + plain.related.length > 0) asked++;
-    const judged = await rerankLessons({ root: lessonsRoot, review, task: query.task, selected: plain.selected, related: plain.related, relatedMax: DEFAULT_POLICY.preflight.related_max, summary });
-    if (judged.outcome.status === 'failed') failed++;
-    rows.push(judge(query, judged.selected.map((lesson) => lesson.id), judged.related.map((lesson) => lesson.id)));
+    const { selection, asked: judged, failed: fell } = await reviewedSelection(lessonsRoot, inputOf(query, false), index, policy, EVAL_NOW);
+    if (judged) asked++;
+    if (fell) failed++;
+    rows.push(judge(query, selection.selected.map((lesson) => lesson.id), selection.related.map((lesson) => lesson.id)));
   }
   return { name, judged: summarise(rows), asked, failed };
 }

@@ -18,7 +18,8 @@ describe('withoutFields (the policy preflight selects with when some fields are 
 
   it('reads escaped pointer parts, ignores a field that is not there (a missing required one), and never leaves the data (__proto__)', () => {
     const data = JSON.parse('{"__proto__": {"x": 1}, "preflight": {}}') as unknown;
-    expect(withoutFields(data, ['/__proto__/toString', '/preflight/__proto__'])).toEqual(JSON.parse('{"__proto__": {"x": 1}, "preflight": {}}'));
+    // A walk through inherited fields would reach Object.prototype through preflight's __proto__ and delete its toString.
+    expect(withoutFields(data, ['/__proto__/toString', '/preflight/__proto__/toString'])).toEqual(JSON.parse('{"__proto__": {"x": 1}, "preflight": {}}'));
     expect(typeof Object.prototype.toString).toBe('function');
     expect(withoutFields({ projects: { 'a/b': 1, '~x': 2, c: 3 } }, ['/projects/a~1b', '/projects/~0x', '/lessons/stale_after_days'])).toEqual({ projects: { c: 3 } });
   });
